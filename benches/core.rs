@@ -1,0 +1,97 @@
+//! Criterion benchmarks of the rules core: the 8x8 kernels, perft, and the generic path.
+//!
+//! `cargo bench --bench core`; figures in docs/BENCHMARKS.md.
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+use kifu::core::bitboard::{Bits, flips, flips_portable, legal_moves, legal_moves_portable};
+use kifu::core::perft::{PassCount, perft, perft_generic};
+use kifu::core::{Move, Position, Rules};
+
+/// Positions from random games, as (mover, opponent) bitboards.
+fn sample_positions() -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut seed = 1u64;
+    for _ in 0..200 {
+        let mut pos = Position::start(Rules::othello().shared());
+        while !pos.is_game_over() {
+            let [b, w] = pos.bitboards().unwrap();
+            out.push(if pos.side_to_move() == kifu::core::Color::Black { (b, w) } else { (w, b) });
+            let moves = pos.legal_moves();
+            seed = kifu::core::splitmix64(seed);
+            pos.play_mut(moves[(seed % moves.len() as u64) as usize]).unwrap();
+        }
+    }
+    out
+}
+
+fn kernels(c: &mut Criterion) {
+    let positions = sample_positions();
+    let mut group = c.benchmark_group("kernels");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("legal_moves", |b| {
+        b.iter(|| positions.iter().fold(0u64, |acc, &(p, o)| acc ^ legal_moves(black_box(p), black_box(o))))
+    });
+    group.bench_function("legal_moves_portable", |b| {
+        b.iter(|| positions.iter().fold(0u64, |acc, &(p, o)| acc ^ legal_moves_portable(black_box(p), black_box(o))))
+    });
+    let with_moves: Vec<(u32, u64, u64)> =
+        positions.iter().filter_map(|&(p, o)| Bits(legal_moves(p, o)).next().map(|sq| (sq, p, o))).collect();
+    group.throughput(Throughput::Elements(with_moves.len() as u64));
+    group.bench_function("flips", |b| {
+        b.iter(|| {
+            with_moves.iter().fold(0u64, |acc, &(sq, p, o)| acc ^ flips(black_box(sq), black_box(p), black_box(o)))
+        })
+    });
+    group.bench_function("flips_portable", |b| {
+        b.iter(|| {
+            with_moves
+                .iter()
+                .fold(0u64, |acc, &(sq, p, o)| acc ^ flips_portable(black_box(sq), black_box(p), black_box(o)))
+        })
+    });
+    group.finish();
+}
+
+fn perft_standard(c: &mut Criterion) {
+    let start = Position::start(Rules::othello().shared());
+    let mut group = c.benchmark_group("perft");
+    group.sample_size(10);
+    for depth in [9u32, 11] {
+        let leaves = perft(&start, depth, PassCount::Ply);
+        group.throughput(Throughput::Elements(leaves));
+        group.bench_with_input(BenchmarkId::new("standard", depth), &depth, |b, &d| {
+            b.iter(|| perft(black_box(&start), d, PassCount::Ply))
+        });
+    }
+    group.finish();
+}
+
+fn generic_path(c: &mut Criterion) {
+    let mut group = c.benchmark_group("generic");
+    group.sample_size(10);
+    for spec in ["othello", "grand", "italian"] {
+        let start = Position::start(spec.parse::<Rules>().unwrap().shared()).into_wide();
+        group.bench_function(BenchmarkId::new("perft5", spec), |b| {
+            b.iter(|| perft_generic(black_box(&start), 5, PassCount::Ply))
+        });
+    }
+    let game: Vec<Move> = "f5d6c3d3c4f4f6f3e6e7d7c6b6c5b5b4e3c7f8d8"
+        .as_bytes()
+        .chunks(2)
+        .map(|c| Move::Place(std::str::from_utf8(c).unwrap().parse().unwrap()))
+        .collect();
+    let start = Position::start(Rules::othello().shared());
+    group.bench_function("replay20/narrow", |b| {
+        b.iter(|| {
+            let mut pos = start.clone();
+            for &mv in &game {
+                pos.play_mut(mv).unwrap();
+            }
+            pos
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, kernels, perft_standard, generic_path);
+criterion_main!(benches);

@@ -1,0 +1,93 @@
+//! The `kifu` command line: one module per subcommand, each with its clap `Args` and a `run`.
+//!
+//! Conventions shared by every subcommand: inputs are paths or `-` (stdin); `-o/--output`
+//! defaults to stdout and a file is written atomically; `--format text|csv|json` (json = JSON
+//! Lines); exit 0 when all is good, 1 when some records are invalid, 2 for usage or I/O errors.
+
+mod completions;
+mod output;
+mod perft;
+mod rules;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+pub use output::Output;
+
+/// kifu: read, check, analyse and draw Reversi/Othello game records.
+#[derive(Parser, Debug)]
+#[command(name = "kifu", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaves of the game tree from the start position (move-generator check).
+    Perft(perft::Args),
+    /// List the rules presets and keys, or show the rules a spec resolves to.
+    Rules(rules::Args),
+    /// Print a shell completion script.
+    Completions(completions::CompletionArgs),
+    /// Print the man page (roff).
+    Man(completions::ManArgs),
+}
+
+/// How a run ended, as the process exit code.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Status {
+    /// Everything was good (exit 0).
+    Ok,
+    /// Some records were invalid (exit 1).
+    SomeInvalid,
+    /// A usage or I/O error (exit 2).
+    Error,
+}
+
+impl Status {
+    /// The process exit code.
+    #[must_use]
+    pub fn code(self) -> u8 {
+        match self {
+            Status::Ok => 0,
+            Status::SomeInvalid => 1,
+            Status::Error => 2,
+        }
+    }
+}
+
+/// Output formats shared by the subcommands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, ValueEnum)]
+pub enum Format {
+    /// Human-readable text.
+    #[default]
+    Text,
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines: one object per line.
+    Json,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<Status> {
+    match cli.command {
+        Command::Perft(args) => perft::run(args),
+        Command::Rules(args) => rules::run(args),
+        Command::Completions(args) => completions::run_completions(args),
+        Command::Man(args) => completions::run_man(args),
+    }
+}
+
+/// Whether an error is a closed pipe on output (`kifu ... | head`), which is not a failure.
+#[must_use]
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+/// Parses a `--rules` spec for clap.
+pub fn parse_rules(spec: &str) -> Result<crate::core::Rules, String> {
+    spec.parse().map_err(|e: crate::core::RulesError| e.to_string())
+}

@@ -1,0 +1,23 @@
+//! The rules core: squares, bitboards, rules and variants, positions, games, symmetry, perft.
+//!
+//! Legality lives here and only here: parsers produce moves, [`Game::replay`] judges them.
+
+pub mod bitboard;
+mod game;
+pub mod perft;
+mod position;
+mod rules;
+mod square;
+mod symmetry;
+mod wide;
+
+pub use bitboard::Bitboard;
+pub use game::{Game, IllegalMove, Passes, Replay};
+pub use position::{IllegalReason, Outcome, PlayError, Position, Setup, SetupError};
+pub use rules::{
+    Holes, KEYS, Key, PRESETS, PassRule, Placement, Preset, RowNumbering, Rules, RulesError, Scoring, Shape, Start,
+    Supply, TieRule, Variant, splitmix64,
+};
+pub use square::{Color, MAX_SIZE, Move, ParseSquareError, Square};
+pub use symmetry::{Symmetry, preserves_start};
+pub use wide::WideBits;

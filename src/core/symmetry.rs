@@ -1,0 +1,209 @@
+//! The eight symmetries of a square board and canonical forms.
+
+use std::sync::Arc;
+
+use super::bitboard::Bitboard;
+use super::position::{Position, Setup};
+use super::rules::Rules;
+use super::square::{Color, Move, Square};
+use super::wide::WideBits;
+
+/// A symmetry of the square: the identity, three rotations and four mirrors.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Symmetry {
+    /// Leaves every square where it is.
+    Identity,
+    /// A quarter turn clockwise (`a1` goes to the top-right corner).
+    Rotate90,
+    /// A half turn (`a1` goes to the bottom-right corner).
+    Rotate180,
+    /// A quarter turn anticlockwise (`a1` goes to the bottom-left corner).
+    Rotate270,
+    /// Top and bottom swap.
+    FlipVertical,
+    /// Left and right swap.
+    FlipHorizontal,
+    /// Mirror in the a1 diagonal: file and row swap.
+    FlipDiagonal,
+    /// Mirror in the other diagonal (`a1` and the bottom-right corner swap).
+    FlipAntiDiagonal,
+}
+
+impl Symmetry {
+    /// All eight, the identity first.
+    pub const ALL: [Symmetry; 8] = [
+        Symmetry::Identity,
+        Symmetry::Rotate90,
+        Symmetry::Rotate180,
+        Symmetry::Rotate270,
+        Symmetry::FlipVertical,
+        Symmetry::FlipHorizontal,
+        Symmetry::FlipDiagonal,
+        Symmetry::FlipAntiDiagonal,
+    ];
+
+    /// Where `sq` goes on a `size` x `size` board.
+    #[must_use]
+    pub const fn apply(self, sq: Square, size: u8) -> Square {
+        let (f, r, last) = (sq.file(), sq.row(), size - 1);
+        let (f, r) = match self {
+            Symmetry::Identity => (f, r),
+            Symmetry::Rotate90 => (last - r, f),
+            Symmetry::Rotate180 => (last - f, last - r),
+            Symmetry::Rotate270 => (r, last - f),
+            Symmetry::FlipVertical => (f, last - r),
+            Symmetry::FlipHorizontal => (last - f, r),
+            Symmetry::FlipDiagonal => (r, f),
+            Symmetry::FlipAntiDiagonal => (last - r, last - f),
+        };
+        Square::new(f, r)
+    }
+
+    /// The symmetry that undoes this one.
+    #[must_use]
+    pub const fn inverse(self) -> Symmetry {
+        match self {
+            Symmetry::Rotate90 => Symmetry::Rotate270,
+            Symmetry::Rotate270 => Symmetry::Rotate90,
+            other => other,
+        }
+    }
+
+    /// Applies the symmetry to a move (a pass stays a pass).
+    #[must_use]
+    pub const fn apply_move(self, mv: Move, size: u8) -> Move {
+        match mv {
+            Move::Place(sq) => Move::Place(self.apply(sq, size)),
+            Move::Pass => Move::Pass,
+        }
+    }
+
+    /// Applies the symmetry to an 8x8 bitboard.
+    #[must_use]
+    pub const fn apply_bitboard(self, b: Bitboard) -> Bitboard {
+        match self {
+            Symmetry::Identity => b,
+            Symmetry::Rotate90 => b.rotate_90(),
+            Symmetry::Rotate180 => b.rotate_180(),
+            Symmetry::Rotate270 => b.rotate_270(),
+            Symmetry::FlipVertical => b.flip_vertical(),
+            Symmetry::FlipHorizontal => b.flip_horizontal(),
+            Symmetry::FlipDiagonal => b.flip_diagonal(),
+            Symmetry::FlipAntiDiagonal => b.flip_anti_diagonal(),
+        }
+    }
+
+    /// Applies the symmetry to a set of cells of a `size` x `size` board.
+    #[must_use]
+    pub fn apply_cells(self, cells: WideBits, size: u8) -> WideBits {
+        cells.squares().fold(WideBits::EMPTY, |acc, sq| acc | WideBits::from_square(self.apply(sq, size)))
+    }
+
+    /// Whether the symmetry maps the board of `rules` (its shape and holes) onto itself.
+    #[must_use]
+    pub fn preserves(self, rules: &Rules) -> bool {
+        self.apply_cells(rules.playable(), rules.size()) == rules.playable()
+    }
+}
+
+impl Position {
+    /// The position under a symmetry, or `None` when the symmetry does not map the board's
+    /// shape and holes onto themselves. The rules stay the same, so the start position of the
+    /// result may differ from the rules' own start; that is intended.
+    #[must_use]
+    pub fn transformed(&self, sym: Symmetry) -> Option<Position> {
+        let rules = self.rules();
+        if !sym.preserves(rules) {
+            return None;
+        }
+        let n = rules.size();
+        let map = |c: Color| self.discs_of(c).squares().map(|sq| sym.apply(sq, n)).collect();
+        let setup = Setup { black: map(Color::Black), white: map(Color::White), side: self.side_to_move() };
+        let mut pos = Position::from_setup(Arc::clone(rules), &setup).ok()?;
+        pos.copy_counters(self);
+        Some(pos)
+    }
+
+    /// The canonical form: of the positions reachable by the symmetries the board allows, the
+    /// one with the smallest (black, white) cell sets, with the symmetry that gives it.
+    #[must_use]
+    pub fn canonical(&self) -> (Position, Symmetry) {
+        let key = |p: &Position| (p.discs_of(Color::Black), p.discs_of(Color::White));
+        Symmetry::ALL
+            .iter()
+            .filter_map(|&s| self.transformed(s).map(|p| (p, s)))
+            .min_by(|a, b| key(&a.0).cmp(&key(&b.0)).then(a.1.cmp(&b.1)))
+            .expect("the identity always applies")
+    }
+}
+
+/// Whether a symmetry maps the start position of `rules` onto itself (for the standard start:
+/// the identity, the half turn and the two diagonal mirrors).
+#[must_use]
+pub fn preserves_start(sym: Symmetry, rules: &Arc<Rules>) -> bool {
+    let start = Position::start(Arc::clone(rules));
+    start.transformed(sym).as_ref() == Some(&start)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inverses_undo() {
+        for sym in Symmetry::ALL {
+            for index in 0..=255u8 {
+                let sq = Square::from_index(index);
+                if sq.file() < 10 && sq.row() < 10 {
+                    assert_eq!(sym.inverse().apply(sym.apply(sq, 10), 10), sq);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bitboard_symmetries_match_square_symmetries() {
+        let b = Bitboard(0x0123_4567_89ab_cdef);
+        for sym in Symmetry::ALL {
+            let by_squares = b.squares().fold(Bitboard::EMPTY, |acc, sq| acc | Bitboard::from_square(sym.apply(sq, 8)));
+            assert_eq!(sym.apply_bitboard(b), by_squares, "{sym:?}");
+        }
+    }
+
+    #[test]
+    fn symmetries_commute_with_play() {
+        let rules = Rules::othello().shared();
+        let mut pos = Position::start(rules.clone());
+        for name in ["f5", "d6", "c3", "d3", "c4"] {
+            let mv = Move::Place(name.parse().unwrap());
+            let next = pos.clone().play(mv).unwrap();
+            for sym in Symmetry::ALL {
+                let moved = pos.transformed(sym).unwrap().play(sym.apply_move(mv, 8)).unwrap();
+                assert_eq!(moved, next.transformed(sym).unwrap(), "{sym:?} after {name}");
+            }
+            pos = next;
+        }
+    }
+
+    #[test]
+    fn the_four_first_moves_are_one_up_to_symmetry() {
+        let pos = Position::start(Rules::othello().shared());
+        let canon: std::collections::HashSet<String> = pos
+            .legal_moves()
+            .into_iter()
+            .map(|mv| pos.clone().play(mv).unwrap().canonical().0.board_string())
+            .collect();
+        assert_eq!(canon.len(), 1);
+        let kept: Vec<Symmetry> =
+            Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, &Rules::othello().shared())).collect();
+        assert_eq!(kept, [Symmetry::Identity, Symmetry::Rotate180, Symmetry::FlipDiagonal, Symmetry::FlipAntiDiagonal]);
+    }
+
+    #[test]
+    fn holes_limit_the_symmetries() {
+        let rules: Rules = "othello,holes=a2".parse().unwrap();
+        let pos = Position::start(rules.shared());
+        assert!(pos.transformed(Symmetry::FlipDiagonal).is_none());
+        assert!(pos.transformed(Symmetry::Identity).is_some());
+    }
+}
