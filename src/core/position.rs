@@ -332,10 +332,13 @@ impl Position {
     /// The disc on `sq`, if any.
     #[must_use]
     pub fn disc(&self, sq: Square) -> Option<Color> {
-        let [black, white] = self.discs.wide();
-        if black.contains(sq) {
+        let (black, white) = match self.discs {
+            Discs::Narrow([b, w]) => (b.has(sq), w.has(sq)),
+            Discs::Wide([b, w]) => (b.contains(sq), w.contains(sq)),
+        };
+        if black {
             Some(Color::Black)
-        } else if white.contains(sq) {
+        } else if white {
             Some(Color::White)
         } else {
             None
@@ -369,8 +372,10 @@ impl Position {
     /// The empty cells of the board.
     #[must_use]
     pub fn empties(&self) -> u32 {
-        let [black, white] = self.discs.wide();
-        (self.rules.playable() & !(black | white)).count()
+        match self.discs {
+            Discs::Narrow([b, w]) => self.layout_narrow().playable.and_not(b | w).count_ones(),
+            Discs::Wide([b, w]) => (self.rules.playable() & !(b | w)).count(),
+        }
     }
 
     /// The discs `color` still has in hand, `None` with an unlimited supply.

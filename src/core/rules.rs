@@ -249,6 +249,12 @@ pub struct Key {
 pub const KEYS: &[Key] = &[
     Key { name: "size", values: "4..16", default: "8", description: "the board is size x size" },
     Key {
+        name: "rows",
+        values: "top|bottom",
+        default: "top",
+        description: "rank 1 is the top row (Othello) or the bottom row (old chess-style diagrams)",
+    },
+    Key {
         name: "shape",
         values: "square|8stars",
         default: "square",
@@ -303,12 +309,6 @@ pub const KEYS: &[Key] = &[
         values: "draw|second",
         default: "draw",
         description: "equal scores are a draw, or won by the player who moved second",
-    },
-    Key {
-        name: "rows",
-        values: "top|bottom",
-        default: "top",
-        description: "rank 1 is the top row (Othello) or the bottom row (old chess-style diagrams)",
     },
 ];
 
@@ -517,7 +517,8 @@ impl Variant {
         std::iter::once(best.1.to_owned()).chain(best.2).collect::<Vec<_>>().join(",")
     }
 
-    /// Every key with its value, in [`KEYS`] order.
+    /// Every key with its value, in [`KEYS`] order (`rows` before `holes`, whose square names
+    /// depend on it).
     #[must_use]
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
         let square_name = |sq: &Square| {
@@ -545,6 +546,7 @@ impl Variant {
         };
         vec![
             ("size", self.size.to_string()),
+            ("rows", if self.rows == RowNumbering::Top { "top" } else { "bottom" }.into()),
             ("shape", if self.shape == Shape::Square { "square" } else { "8stars" }.into()),
             (
                 "holes",
@@ -600,7 +602,6 @@ impl Variant {
                 .into(),
             ),
             ("ties", if self.ties == TieRule::Draw { "draw" } else { "second" }.into()),
-            ("rows", if self.rows == RowNumbering::Top { "top" } else { "bottom" }.into()),
         ]
     }
 }
@@ -893,6 +894,9 @@ mod tests {
         assert_eq!((v.size, v.rows), (10, RowNumbering::Bottom));
         let v: Variant = "grand,rows=bottom".parse().unwrap();
         assert_eq!(v.spec(), "grand,rows=bottom");
+        let v: Variant = "othello,rows=bottom,holes=a1".parse().unwrap();
+        assert_eq!(v.holes, Holes::Cells(vec!["a8".parse().unwrap()]));
+        assert_eq!(v.spec().parse::<Variant>().unwrap(), v, "{}", v.spec());
         let v: Variant = "othello,holes=c3/f6".parse().unwrap();
         assert_eq!(v.holes, Holes::Cells(vec!["c3".parse().unwrap(), "f6".parse().unwrap()]));
         assert_eq!(v.spec().parse::<Variant>().unwrap(), v);
