@@ -1,0 +1,284 @@
+//! Transcripts: a game as a line of moves.
+//!
+//! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`), any
+//! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
+//! Logistello's logbook), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}` after a
+//! move, and a trailing score (`: -04 10`, kept as the tags `result` and `extra`). Ranks up to 16
+//! (`a10`, `p16`). Written back compact, spaced or numbered.
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_until};
+use nom::character::complete::{digit1, one_of, satisfy};
+use nom::combinator::{opt, recognize, value};
+use nom::sequence::terminated;
+use nom::{IResult, Parser};
+
+use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
+use crate::core::Color;
+
+/// Parses one transcript (one line).
+pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    let mut record = Record::default();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        let offset = text.len() - rest.len();
+        if rest.is_empty() {
+            return Ok(record);
+        }
+        if let Ok((after, _)) = move_number(rest) {
+            rest = after;
+            continue;
+        }
+        if let Some(body) = rest.strip_prefix('{') {
+            let (after, comment) =
+                take_until::<_, _, nom::error::Error<&str>>("}").parse(body).map_err(|_| SyntaxError {
+                    span: Span { start: offset, end: text.len() },
+                    message: "a `{` comment is never closed".into(),
+                })?;
+            match record.moves.last_mut() {
+                Some(last) => last.comment = Some(comment.trim().to_owned()),
+                None => record.tags.push(("comment".into(), comment.trim().to_owned())),
+            }
+            rest = &after[1..];
+            continue;
+        }
+        if let Some(tail) = rest.strip_prefix(':') {
+            let mut words = tail.split_whitespace();
+            if let Some(result) = words.next() {
+                record.tags.push(("result".into(), result.to_owned()));
+            }
+            let extra: Vec<&str> = words.collect();
+            if !extra.is_empty() {
+                record.tags.push(("extra".into(), extra.join(" ")));
+            }
+            return Ok(record);
+        }
+        match token(rest) {
+            Ok((after, (mv, color, upper))) => {
+                let span = Span { start: offset, end: text.len() - after.len() };
+                record.moves.push(MoveToken { mv, span, color, upper, comment: None });
+                rest = after;
+            }
+            Err(_) => return Err(unexpected(text, offset)),
+        }
+    }
+}
+
+fn unexpected(text: &str, offset: usize) -> SyntaxError {
+    let bad: String = text[offset..].chars().take_while(|c| !c.is_whitespace()).take(12).collect();
+    let end = offset + bad.len();
+    let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
+        format!("`{bad}`: ranks start at 1")
+    } else {
+        format!("`{bad}` is not a move (a square like f5, or a pass: pass, PA, PS, --, @@)")
+    };
+    SyntaxError { span: Span { start: offset, end }, message }
+}
+
+/// `12.`, `12...`, `12)`.
+fn move_number(input: &str) -> IResult<&str, &str> {
+    recognize(terminated(digit1, alt((tag("..."), tag("."), tag(")"))))).parse(input)
+}
+
+/// A pass, or an optionally signed square.
+fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
+    let pass = value(
+        (MoveSyntax::Pass, None, false),
+        alt((tag_no_case("pass"), tag_no_case("pa"), tag_no_case("ps"), tag("--"), tag("@@"))),
+    );
+    let signed = (opt(one_of("+-")), square).map(|(sign, (mv, upper))| {
+        let color = sign.map(|s| if s == '+' { Color::Black } else { Color::White });
+        (mv, color, upper)
+    });
+    alt((pass, signed)).parse(input)
+}
+
+/// A file letter `a`-`p` (either case) and a rank 1-16.
+fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
+    let (rest, letter) =
+        satisfy(|c| c.is_ascii_alphabetic() && ('a'..='p').contains(&c.to_ascii_lowercase())).parse(input)?;
+    let (rest, first) = satisfy(|c| ('1'..='9').contains(&c)).parse(rest)?;
+    let mut rank = first as u8 - b'0';
+    let mut rest = rest;
+    // Greedy second digit when it keeps the rank within 16 (`a10` .. `a16`).
+    if let Some(d) = rest.chars().next().filter(char::is_ascii_digit) {
+        let two = rank * 10 + (d as u8 - b'0');
+        if rank == 1 && two <= 16 {
+            rank = two;
+            rest = &rest[1..];
+        }
+    }
+    let file = letter.to_ascii_lowercase() as u8 - b'a';
+    Ok((rest, (MoveSyntax::Square { file, rank }, letter.is_ascii_uppercase())))
+}
+
+/// How a transcript is laid out when written.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Style {
+    /// `f5d6c3` (passes as `PA`).
+    #[default]
+    Compact,
+    /// `f5 d6 c3`.
+    Spaced,
+    /// `1. f5 2. d6 3. c3`: one number per move, as Othello numbers them.
+    Numbered,
+}
+
+/// Writes a record as one line; [`parse`] reads it back to the same moves, colours, cases,
+/// comments and score tags.
+#[must_use]
+pub fn write(record: &Record, style: Style) -> String {
+    let mut out = String::new();
+    for (i, t) in record.moves.iter().enumerate() {
+        match style {
+            Style::Compact => {}
+            Style::Spaced if i > 0 => out.push(' '),
+            Style::Spaced => {}
+            Style::Numbered => {
+                if i > 0 {
+                    out.push(' ');
+                }
+                out.push_str(&format!("{}. ", i + 1));
+            }
+        }
+        if let Some(color) = t.color {
+            out.push(if color == Color::Black { '+' } else { '-' });
+        }
+        match t.mv {
+            MoveSyntax::Pass => out.push_str(if style == Style::Compact { "PA" } else { "pass" }),
+            MoveSyntax::Square { file, rank } => {
+                let letter = (b'a' + file) as char;
+                out.push(if t.upper { letter.to_ascii_uppercase() } else { letter });
+                out.push_str(&rank.to_string());
+            }
+        }
+        if let Some(comment) = &t.comment {
+            out.push_str(&format!(" {{{comment}}} "));
+        }
+    }
+    if let Some(result) = record.tag("result") {
+        out.push_str(": ");
+        out.push_str(result);
+        if let Some(extra) = record.tag("extra") {
+            out.push(' ');
+            out.push_str(extra);
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Game, Passes, Rules};
+    use proptest::prelude::*;
+
+    fn squares(r: &Record) -> Vec<String> {
+        r.moves
+            .iter()
+            .map(|t| match t.mv {
+                MoveSyntax::Pass => "pass".to_owned(),
+                MoveSyntax::Square { file, rank } => format!("{}{rank}", (b'a' + file) as char),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_every_layout() {
+        for text in [
+            "f5d6c3d3",
+            "f5 d6 c3 d3",
+            "1. f5 d6 2. c3 d3",
+            "1.F5 2.d6 3.C3 4.d3",
+            "F5D6C3D3",
+            "1) f5, 2) d6, 3) c3, 4) d3",
+        ] {
+            let r = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(squares(&r), ["f5", "d6", "c3", "d3"], "{text}");
+        }
+        let r = parse("1.F5 2.d6").unwrap();
+        assert_eq!((r.moves[0].upper, r.moves[1].upper), (true, false));
+    }
+
+    #[test]
+    fn reads_a_logbook_line() {
+        let r = parse("+d3-c3+c4-c5+b4: -04 10").unwrap();
+        assert_eq!(squares(&r), ["d3", "c3", "c4", "c5", "b4"]);
+        assert_eq!(r.moves[1].color, Some(Color::White));
+        assert_eq!(r.tag("result"), Some("-04"));
+        assert_eq!(r.tag("extra"), Some("10"));
+    }
+
+    #[test]
+    fn reads_passes_and_comments_and_big_boards() {
+        let r = parse("f5 PA d6 {good move} pass -- @@ ps a10 p16 b1").unwrap();
+        assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "pass", "pass", "pass", "a10", "p16", "b1"]);
+        assert_eq!(r.moves[2].comment.as_deref(), Some("good move"));
+    }
+
+    #[test]
+    fn errors_point_at_the_bad_token() {
+        let err = parse("f5 d6 x3 c3").unwrap_err();
+        assert_eq!(err.span, Span { start: 6, end: 8 });
+        assert!(err.message.contains("`x3`"), "{}", err.message);
+        let err = parse("f5 a0").unwrap_err();
+        assert!(err.message.contains("ranks start at 1"), "{}", err.message);
+        assert!(parse("f5 {unclosed").is_err());
+    }
+
+    #[test]
+    fn spans_cover_the_tokens() {
+        let text = "1. f5 d6 2. c3";
+        let r = parse(text).unwrap();
+        let words: Vec<&str> = r.moves.iter().map(|t| &text[t.span.start..t.span.end]).collect();
+        assert_eq!(words, ["f5", "d6", "c3"]);
+    }
+
+    #[test]
+    fn a_parsed_game_replays() {
+        let r = parse("f5d6c3d3c4f4f6f3e6e7").unwrap();
+        let rules = Rules::othello().shared();
+        let game = Game::new(rules.clone()).with_moves(r.moves_under(&rules).unwrap());
+        assert!(game.replay(Passes::Implicit).is_ok());
+        let bottom = "othello,rows=bottom".parse::<Rules>().unwrap();
+        assert_eq!(r.moves_under(&bottom).unwrap()[0], crate::core::Move::Place("f4".parse().unwrap()));
+    }
+
+    fn tokens() -> impl Strategy<Value = MoveToken> {
+        (
+            prop_oneof![
+                Just(MoveSyntax::Pass),
+                (0u8..16, 1u8..=16).prop_map(|(file, rank)| MoveSyntax::Square { file, rank })
+            ],
+            prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]),
+            any::<bool>(),
+            prop::option::of("[a-z]([a-z ]{0,10}[a-z])?"),
+        )
+            .prop_map(|(mv, color, upper, comment)| MoveToken {
+                upper: upper && mv != MoveSyntax::Pass,
+                mv,
+                span: Span::default(),
+                color: if mv == MoveSyntax::Pass { None } else { color },
+                comment,
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn write_then_parse_gives_the_record_back(moves in prop::collection::vec(tokens(), 0..70), score in prop::option::of(-64i32..=64)) {
+            let mut record = Record { tags: vec![], moves };
+            if let Some(s) = score {
+                record.tags.push(("result".into(), s.to_string()));
+            }
+            for style in [Style::Compact, Style::Spaced, Style::Numbered] {
+                let text = write(&record, style);
+                let mut back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+                for t in &mut back.moves {
+                    t.span = Span::default();
+                }
+                prop_assert_eq!(&back, &record, "{}", text);
+            }
+        }
+    }
+}
