@@ -224,8 +224,9 @@ impl Outcome {
 }
 
 /// A position: discs on a board, the side to move, the discs left in hand and the passes just
-/// played, under shared [`Rules`].
-#[derive(Clone, PartialEq, Eq)]
+/// played, under shared [`Rules`]. Two positions are equal when all of these are, whichever
+/// backend holds the discs.
+#[derive(Clone, Eq)]
 pub struct Position {
     rules: Arc<Rules>,
     discs: Discs,
@@ -669,6 +670,21 @@ impl Discs {
     }
 }
 
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let same_discs = match (self.discs, other.discs) {
+            (Discs::Narrow(a), Discs::Narrow(b)) => a == b,
+            (Discs::Wide(a), Discs::Wide(b)) => a == b,
+            (a, b) => a.wide() == b.wide(),
+        };
+        same_discs
+            && self.side == other.side
+            && self.stock == other.stock
+            && self.passes == other.passes
+            && (Arc::ptr_eq(&self.rules, &other.rules) || self.rules == other.rules)
+    }
+}
+
 impl std::hash::Hash for Position {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.discs.wide().hash(state);
@@ -876,6 +892,7 @@ mod tests {
         for _ in 0..games {
             let mut narrow = Position::start(rules.clone());
             let mut wide = narrow.clone().into_wide();
+            assert_eq!(wide, narrow, "the same position in either backend");
             while !narrow.is_game_over() {
                 let moves = narrow.legal_moves();
                 assert_eq!(moves, wide.legal_moves(), "{spec}: {narrow:?}");

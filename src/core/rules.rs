@@ -392,6 +392,9 @@ impl Variant {
                             .map(|s| {
                                 let (file, rank) =
                                     Square::parse_name(s).map_err(|_| bad("none, random or squares like c3/f6"))?;
+                                if file >= self.size || rank > self.size {
+                                    return Err(RulesError::Impossible(format!("hole {s} is outside the board")));
+                                }
                                 Ok(self.square_from_name(file, rank))
                             })
                             .collect::<Result<_, RulesError>>()?,
@@ -400,19 +403,27 @@ impl Variant {
             }
             "seed" => {
                 let seed = value.parse().map_err(|_| bad("a whole number"))?;
-                if let Holes::Random { seed: s } = &mut self.holes {
-                    *s = seed;
-                } else {
-                    self.holes = Holes::Random { seed };
-                }
+                self.holes = match self.holes {
+                    Holes::Cells(_) => {
+                        return Err(RulesError::Impossible(
+                            "`seed` picks a random hole; it can't go with listed holes".into(),
+                        ));
+                    }
+                    Holes::None | Holes::Random { .. } => Holes::Random { seed },
+                };
             }
             "start" => {
                 self.start = match lower.as_str() {
                     "diagonal" | "crossed" | "standard" => Start::Diagonal,
                     "parallel" => Start::Parallel,
                     "empty" => Start::Empty,
-                    _ => parse_board_cells(value)
-                        .ok_or_else(|| bad("diagonal, parallel, empty or a board of X, O and - cells"))?,
+                    _ => {
+                        let (size, start) = parse_board_cells(value)
+                            .ok_or_else(|| bad("diagonal, parallel, empty or a board of X, O and - cells"))?;
+                        // A board gives its own size (`size=` may repeat it).
+                        self.size = size;
+                        start
+                    }
                 }
             }
             "first" => self.first = value.parse().map_err(|_| bad("black or white"))?,
@@ -491,14 +502,23 @@ impl Variant {
         }
     }
 
-    /// The square a file and rank number name under this variant's row numbering and size.
+    /// The square a file and rank number name under this variant's row numbering and size;
+    /// `file < size` and `1 <= rank <= size`.
     fn square_from_name(&self, file: u8, rank: u8) -> Square {
-        let rank = rank.min(MAX_SIZE);
         let row = match self.rows {
             RowNumbering::Top => rank - 1,
-            RowNumbering::Bottom => self.size.saturating_sub(rank).min(MAX_SIZE - 1),
+            RowNumbering::Bottom => self.size - rank,
         };
         Square::new(file, row)
+    }
+
+    /// The name of a square under this variant's row numbering; a square off the board keeps
+    /// its standard name.
+    fn square_name(&self, sq: Square) -> String {
+        match self.rows {
+            RowNumbering::Bottom if sq.row() < self.size => format!("{}{}", sq.file_char(), self.size - sq.row()),
+            _ => sq.to_string(),
+        }
     }
 
     /// This variant as a spec: the closest preset, then the keys that differ from it.
@@ -521,13 +541,7 @@ impl Variant {
     /// depend on it).
     #[must_use]
     pub fn pairs(&self) -> Vec<(&'static str, String)> {
-        let square_name = |sq: &Square| {
-            let rank = match self.rows {
-                RowNumbering::Top => sq.row() + 1,
-                RowNumbering::Bottom => self.size - sq.row(),
-            };
-            format!("{}{rank}", sq.file_char())
-        };
+        let square_name = |sq: &Square| self.square_name(*sq);
         let cells = |black: &[Square], white: &[Square]| {
             let mut s = String::new();
             for row in 0..self.size {
@@ -616,7 +630,7 @@ fn parse_yes_no(s: &str) -> Option<bool> {
 
 /// Reads a board of `size * size` cells, row by row from the top: `X x B b *` black, `O o W w`
 /// white, `- . #` empty, spaces and `/` ignored. The size is the square root of the cell count.
-fn parse_board_cells(text: &str) -> Option<Start> {
+fn parse_board_cells(text: &str) -> Option<(u8, Start)> {
     let cells: Vec<char> = text.chars().filter(|c| !matches!(c, ' ' | '/')).collect();
     let size = (4..=MAX_SIZE as usize).find(|n| n * n == cells.len())?;
     let (mut black, mut white) = (Vec::new(), Vec::new());
@@ -629,7 +643,7 @@ fn parse_board_cells(text: &str) -> Option<Start> {
             _ => return None,
         }
     }
-    Some(Start::Custom { black, white })
+    Some((size as u8, Start::Custom { black, white }))
 }
 
 impl FromStr for Variant {
@@ -646,9 +660,23 @@ impl FromStr for Variant {
             }
             _ => Variant::default(),
         };
+        let mut pairs = Vec::new();
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| RulesError::MissingValue(part.to_owned()))?;
-            variant.set(key.trim(), value.trim())?;
+            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
+            let rank = KEYS
+                .iter()
+                .position(|k| {
+                    k.name == key || (key == "hole" && k.name == "holes") || (key == "tie" && k.name == "ties")
+                })
+                .ok_or_else(|| RulesError::UnknownKey(key.clone()))?;
+            pairs.push((rank, key, value));
+        }
+        // Keys apply in KEYS order whatever order they are written in: square names in `holes`
+        // depend on `size` and `rows`, and `borrow` on `supply`.
+        pairs.sort_by_key(|p| p.0);
+        for (_, key, value) in pairs {
+            variant.set(&key, value)?;
         }
         Ok(variant)
     }
@@ -818,11 +846,7 @@ impl Rules {
     /// The name of a square under these rules' row numbering (`c4`).
     #[must_use]
     pub fn square_name(&self, sq: Square) -> String {
-        let rank = match self.variant.rows {
-            RowNumbering::Top => sq.row() + 1,
-            RowNumbering::Bottom => self.size() - sq.row(),
-        };
-        format!("{}{rank}", sq.file_char())
+        self.variant.square_name(sq)
     }
 
     /// Reads a square name under these rules' row numbering, case-insensitively; the square
@@ -920,6 +944,39 @@ mod tests {
         }
         let message = "chess".parse::<Variant>().unwrap_err().to_string();
         assert!(message.contains("othello") && message.contains("kifu rules"), "{message}");
+    }
+
+    #[test]
+    fn specs_read_the_same_in_any_order() {
+        let a: Variant = "othello,rows=bottom,holes=a1,size=10".parse().unwrap();
+        let b: Variant = "othello,holes=a1,size=10,rows=bottom".parse().unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.holes, Holes::Cells(vec![Square::new(0, 9)]), "a1 is the bottom-left cell of 10x10");
+        assert!(matches!("othello,rows=bottom,holes=a9".parse::<Variant>(), Err(RulesError::Impossible(_))));
+        let v: Variant = "othello,holes=a12,size=12,rows=bottom".parse().unwrap();
+        assert_eq!(v.spec().parse::<Variant>().unwrap(), v);
+    }
+
+    #[test]
+    fn a_start_board_gives_its_size() {
+        let six = "------/------/--OX--/--XO--/------/------";
+        let v: Variant = format!("othello,start={six}").parse().unwrap();
+        assert_eq!(v.size, 6);
+        assert!(Rules::new(v).is_ok());
+        let v: Variant = format!("othello,size=8,start={six}").parse().unwrap();
+        assert_eq!(v.size, 6, "the board's own size wins over size=");
+        assert!(matches!(
+            format!("othello,start={}", "-".repeat(24)).parse::<Variant>(),
+            Err(RulesError::BadValue { .. })
+        ));
+        assert!(matches!("othello,holes=c3,seed=2".parse::<Variant>(), Err(RulesError::Impossible(_))));
+    }
+
+    #[test]
+    fn off_board_squares_are_named_without_panicking() {
+        let rules: Rules = "othello,rows=bottom".parse().unwrap();
+        assert_eq!(rules.square_name(Square::new(0, 11)), "a12");
+        assert_eq!(rules.square_name(Square::new(0, 7)), "a1");
     }
 
     #[test]

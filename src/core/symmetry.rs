@@ -43,6 +43,9 @@ impl Symmetry {
     ];
 
     /// Where `sq` goes on a `size` x `size` board.
+    ///
+    /// # Panics
+    /// When `sq` is not on that board (its file or row is `size` or more).
     #[must_use]
     pub const fn apply(self, sq: Square, size: u8) -> Square {
         let (f, r, last) = (sq.file(), sq.row(), size - 1);
