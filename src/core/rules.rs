@@ -367,7 +367,7 @@ impl Variant {
         let bad =
             |expected: &'static str| RulesError::BadValue { key: key.to_owned(), value: value.to_owned(), expected };
         let lower = value.to_ascii_lowercase();
-        match key.to_ascii_lowercase().as_str() {
+        match canonical_key(key).as_str() {
             "size" => {
                 self.size = value
                     .parse()
@@ -382,7 +382,7 @@ impl Variant {
                     _ => return Err(bad("square or 8stars")),
                 }
             }
-            "holes" | "hole" => {
+            "holes" => {
                 self.holes = match lower.as_str() {
                     "none" | "" => Holes::None,
                     "random" => Holes::Random { seed: self.seed() },
@@ -476,7 +476,7 @@ impl Variant {
                     _ => return Err(bad("empties, plain or anti")),
                 }
             }
-            "ties" | "tie" => {
+            "ties" => {
                 self.ties = match lower.as_str() {
                     "draw" => TieRule::Draw,
                     "second" => TieRule::SecondPlayer,
@@ -620,6 +620,15 @@ impl Variant {
     }
 }
 
+/// A key in lower case, with the singular spellings `hole` and `tie` read as `holes` and `ties`.
+fn canonical_key(key: &str) -> String {
+    match key.trim().to_ascii_lowercase().as_str() {
+        "hole" => "holes".into(),
+        "tie" => "ties".into(),
+        other => other.into(),
+    }
+}
+
 fn parse_yes_no(s: &str) -> Option<bool> {
     match s {
         "yes" | "true" | "on" | "1" => Some(true),
@@ -663,13 +672,8 @@ impl FromStr for Variant {
         let mut pairs = Vec::new();
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| RulesError::MissingValue(part.to_owned()))?;
-            let (key, value) = (key.trim().to_ascii_lowercase(), value.trim());
-            let rank = KEYS
-                .iter()
-                .position(|k| {
-                    k.name == key || (key == "hole" && k.name == "holes") || (key == "tie" && k.name == "ties")
-                })
-                .ok_or_else(|| RulesError::UnknownKey(key.clone()))?;
+            let (key, value) = (canonical_key(key), value.trim());
+            let rank = KEYS.iter().position(|k| k.name == key).ok_or_else(|| RulesError::UnknownKey(key.clone()))?;
             pairs.push((rank, key, value));
         }
         // Keys apply in KEYS order whatever order they are written in: square names in `holes`
@@ -853,7 +857,14 @@ impl Rules {
     /// must lie within the board's size (holes included).
     pub fn parse_square(&self, name: &str) -> Option<Square> {
         let (file, rank) = Square::parse_name(name).ok()?;
-        if file >= self.size() || rank > self.size() {
+        self.square_at(file, rank)
+    }
+
+    /// The square at a file (0 = `a`) and a rank number as written, under these rules' row
+    /// numbering; `None` when it lies outside the board's size.
+    #[must_use]
+    pub fn square_at(&self, file: u8, rank: u8) -> Option<Square> {
+        if file >= self.size() || rank == 0 || rank > self.size() {
             return None;
         }
         Some(self.variant.square_from_name(file, rank))

@@ -71,10 +71,7 @@ impl Record {
             .enumerate()
             .map(|(i, t)| match t.mv {
                 MoveSyntax::Pass => Ok(Move::Pass),
-                MoveSyntax::Square { file, rank } => {
-                    let name = format!("{}{rank}", (b'a' + file) as char);
-                    rules.parse_square(&name).map(Move::Place).ok_or(i)
-                }
+                MoveSyntax::Square { file, rank } => rules.square_at(file, rank).map(Move::Place).ok_or(i),
             })
             .collect()
     }
