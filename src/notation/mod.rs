@@ -7,7 +7,9 @@
 
 pub mod transcript;
 
-use crate::core::{Color, Move, Rules};
+use std::sync::Arc;
+
+use crate::core::{Color, Game, Move, Position, Rules, Setup};
 
 /// A byte range within a record's text.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -19,7 +21,7 @@ pub struct Span {
 }
 
 /// A move as written.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub enum MoveSyntax {
     /// A square: file (0 = `a`) and rank number as written (1-based).
     Square {
@@ -29,11 +31,12 @@ pub enum MoveSyntax {
         rank: u8,
     },
     /// A pass token.
+    #[default]
     Pass,
 }
 
 /// One move token of a record.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug, Default)]
 pub struct MoveToken {
     /// What was written.
     pub mv: MoveSyntax,
@@ -45,13 +48,94 @@ pub struct MoveToken {
     pub upper: bool,
     /// A comment written after the move.
     pub comment: Option<String>,
+    /// An evaluation written with the move (GGF `B[d3/1.5]`), in discs for the side that moved.
+    pub eval: Option<f64>,
+    /// The thinking time written with the move, in seconds.
+    pub time: Option<f64>,
 }
 
-/// A game record as syntax: tags, moves, and where each came from.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+impl MoveToken {
+    /// A bare token: the move, nothing else.
+    #[must_use]
+    pub fn new(mv: MoveSyntax) -> MoveToken {
+        MoveToken { mv, ..MoveToken::default() }
+    }
+}
+
+/// A board as written: the discs by file and rank (as written, so `rows=bottom` applies when the
+/// board becomes a position) and, when given, the side to move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct BoardSyntax {
+    /// Cells per side.
+    pub size: u8,
+    /// `size * size` cells in rank order: index `(rank - 1) * size + file`.
+    pub cells: Vec<Option<Color>>,
+    /// The side to move, if the board says.
+    pub side: Option<Color>,
+}
+
+impl BoardSyntax {
+    /// An empty board.
+    #[must_use]
+    pub fn empty(size: u8) -> BoardSyntax {
+        BoardSyntax { size, cells: vec![None; usize::from(size) * usize::from(size)], side: None }
+    }
+
+    /// The disc at a file and rank (1-based).
+    #[must_use]
+    pub fn get(&self, file: u8, rank: u8) -> Option<Color> {
+        self.cells[usize::from(rank - 1) * usize::from(self.size) + usize::from(file)]
+    }
+
+    /// The board of a position, written in its rules' rank numbering.
+    #[must_use]
+    pub fn of_position(position: &Position) -> BoardSyntax {
+        let rules = position.rules();
+        let mut board = BoardSyntax::empty(rules.size());
+        board.side = Some(position.side_to_move());
+        for rank in 1..=rules.size() {
+            for file in 0..rules.size() {
+                if let Some(sq) = rules.square_at(file, rank) {
+                    board.cells[usize::from(rank - 1) * usize::from(rules.size()) + usize::from(file)] =
+                        position.disc(sq);
+                }
+            }
+        }
+        board
+    }
+
+    /// The position under `rules`, with `side` to move when the board does not say.
+    pub fn position(&self, rules: Arc<Rules>, side: Color) -> Result<Position, String> {
+        if self.size != rules.size() {
+            return Err(format!("the board is {0}x{0} but the rules play on {1}x{1}", self.size, rules.size()));
+        }
+        let mut setup = Setup { black: vec![], white: vec![], side: self.side.unwrap_or(side) };
+        for rank in 1..=self.size {
+            for file in 0..self.size {
+                let Some(color) = self.get(file, rank) else { continue };
+                let sq = rules.square_at(file, rank).ok_or_else(|| "a disc off the board".to_owned())?;
+                match color {
+                    Color::Black => setup.black.push(sq),
+                    Color::White => setup.white.push(sq),
+                }
+            }
+        }
+        Position::from_setup(rules, &setup).map_err(|e| e.to_string())
+    }
+}
+
+/// A game record as syntax: tags, an optional start board, moves, and where each came from.
+///
+/// Tag names are kifu's, in lower case, whatever the format calls them: `black`, `white`,
+/// `event`, `date`, `place`, `round`, `result` (black's disc margin, `+4`, `-12`, `0`),
+/// `theoretical` (WTHOR's perfect-play margin), `rules` (a kifu rules spec), `komi`, `time`,
+/// `black_rating`, `white_rating`, `comment`; anything else keeps the format's own name.
+#[derive(Clone, PartialEq, Debug, Default)]
 pub struct Record {
     /// Tags in the order written (`("result", "-04")`, `("black", "Logistello")`, ...).
     pub tags: Vec<(String, String)>,
+    /// The start board, when the record gives one (otherwise the rules' start).
+    pub start: Option<BoardSyntax>,
     /// The moves.
     pub moves: Vec<MoveToken>,
 }
@@ -61,6 +145,36 @@ impl Record {
     #[must_use]
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets a tag, replacing an earlier value of the same name.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+            Some(slot) => slot.1 = value,
+            None => self.tags.push((name.to_owned(), value)),
+        }
+    }
+
+    /// The rules the record names in its `rules` tag, if any.
+    pub fn rules(&self) -> Option<Result<Rules, crate::core::RulesError>> {
+        self.tag("rules").map(str::parse)
+    }
+
+    /// The record as an unjudged game under `rules`: the start board (or the rules' start) and
+    /// the moves. Errors name the token (by span) or the board that does not fit the rules.
+    pub fn game(&self, rules: Arc<Rules>) -> Result<Game, SyntaxError> {
+        let start = match &self.start {
+            Some(board) => board
+                .position(rules.clone(), rules.variant().first)
+                .map_err(|message| SyntaxError { span: Span::default(), message: format!("start board: {message}") })?,
+            None => Position::start(rules.clone()),
+        };
+        let moves = self.moves_under(&rules).map_err(|i| SyntaxError {
+            span: self.moves[i].span,
+            message: format!("{} is not a square of the board", self.moves[i].mv),
+        })?;
+        Ok(Game::from_position(start).with_moves(moves))
     }
 
     /// The moves as squares of `rules` (a rank resolves to a row by its numbering); the index of
@@ -74,6 +188,15 @@ impl Record {
                 MoveSyntax::Square { file, rank } => rules.square_at(file, rank).map(Move::Place).ok_or(i),
             })
             .collect()
+    }
+}
+
+impl std::fmt::Display for MoveSyntax {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            MoveSyntax::Pass => f.write_str("pass"),
+            MoveSyntax::Square { file, rank } => write!(f, "{}{rank}", (b'a' + file) as char),
+        }
     }
 }
 

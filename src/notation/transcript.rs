@@ -57,7 +57,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         match token(rest) {
             Ok((after, (mv, color, upper))) => {
                 let span = Span { start: offset, end: text.len() - after.len() };
-                record.moves.push(MoveToken { mv, span, color, upper, comment: None });
+                record.moves.push(MoveToken { mv, span, color, upper, ..MoveToken::default() });
                 rest = after;
             }
             Err(_) => return Err(unexpected(text, offset)),
@@ -261,13 +261,14 @@ mod tests {
                 span: Span::default(),
                 color: if mv == MoveSyntax::Pass { None } else { color },
                 comment,
+                ..MoveToken::default()
             })
     }
 
     proptest! {
         #[test]
         fn write_then_parse_gives_the_record_back(moves in prop::collection::vec(tokens(), 0..70), score in prop::option::of(-64i32..=64)) {
-            let mut record = Record { tags: vec![], moves };
+            let mut record = Record { moves, ..Record::default() };
             if let Some(s) = score {
                 record.tags.push(("result".into(), s.to_string()));
             }
