@@ -5,7 +5,9 @@
 //! file and rank *as written*, because which row a rank names depends on the rules
 //! (`rows=bottom`).
 
+pub mod board;
 pub mod transcript;
+pub mod wthor;
 
 use std::sync::Arc;
 

@@ -1,0 +1,376 @@
+//! Boards: one-line board strings, multi-line diagrams and OBF problem lines.
+//!
+//! A board string is `n * n` cells from a1 along rank 1, then rank 2, and so on (any size 4..16),
+//! optionally followed by the side to move. Cells: black `X x B b * ●`, white `O o W w ○`,
+//! empty `- . # _`. The digits `0` and `1` are black and white by default (as some programs
+//! write them), but other programs write `0` for an empty cell, `1` for black and `2` for
+//! white: [`Digits`] says which, and a `2` under the default reading is an error that says so.
+//! The side to move is a cell letter (`X`, `O`, `B`, `W`, `*`), a word (`black`, `white`) or
+//! a phrase (`X to move`).
+//!
+//! A diagram is one line per rank, with or without coordinates (`a b c ...` over the files,
+//! rank numbers before or after each line; rank 8 on top as in old rule books is read from the
+//! numbers), cells separated by spaces or not, and an optional side line (`black to move`).
+//! Without numbers the first line is rank 1.
+//!
+//! An OBF line (`board side; G8:+18; H1:+12;`) is a board string with scored moves, kept in the
+//! tag `scores` (`G8:+18; H1:+12`).
+
+use super::{BoardSyntax, Record, Span, SyntaxError};
+use crate::core::Color;
+
+/// How the digits `0`, `1` and `2` read as cells.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Digits {
+    /// `0` black, `1` white (no `2`).
+    #[default]
+    BlackWhite,
+    /// `0` empty, `1` black, `2` white.
+    EmptyBlackWhite,
+}
+
+/// A cell character read under `digits`: `Some(Some(color))` a disc, `Some(None)` empty,
+/// `None` not a cell.
+fn cell(c: char, digits: Digits) -> Option<Option<Color>> {
+    match (c, digits) {
+        ('X' | 'x' | 'B' | 'b' | '*' | '●', _) => Some(Some(Color::Black)),
+        ('O' | 'o' | 'W' | 'w' | '○', _) => Some(Some(Color::White)),
+        ('-' | '.' | '#' | '_', _) => Some(None),
+        ('0', Digits::BlackWhite) | ('1', Digits::EmptyBlackWhite) => Some(Some(Color::Black)),
+        ('1', Digits::BlackWhite) | ('2', Digits::EmptyBlackWhite) => Some(Some(Color::White)),
+        ('0', Digits::EmptyBlackWhite) => Some(None),
+        _ => None,
+    }
+}
+
+/// The side to move from what follows a board: `X`, `O`, `black`, `White to move`, ...
+fn side(text: &str) -> Option<Color> {
+    let word = text.trim().trim_end_matches(['.', ';']).split_whitespace().next()?.to_ascii_lowercase();
+    match word.as_str() {
+        "x" | "b" | "*" | "black" | "●" => Some(Color::Black),
+        "o" | "w" | "white" | "○" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// The size of a square board of `cells` cells, if it is one.
+fn square_size(cells: usize) -> Option<u8> {
+    (4..=16u8).find(|&n| usize::from(n) * usize::from(n) == cells)
+}
+
+/// Parses a one-line board string (with optional side), a multi-line diagram or an OBF line.
+pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
+    let trimmed = text.trim_start();
+    let offset = text.len() - trimmed.len();
+    let first_line = trimmed.lines().next().unwrap_or("");
+    let run = first_line.chars().take_while(|&c| cell(c, digits).is_some() || c == '2').count();
+    if run >= 16 && square_size(run).is_some() {
+        let record = parse_string(first_line, offset, digits)?;
+        if !trimmed[first_line.len()..].trim().is_empty() {
+            return Err(SyntaxError {
+                span: Span { start: offset + first_line.len(), end: text.len() },
+                message: "text after a one-line board".into(),
+            });
+        }
+        return Ok(record);
+    }
+    parse_diagram(text, digits)
+}
+
+fn parse_string(line: &str, offset: usize, digits: Digits) -> Result<Record, SyntaxError> {
+    let mut cells = Vec::new();
+    let mut end = 0;
+    for (i, c) in line.char_indices() {
+        match cell(c, digits) {
+            Some(v) => cells.push(v),
+            None if c == '2' => return Err(two_error(offset + i)),
+            None => break,
+        }
+        end = i + c.len_utf8();
+    }
+    let size = square_size(cells.len()).ok_or_else(|| SyntaxError {
+        span: Span { start: offset, end: offset + end },
+        message: format!("{} cells is not a square board", cells.len()),
+    })?;
+    let mut record = Record::default();
+    let rest = &line[end..];
+    let (side_text, scores) = match rest.split_once(';') {
+        Some((s, scores)) => (s, Some(scores)),
+        None => (rest, None),
+    };
+    let side_color = side(side_text);
+    if side_color.is_none() && !side_text.trim().is_empty() {
+        let start = offset + end + (side_text.len() - side_text.trim_start().len());
+        return Err(SyntaxError {
+            span: Span { start, end: offset + end + side_text.trim_end().len() },
+            message: format!("`{}` is not a side to move (X, O, black, white)", side_text.trim()),
+        });
+    }
+    if let Some(scores) = scores {
+        let list: Vec<&str> = scores.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
+        record.tags.push(("scores".into(), list.join("; ")));
+    }
+    record.start = Some(BoardSyntax { size, cells, side: side_color });
+    Ok(record)
+}
+
+fn two_error(at: usize) -> SyntaxError {
+    SyntaxError {
+        span: Span { start: at, end: at + 1 },
+        message: "`2` is a cell only when digits mean 0 empty, 1 black, 2 white (--digits 012)".into(),
+    }
+}
+
+/// A diagram: rank lines, optional coordinate lines and an optional side line.
+fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
+    struct Row {
+        label: Option<u8>,
+        cells: Vec<Option<Color>>,
+        start: usize,
+        end: usize,
+    }
+    let mut rows: Vec<Row> = Vec::new();
+    let mut side_color = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        let body = line.trim_end();
+        let content = body.trim();
+        if content.is_empty() {
+            continue;
+        }
+        if content.to_ascii_lowercase().contains("to move") || content.to_ascii_lowercase().contains("to play") {
+            side_color = side(content);
+            continue;
+        }
+        // A coordinate line: file letters only.
+        if content.chars().all(|c| c.is_whitespace() || c.is_ascii_lowercase() || c.is_ascii_uppercase())
+            && content.split_whitespace().all(|w| w.len() == 1 || w.chars().all(|c| c.is_ascii_alphabetic()))
+            && !content.chars().any(|c| cell(c, digits).is_some() && !c.is_ascii_alphabetic())
+            && looks_like_files(content)
+        {
+            continue;
+        }
+        // Rank numbers at either end of the line.
+        let mut rest = content;
+        let mut label = None;
+        let lead: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        let lead_is_label = !lead.is_empty()
+            && rest[lead.len()..].starts_with(|c: char| c.is_whitespace() || c == '|')
+            && (lead.len() > 1 || digits == Digits::EmptyBlackWhite || lead != "0" && lead != "1" || {
+                // A `1` or `0` followed by a full row is a label, else a cell.
+                rest[lead.len()..].chars().filter(|&c| cell(c, digits).is_some()).count() >= 4
+            });
+        if lead_is_label {
+            label = lead.parse().ok();
+            rest = &rest[lead.len()..];
+        }
+        let trail: String = rest.chars().rev().take_while(char::is_ascii_digit).collect();
+        if !trail.is_empty() && label.is_some() && rest[..rest.len() - trail.len()].ends_with([' ', '|']) {
+            rest = &rest[..rest.len() - trail.len()];
+        }
+        let mut cells = Vec::new();
+        for (i, c) in rest.char_indices() {
+            if c.is_whitespace() || c == '|' {
+                continue;
+            }
+            match cell(c, digits) {
+                Some(v) => cells.push(v),
+                None => {
+                    let at = start + (line.len() - line.trim_start().len()) + (content.len() - rest.len()) + i;
+                    if c == '2' {
+                        return Err(two_error(at));
+                    }
+                    return Err(SyntaxError {
+                        span: Span { start: at, end: at + c.len_utf8() },
+                        message: format!("`{c}` is not a cell (X O - and their kin)"),
+                    });
+                }
+            }
+        }
+        rows.push(Row { label, cells, start, end: start + body.len() });
+    }
+    let n = rows.len();
+    let Some(size) = square_size(n * n) else {
+        return Err(SyntaxError {
+            span: Span { start: 0, end: text.trim_end().len() },
+            message: format!("a diagram of {n} rank lines is not a board of 4 to 16 ranks"),
+        });
+    };
+    let mut board = BoardSyntax::empty(size);
+    board.side = side_color;
+    let descending = rows.first().and_then(|r| r.label) == Some(size);
+    for (i, row) in rows.iter().enumerate() {
+        if row.cells.len() != n {
+            return Err(SyntaxError {
+                span: Span { start: row.start, end: row.end },
+                message: format!("{} cells on a rank of a {size}x{size} board", row.cells.len()),
+            });
+        }
+        let rank = if descending { size - i as u8 } else { i as u8 + 1 };
+        if let Some(label) = row.label.filter(|&l| l != rank) {
+            return Err(SyntaxError {
+                span: Span { start: row.start, end: row.end },
+                message: format!("rank {label} where rank {rank} was expected"),
+            });
+        }
+        let base = usize::from(rank - 1) * n;
+        board.cells[base..base + n].copy_from_slice(&row.cells);
+    }
+    Ok(Record { start: Some(board), ..Record::default() })
+}
+
+/// Whether a line is file letters `a b c ...` in order.
+fn looks_like_files(line: &str) -> bool {
+    let letters: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).map(|c| c.to_ascii_lowercase()).collect();
+    letters.len() >= 4 && letters.iter().enumerate().all(|(i, &c)| c == (b'a' + i as u8) as char)
+}
+
+fn side_char(side: Option<Color>) -> &'static str {
+    match side {
+        Some(Color::Black) => " X",
+        Some(Color::White) => " O",
+        None => "",
+    }
+}
+
+fn cell_char(c: Option<Color>) -> char {
+    match c {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '-',
+    }
+}
+
+/// Writes a board as one line: cells from a1 rank by rank, then the side (`X`/`O`).
+#[must_use]
+pub fn write_string(board: &BoardSyntax) -> String {
+    let mut out: String = board.cells.iter().map(|&c| cell_char(c)).collect();
+    out.push_str(side_char(board.side));
+    out
+}
+
+/// Writes a diagram: files on top, rank 1 first, the side on a last line.
+#[must_use]
+pub fn write_diagram(board: &BoardSyntax) -> String {
+    let n = usize::from(board.size);
+    let mut out = String::from("  ");
+    for file in 0..n {
+        out.push(' ');
+        out.push((b'a' + file as u8) as char);
+    }
+    out.push('\n');
+    for rank in 0..n {
+        out.push_str(&format!("{:>2}", rank + 1));
+        for file in 0..n {
+            out.push(' ');
+            out.push(cell_char(board.cells[rank * n + file]));
+        }
+        out.push('\n');
+    }
+    if let Some(c) = board.side {
+        out.push_str(&format!("{c} to move\n"));
+    }
+    out
+}
+
+/// Writes an OBF line: the board string, the side and the `scores` tag.
+#[must_use]
+pub fn write_obf(record: &Record) -> String {
+    let board = record.start.clone().unwrap_or_else(|| BoardSyntax::empty(8));
+    let mut out = write_string(&board);
+    out.push(';');
+    if let Some(scores) = record.tag("scores") {
+        for s in scores.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            out.push(' ');
+            out.push_str(s);
+            out.push(';');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn reads_a_string_in_every_alphabet() {
+        let r = parse(START, Digits::default()).unwrap();
+        let b = r.start.unwrap();
+        assert_eq!((b.size, b.side), (8, Some(Color::Black)));
+        assert_eq!(b.get(3, 4), Some(Color::White), "d4");
+        assert_eq!(b.get(4, 4), Some(Color::Black), "e4");
+        let alt = START.replace('-', ".").replace('X', "*").replace('O', "o");
+        assert_eq!(parse(&alt, Digits::default()).unwrap().start, Some(b.clone()));
+        let digits = START.replace('-', "0").replace('X', "1").replace('O', "2");
+        assert_eq!(parse(&digits.replace(" 1", " black"), Digits::EmptyBlackWhite).unwrap().start, Some(b.clone()));
+        let err = parse(&digits, Digits::BlackWhite).unwrap_err();
+        assert!(err.message.contains("--digits"), "{}", err.message);
+        assert!(parse("XO-- X", Digits::default()).is_err());
+    }
+
+    #[test]
+    fn reads_obf_lines() {
+        let line = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6;";
+        let r = parse(line, Digits::default()).unwrap();
+        assert_eq!(r.tag("scores"), Some("G8:+18; H1:+12; H7:+6"));
+        assert_eq!(write_obf(&r), line.replace(";  ", "; "));
+        assert_eq!(parse(&write_obf(&r), Digits::default()).unwrap(), r);
+    }
+
+    #[test]
+    fn reads_diagrams_either_way_up() {
+        let top1 = "   a b c d e f g h\n 1 - - - - - - - -\n 2 - - - - - - - -\n 3 - - - - - - - -\n 4 - - - O X - - -\n 5 - - - X O - - -\n 6 - - - - - - - -\n 7 - - - - - - - -\n 8 - - - - - - - -\nblack to move\n";
+        let want = parse(START, Digits::default()).unwrap().start;
+        assert_eq!(parse(top1, Digits::default()).unwrap().start, want);
+        let top8: String = {
+            let lines: Vec<&str> = top1.lines().collect();
+            let mut v = vec![lines[0]];
+            v.extend(lines[1..9].iter().rev());
+            v.push(lines[9]);
+            v.join("\n")
+        };
+        assert_eq!(parse(&top8, Digits::default()).unwrap().start, want);
+        let bare = "........\n........\n........\n...OX...\n...XO...\n........\n........\n........\nX to move";
+        assert_eq!(parse(bare, Digits::default()).unwrap().start, want);
+        assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
+        let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
+        assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn reads_a_position_display() {
+        use crate::core::{Position, Rules};
+        for spec in ["othello", "othello,rows=bottom", "othello,size=6", "othello,size=10"] {
+            let pos = Position::start(spec.parse::<Rules>().unwrap().shared());
+            let r = parse(&pos.to_string(), Digits::default()).unwrap();
+            assert_eq!(r.start, Some(BoardSyntax::of_position(&pos)), "{spec}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn strings_and_diagrams_round_trip(n in prop::sample::select(vec![4u8, 6, 8, 10, 16]), seed in any::<u64>(), side in 0u8..3) {
+            let mut board = BoardSyntax::empty(n);
+            let mut s = seed;
+            for c in &mut board.cells {
+                s = crate::core::splitmix64(s);
+                *c = [None, Some(Color::Black), Some(Color::White)][(s % 3) as usize];
+            }
+            board.side = [None, Some(Color::Black), Some(Color::White)][usize::from(side)];
+            prop_assert_eq!(parse(&write_string(&board), Digits::default()).unwrap().start, Some(board.clone()));
+            prop_assert_eq!(parse(&write_diagram(&board), Digits::default()).unwrap().start, Some(board.clone()));
+        }
+
+        #[test]
+        fn never_panics(text in "[-XO.xo01 a-h\n;:+]{0,200}") {
+            let _ = parse(&text, Digits::default());
+            let _ = parse(&text, Digits::EmptyBlackWhite);
+        }
+    }
+}

@@ -1,0 +1,285 @@
+//! WTHOR: the French Othello Federation's binary game databases (`WTH_yyyy.wtb`) with their
+//! player (`WTHOR.JOU`) and tournament (`WTHOR.TRN`) name files.
+//!
+//! Every file starts with a 16-byte header: the creation date (century, year in century,
+//! month, day), the number of games (u32), the number of names (u16), the year of the games
+//! (u16), the board size (0 or 8 = 8x8), the game type and the depth of the theoretical score.
+//! A `.wtb` game record is 68 bytes: tournament id, black id, white id (u16 each), black's disc
+//! count, black's theoretical disc count, then 60 move bytes (`10 * row + column`, both 1-based,
+//! `0` = no move). Passes are not stored. Names are 20 bytes (players) or 26 bytes
+//! (tournaments), NUL-padded, in Latin-1.
+//!
+//! In a [`Record`], the stored disc counts become the tags `result` and `theoretical` as black's
+//! margin (`2 * discs - 64`, the empties going to the winner as WTHOR counts them); the ids stay
+//! in `wthor_tournament`, `wthor_black` and `wthor_white` so a database written back keeps them,
+//! and the names (when the JOU/TRN files are at hand) fill `event`, `black` and `white`.
+//! 10x10 databases (board-size byte 10) are refused: kifu has no sample to check their layout.
+
+use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
+
+/// Bytes in a header.
+pub const HEADER_LEN: usize = 16;
+/// Bytes in an 8x8 game record.
+pub const RECORD_LEN: usize = 68;
+/// Bytes in a player name.
+pub const PLAYER_LEN: usize = 20;
+/// Bytes in a tournament name.
+pub const TOURNAMENT_LEN: usize = 26;
+
+/// A WTHOR file header.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Header {
+    /// When the file was made: year, month, day.
+    pub created: (u16, u8, u8),
+    /// Games in a `.wtb` file.
+    pub games: u32,
+    /// Names in a `.JOU` or `.TRN` file.
+    pub names: u16,
+    /// The year the games were played.
+    pub year: u16,
+    /// The board-size byte (0 or 8 for 8x8).
+    pub board_size: u8,
+    /// The game-type byte (0 = games, 1 = solitaires).
+    pub kind: u8,
+    /// The depth from which the theoretical score was computed.
+    pub depth: u8,
+}
+
+impl Header {
+    /// Reads a header.
+    #[must_use]
+    pub fn parse(bytes: &[u8; HEADER_LEN]) -> Header {
+        Header {
+            created: (u16::from(bytes[0]) * 100 + u16::from(bytes[1]), bytes[2], bytes[3]),
+            games: u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]),
+            names: u16::from_le_bytes([bytes[8], bytes[9]]),
+            year: u16::from_le_bytes([bytes[10], bytes[11]]),
+            board_size: bytes[12],
+            kind: bytes[13],
+            depth: bytes[14],
+        }
+    }
+
+    /// Writes a header.
+    #[must_use]
+    pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
+        let mut out = [0u8; HEADER_LEN];
+        out[0] = (self.created.0 / 100) as u8;
+        out[1] = (self.created.0 % 100) as u8;
+        out[2] = self.created.1;
+        out[3] = self.created.2;
+        out[4..8].copy_from_slice(&self.games.to_le_bytes());
+        out[8..10].copy_from_slice(&self.names.to_le_bytes());
+        out[10..12].copy_from_slice(&self.year.to_le_bytes());
+        out[12] = self.board_size;
+        out[13] = self.kind;
+        out[14] = self.depth;
+        out
+    }
+
+    /// Whether the games are 8x8 (the only layout kifu reads).
+    #[must_use]
+    pub fn is_8x8(&self) -> bool {
+        matches!(self.board_size, 0 | 8)
+    }
+}
+
+/// Player and tournament names by id, from `WTHOR.JOU` and `WTHOR.TRN`.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Names {
+    /// Player names; the index is the id.
+    pub players: Vec<String>,
+    /// Tournament names; the index is the id.
+    pub tournaments: Vec<String>,
+}
+
+/// Reads the names of a `.JOU` (`width` 20) or `.TRN` (`width` 26) file.
+pub fn parse_names(bytes: &[u8], width: usize) -> Result<Vec<String>, String> {
+    if bytes.len() < HEADER_LEN {
+        return Err(format!("{} bytes is too short for a WTHOR header", bytes.len()));
+    }
+    let body = &bytes[HEADER_LEN..];
+    if body.len() % width != 0 {
+        return Err(format!("{} bytes of names is not a whole number of {width}-byte names", body.len()));
+    }
+    Ok(body.chunks(width).map(latin1).collect())
+}
+
+/// Writes a `.JOU` (`width` 20) or `.TRN` (`width` 26) file; names too long are cut.
+#[must_use]
+pub fn write_names(names: &[String], width: usize, created: (u16, u8, u8)) -> Vec<u8> {
+    let header = Header { created, names: names.len() as u16, ..Header::default() };
+    let mut out = header.to_bytes().to_vec();
+    for name in names {
+        let mut field = vec![0u8; width];
+        for (slot, c) in field.iter_mut().take(width - 1).zip(name.chars()) {
+            *slot = u8::try_from(u32::from(c)).unwrap_or(b'?');
+        }
+        out.extend_from_slice(&field);
+    }
+    out
+}
+
+fn latin1(field: &[u8]) -> String {
+    field.iter().take_while(|&&b| b != 0).map(|&b| char::from(b)).collect::<String>().trim_end().to_owned()
+}
+
+/// Decodes one 68-byte game record. Spans are byte offsets within the record. `year` is the
+/// header's year (0 = unknown).
+pub fn parse_game(bytes: &[u8], year: u16, names: &Names) -> Result<Record, SyntaxError> {
+    if bytes.len() != RECORD_LEN {
+        return Err(SyntaxError {
+            span: Span { start: 0, end: bytes.len() },
+            message: format!("a game record is {RECORD_LEN} bytes, this one {}", bytes.len()),
+        });
+    }
+    let id = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
+    let (tournament, black, white) = (id(0), id(2), id(4));
+    let mut record = Record::default();
+    let name = |list: &[String], i: u16| list.get(usize::from(i)).filter(|n| !n.is_empty()).cloned();
+    if let Some(event) = name(&names.tournaments, tournament) {
+        record.tags.push(("event".into(), event));
+    }
+    if let Some(n) = name(&names.players, black) {
+        record.tags.push(("black".into(), n));
+    }
+    if let Some(n) = name(&names.players, white) {
+        record.tags.push(("white".into(), n));
+    }
+    if year != 0 {
+        record.tags.push(("date".into(), year.to_string()));
+    }
+    record.tags.push(("result".into(), margin(bytes[6])));
+    record.tags.push(("theoretical".into(), margin(bytes[7])));
+    record.tags.push(("wthor_tournament".into(), tournament.to_string()));
+    record.tags.push(("wthor_black".into(), black.to_string()));
+    record.tags.push(("wthor_white".into(), white.to_string()));
+    let mut ended = false;
+    for (i, &b) in bytes[8..].iter().enumerate() {
+        let span = Span { start: 8 + i, end: 9 + i };
+        if b == 0 {
+            ended = true;
+            continue;
+        }
+        let (row, col) = (b / 10, b % 10);
+        if ended || !(1..=8).contains(&row) || !(1..=8).contains(&col) {
+            let message = if ended {
+                format!("move byte {b} after the end of the moves (a 0 byte)")
+            } else {
+                format!("move byte {b} is not a square (10 * row + column, each 1..8)")
+            };
+            return Err(SyntaxError { span, message });
+        }
+        record.moves.push(MoveToken {
+            mv: MoveSyntax::Square { file: col - 1, rank: row },
+            span,
+            ..MoveToken::default()
+        });
+    }
+    Ok(record)
+}
+
+fn margin(black_discs: u8) -> String {
+    signed(2 * i32::from(black_discs) - 64)
+}
+
+/// A margin written with its sign (`+4`, `-12`, `0`).
+#[must_use]
+pub fn signed(margin: i32) -> String {
+    if margin > 0 { format!("+{margin}") } else { margin.to_string() }
+}
+
+/// Black's disc count from a margin tag (`+4` → 34), as WTHOR stores it.
+fn discs(tag: Option<&str>) -> Result<u8, String> {
+    let Some(text) = tag else { return Ok(0) };
+    let text = text.trim();
+    let value: f64 = text.strip_prefix('+').unwrap_or(text).parse().map_err(|_| format!("`{text}` is not a margin"))?;
+    let m = value.round() as i32;
+    if !(-64..=64).contains(&m) {
+        return Err(format!("margin {m} is outside -64..64"));
+    }
+    Ok(((64 + m) / 2) as u8)
+}
+
+/// Encodes a record as a 68-byte game with the given ids. Passes are left out; the record must
+/// be an 8x8 game of at most 60 placements.
+pub fn write_game(record: &Record, ids: [u16; 3]) -> Result<[u8; RECORD_LEN], String> {
+    let mut out = [0u8; RECORD_LEN];
+    for (i, id) in ids.iter().enumerate() {
+        out[2 * i..2 * i + 2].copy_from_slice(&id.to_le_bytes());
+    }
+    out[6] = discs(record.tag("result"))?;
+    out[7] = match record.tag("theoretical") {
+        Some(t) => discs(Some(t))?,
+        None => out[6],
+    };
+    let mut n = 0;
+    for t in &record.moves {
+        let MoveSyntax::Square { file, rank } = t.mv else { continue };
+        if file >= 8 || !(1..=8).contains(&rank) {
+            return Err(format!("{} is not a square of an 8x8 board", t.mv));
+        }
+        if n == 60 {
+            return Err("more than 60 moves".into());
+        }
+        out[8 + n] = rank * 10 + file + 1;
+        n += 1;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Passes, Rules};
+
+    #[test]
+    fn header_round_trips() {
+        let h = Header { created: (2005, 1, 17), games: 9113, names: 0, year: 2004, board_size: 8, kind: 0, depth: 22 };
+        assert_eq!(Header::parse(&h.to_bytes()), h);
+    }
+
+    #[test]
+    fn game_round_trips_and_replays() {
+        let moves = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+        let mut bytes = [0u8; RECORD_LEN];
+        bytes[0..6].copy_from_slice(&[3, 0, 7, 0, 9, 0]);
+        bytes[6] = 41;
+        bytes[7] = 40;
+        for (i, c) in moves.as_bytes().chunks(2).enumerate() {
+            bytes[8 + i] = (c[1] - b'0') * 10 + (c[0] - b'a' + 1);
+        }
+        let names = Names { players: (0..10).map(|i| format!("P{i}")).collect(), tournaments: vec!["".into(); 4] };
+        let record = parse_game(&bytes, 2004, &names).unwrap();
+        assert_eq!(record.tag("black"), Some("P7"));
+        assert_eq!(record.tag("result"), Some("+18"));
+        assert_eq!(record.tag("theoretical"), Some("+16"));
+        assert_eq!(record.tag("event"), None, "an empty name is no name");
+        assert_eq!(record.moves.len(), 60);
+        let replay = record.game(Rules::othello().shared()).unwrap().replay(Passes::Implicit).unwrap();
+        assert_eq!(replay.position.count(crate::core::Color::Black), 41);
+        assert_eq!(write_game(&record, [3, 7, 9]).unwrap(), bytes);
+    }
+
+    #[test]
+    fn bad_bytes_are_errors_with_spans() {
+        let mut bytes = [0u8; RECORD_LEN];
+        bytes[8] = 56;
+        bytes[9] = 99;
+        let err = parse_game(&bytes, 0, &Names::default()).unwrap_err();
+        assert_eq!(err.span, Span { start: 9, end: 10 });
+        bytes[9] = 0;
+        bytes[10] = 43;
+        assert!(parse_game(&bytes, 0, &Names::default()).unwrap_err().message.contains("after the end"));
+        assert!(parse_game(&bytes[..10], 0, &Names::default()).is_err());
+    }
+
+    #[test]
+    fn names_round_trip() {
+        let names = vec!["Tastet Marc".to_owned(), "Müller".to_owned(), String::new()];
+        let bytes = write_names(&names, PLAYER_LEN, (2026, 11, 22));
+        assert_eq!(bytes.len(), HEADER_LEN + 3 * PLAYER_LEN);
+        assert_eq!(parse_names(&bytes, PLAYER_LEN).unwrap(), names);
+        assert!(parse_names(&bytes[..HEADER_LEN + 5], PLAYER_LEN).is_err());
+    }
+}
