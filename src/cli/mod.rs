@@ -5,8 +5,10 @@
 //! Lines); exit 0 when all is good, 1 when some records are invalid, 2 for usage or I/O errors.
 
 mod completions;
+mod convert;
 mod output;
 mod perft;
+mod progress;
 mod rules;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -27,6 +29,9 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaves of the game tree from the start position (move-generator check).
     Perft(perft::Args),
+    /// Convert game records between formats (transcript, kifu, board, obf, ggf, wthor, sgf, pgn,
+    /// oq, playok, logbook, json).
+    Convert(convert::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -75,6 +80,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Convert(args) => convert::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

@@ -6,6 +6,15 @@
 //! (`rows=bottom`).
 
 pub mod board;
+pub mod format;
+pub mod ggf;
+pub mod json;
+pub mod kifu;
+pub mod oq;
+pub mod pgn;
+pub mod playok;
+pub mod reader;
+pub mod sgf;
 pub mod transcript;
 pub mod wthor;
 
@@ -210,4 +219,71 @@ pub struct SyntaxError {
     pub span: Span,
     /// What is wrong, in words.
     pub message: String,
+}
+
+/// A record replayed under its rules: every move with the colour that played it, forced passes
+/// written, the result filled in when the game is over and the record gave none.
+#[derive(Clone, Debug)]
+pub struct Resolved {
+    /// The record, made explicit.
+    pub record: Record,
+    /// The position the record starts from.
+    pub start: Position,
+    /// The position after the last move.
+    pub end: Position,
+}
+
+/// Why a record does not replay: the syntax error or the illegal move, at its token.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct ResolveError {
+    /// The token (or the record, for a bad start board) at fault.
+    pub span: Span,
+    /// What is wrong, in words.
+    pub message: String,
+    /// The illegal move, when that is the trouble.
+    pub illegal: Option<crate::core::IllegalMove>,
+}
+
+impl Record {
+    /// Replays the record under `rules` (legality is the core's call) and returns it made
+    /// explicit; see [`Resolved`].
+    pub fn resolve(&self, rules: Arc<Rules>) -> Result<Resolved, ResolveError> {
+        let game =
+            self.game(rules.clone()).map_err(|e| ResolveError { span: e.span, message: e.message, illegal: None })?;
+        let mut moves = Vec::with_capacity(self.moves.len() + 2);
+        let mut tokens = self.moves.iter();
+        let replay = game
+            .replay_with(crate::core::Passes::Implicit, |before, mv, _| {
+                let color = Some(before.side_to_move());
+                // An inserted pass has no token; every other move consumes its own.
+                let written = match mv {
+                    Move::Pass => tokens.as_slice().first().is_some_and(|t| t.mv == MoveSyntax::Pass),
+                    Move::Place(_) => true,
+                };
+                let token = if written { tokens.next().cloned() } else { None };
+                let mut token = token.unwrap_or_else(|| MoveToken::new(MoveSyntax::Pass));
+                token.color = color;
+                moves.push(token);
+            })
+            .map_err(|e| {
+                let token = &self.moves[e.ply - 1];
+                ResolveError {
+                    span: token.span,
+                    message: format!("move {}, {}, is illegal: {}", e.ply, token.mv, e.reason),
+                    illegal: Some(e),
+                }
+            })?;
+        let mut record = Record { tags: self.tags.clone(), start: self.start.clone(), moves };
+        if record.tag("result").is_none() {
+            if let Some(outcome) = replay.outcome() {
+                record.set_tag("result", wthor::signed(outcome.score(Color::Black)));
+            }
+        }
+        let standard = rules.variant() == Rules::othello().variant();
+        if !standard && record.tag("rules").is_none() {
+            record.set_tag("rules", rules.variant().spec());
+        }
+        Ok(Resolved { record, start: game.start().clone(), end: replay.position })
+    }
 }

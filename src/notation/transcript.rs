@@ -66,7 +66,15 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 }
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
-    let bad: String = text[offset..].chars().take_while(|c| !c.is_whitespace()).take(12).collect();
+    let rest = &text[offset..];
+    let word = rest.chars().take_while(|c| !c.is_whitespace()).take(12);
+    // In a compact transcript the bad token is a letter and its digits, not the rest of the line.
+    let bad: String = match rest.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => {
+            std::iter::once(c).chain(rest[1..].chars().take_while(char::is_ascii_digit).take(2)).collect()
+        }
+        _ => word.collect(),
+    };
     let end = offset + bad.len();
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
         format!("`{bad}`: ranks start at 1")

@@ -1,0 +1,368 @@
+//! `kifu convert`: reads records in any format and writes them in another.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use super::progress::Progress;
+use super::{Output, Status};
+use crate::core::{Color, Position, Rules};
+use crate::notation::board::Digits;
+use crate::notation::format::{self, Format, ReadOptions};
+use crate::notation::reader::{self, Body, RawRecord, ReadError, Reader, RecordError};
+use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, wthor};
+
+/// Arguments of `kifu convert`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Formats: transcript, kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json. \
+Each record is replayed under its rules; a record that does not parse or replay is reported on stderr \
+(file:line:column, the line and a caret) and the others are still converted (exit 1).")]
+pub struct Args {
+    /// Input files; `-` is stdin (the default). Gzip is read whatever the name.
+    pub inputs: Vec<String>,
+    /// The format to write.
+    #[arg(long, short, value_parser = parse_format)]
+    pub to: Format,
+    /// The input format (default: recognised from each file's name and first bytes).
+    #[arg(long, value_parser = parse_format)]
+    pub from: Option<Format>,
+    /// The rules for every record (default: the record's own, else standard Othello).
+    #[arg(long, short, value_parser = super::parse_rules)]
+    pub rules: Option<Rules>,
+    /// What digits mean on boards: `01` (0 black, 1 white) or `012` (0 empty, 1 black, 2 white).
+    #[arg(long, value_enum, default_value_t = DigitsArg::D01)]
+    pub digits: DigitsArg,
+    /// WTHOR player names (default: WTHOR.JOU beside the .wtb file).
+    #[arg(long, value_name = "JOU")]
+    pub players: Option<PathBuf>,
+    /// WTHOR tournament names (default: WTHOR.TRN beside the .wtb file).
+    #[arg(long, value_name = "TRN")]
+    pub tournaments: Option<PathBuf>,
+    /// Write here instead of stdout. For `--to wthor` with names not from a WTHOR base, the
+    /// names go to OUT's stem with .JOU and .TRN.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--digits` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum DigitsArg {
+    /// 0 black, 1 white.
+    #[value(name = "01")]
+    D01,
+    /// 0 empty, 1 black, 2 white.
+    #[value(name = "012")]
+    D012,
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+/// Runs `kifu convert`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
+    let options = ReadOptions {
+        digits: match args.digits {
+            DigitsArg::D01 => Digits::BlackWhite,
+            DigitsArg::D012 => Digits::EmptyBlackWhite,
+        },
+    };
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut sink = Sink::new(args.to);
+    let progress = Progress::new(args.quiet, "converting");
+    let default_rules = Rules::othello().shared();
+    let mut rules_cache: HashMap<String, Arc<Rules>> = HashMap::new();
+    let (mut converted, mut failed) = (0u64, 0u64);
+    let report = |err: &RecordError, progress: &Progress| {
+        progress.suspend(|| eprintln!("{err}"));
+    };
+    for input in &inputs {
+        let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
+        let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
+        let format = reader.format();
+        let (year, names) = match reader.header() {
+            Some(h) => {
+                sink.depth = sink.depth.or(Some(h.depth));
+                (h.year, wthor_names(input, args.players.as_deref(), args.tournaments.as_deref())?)
+            }
+            None => (0, wthor::Names::default()),
+        };
+        let name = reader.name().to_owned();
+        for item in reader {
+            let raw = match item {
+                Ok(raw) => raw,
+                Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
+                Err(ReadError::Record(e)) => {
+                    report(&e, &progress);
+                    failed += 1;
+                    continue;
+                }
+            };
+            progress.inc();
+            let result =
+                convert_one(&raw, format, options, year, &names, args.rules.as_ref(), &default_rules, &mut rules_cache);
+            match result {
+                Ok(resolved) => {
+                    sink.push(resolved, &mut out)?;
+                    converted += 1;
+                }
+                Err((span, message)) => {
+                    report(&raw.error(&name, span, message), &progress);
+                    failed += 1;
+                }
+            }
+        }
+    }
+    progress.finish();
+    sink.finish(&mut out, args.output.as_deref())?;
+    out.finish()?;
+    if !args.quiet {
+        eprintln!("kifu convert: {converted} records converted to {}, {failed} with errors", args.to);
+    }
+    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// Parses, replays and shapes one record for the target format.
+#[allow(clippy::too_many_arguments)]
+fn convert_one(
+    raw: &RawRecord,
+    format: Format,
+    options: ReadOptions,
+    year: u16,
+    names: &wthor::Names,
+    forced: Option<&Rules>,
+    default_rules: &Arc<Rules>,
+    cache: &mut HashMap<String, Arc<Rules>>,
+) -> Result<Resolved, (crate::notation::Span, String)> {
+    let record = match &raw.body {
+        Body::Text(text) => format::parse(format, text, options),
+        Body::Binary(bytes) => wthor::parse_game(bytes, year, names),
+    }
+    .map_err(|e| (e.span, e.message))?;
+    let rules = match (forced, record.tag("rules")) {
+        (Some(r), _) => cache.entry(String::new()).or_insert_with(|| Arc::new(r.clone())).clone(),
+        (None, Some(spec)) => match cache.get(spec) {
+            Some(r) => r.clone(),
+            None => {
+                let r = spec
+                    .parse::<Rules>()
+                    .map_err(|e| (crate::notation::Span::default(), format!("rules `{spec}`: {e}")))?
+                    .shared();
+                cache.insert(spec.to_owned(), r.clone());
+                r
+            }
+        },
+        (None, None) => default_rules.clone(),
+    };
+    record.resolve(rules).map_err(|e| (e.span, e.message))
+}
+
+/// Finds the name files for a WTHOR input: the given paths, else `WTHOR.JOU` / `WTHOR.TRN`
+/// (any case) in the same folder. Missing files mean no names (the ids are kept).
+fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
+    let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
+    let find = |given: Option<&Path>, file: &str| -> Option<PathBuf> {
+        if let Some(p) = given {
+            return Some(p.to_path_buf());
+        }
+        let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir }).ok()?;
+        entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+    };
+    let mut names = wthor::Names::default();
+    for (given, file, width, slot) in [
+        (players, "WTHOR.JOU", wthor::PLAYER_LEN, &mut names.players),
+        (tournaments, "WTHOR.TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
+    ] {
+        if let Some(path) = find(given, file) {
+            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            *slot = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(names)
+}
+
+/// Writes records in the target format: text as it comes, WTHOR games gathered until the
+/// header (which counts them) can be written.
+struct Sink {
+    to: Format,
+    written: usize,
+    depth: Option<u8>,
+    games: Vec<[u8; wthor::RECORD_LEN]>,
+    kept_ids: Vec<Option<[u16; 3]>>,
+    new_ids: Vec<[u16; 3]>,
+    players: Names,
+    tournaments: Names,
+    year: u16,
+}
+
+/// Names numbered in order of first appearance.
+#[derive(Default)]
+struct Names {
+    ids: HashMap<String, u16>,
+    list: Vec<String>,
+}
+
+impl Names {
+    fn id(&mut self, name: Option<&str>) -> u16 {
+        let name = name.unwrap_or("").to_owned();
+        if let Some(&id) = self.ids.get(&name) {
+            return id;
+        }
+        let id = self.list.len() as u16;
+        self.list.push(name.clone());
+        self.ids.insert(name, id);
+        id
+    }
+}
+
+impl Sink {
+    fn new(to: Format) -> Sink {
+        Sink {
+            to,
+            written: 0,
+            depth: None,
+            games: Vec::new(),
+            kept_ids: Vec::new(),
+            new_ids: Vec::new(),
+            players: Names::default(),
+            tournaments: Names::default(),
+            year: 0,
+        }
+    }
+
+    /// Shapes a replayed record for the target format and writes it: passes only where the
+    /// format writes them, a position format gets the last position, a kifu grid always has its
+    /// start board, the others only a start that is not the standard one.
+    fn push(&mut self, resolved: Resolved, out: &mut Output) -> anyhow::Result<()> {
+        let mut record = resolved.record;
+        if !self.to.writes_passes() {
+            record.moves.retain(|t| t.mv != MoveSyntax::Pass);
+        }
+        if self.to.is_position() {
+            record.start = Some(BoardSyntax::of_position(&resolved.end));
+            record.moves.clear();
+        } else if self.to == Format::Kifu {
+            record.start = Some(BoardSyntax::of_position(&resolved.start));
+        } else if record
+            .start
+            .as_ref()
+            .is_some_and(|b| *b == BoardSyntax::of_position(&Position::start(resolved.start.rules().clone())))
+        {
+            // The rules' own start need not be written.
+            record.start = None;
+        }
+        if record
+            .tag("rules")
+            .is_some_and(|spec| spec.parse::<Rules>().is_ok_and(|r| r.variant() == Rules::othello().variant()))
+        {
+            record.tags.retain(|(k, _)| k != "rules");
+        }
+        if matches!(self.to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
+            // PGN results are disc counts: take the board's when they give the stored margin.
+            let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
+            let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
+            if resolved.end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
+                record.set_tag("score", format!("{black}-{white}"));
+            }
+        }
+        if self.to == Format::Wthor {
+            return self.push_wthor(&record);
+        }
+        let text = format::write(self.to, &record);
+        if self.written > 0 && self.to.is_multiline() {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(text.as_bytes())?;
+        out.write_all(b"\n")?;
+        self.written += 1;
+        Ok(())
+    }
+
+    fn push_wthor(&mut self, record: &Record) -> anyhow::Result<()> {
+        let id = |tag: &str| record.tag(tag).and_then(|v| v.parse::<u16>().ok());
+        let kept = match (id("wthor_tournament"), id("wthor_black"), id("wthor_white")) {
+            (Some(t), Some(b), Some(w)) => Some([t, b, w]),
+            _ => None,
+        };
+        let new = [
+            self.tournaments.id(record.tag("event")),
+            self.players.id(record.tag("black")),
+            self.players.id(record.tag("white")),
+        ];
+        if self.year == 0 {
+            self.year = record.tag("date").and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()).unwrap_or(0);
+        }
+        let game =
+            wthor::write_game(record, [0; 3]).map_err(|e| anyhow::anyhow!("record {}: {e}", self.games.len() + 1))?;
+        self.games.push(game);
+        self.kept_ids.push(kept);
+        self.new_ids.push(new);
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut Output, target: Option<&Path>) -> anyhow::Result<()> {
+        if self.to != Format::Wthor {
+            return Ok(());
+        }
+        let keep = self.kept_ids.iter().all(Option::is_some);
+        let created = today();
+        let header = wthor::Header {
+            created,
+            games: self.games.len() as u32,
+            names: 0,
+            year: self.year,
+            board_size: 8,
+            kind: 0,
+            depth: self.depth.unwrap_or(0),
+        };
+        out.write_all(&header.to_bytes())?;
+        for (i, game) in self.games.iter_mut().enumerate() {
+            let ids = if keep { self.kept_ids[i].expect("checked") } else { self.new_ids[i] };
+            for (k, id) in ids.iter().enumerate() {
+                game[2 * k..2 * k + 2].copy_from_slice(&id.to_le_bytes());
+            }
+            out.write_all(game)?;
+        }
+        let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| !n.is_empty());
+        if !keep && named {
+            let target = target.filter(|p| p.as_os_str() != "-").context(
+                "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
+                 the output; give -o FILE.wtb",
+            )?;
+            for (ext, names, width) in
+                [("JOU", &self.players.list, wthor::PLAYER_LEN), ("TRN", &self.tournaments.list, wthor::TOURNAMENT_LEN)]
+            {
+                let mut file = Output::open(Some(&target.with_extension(ext)))?;
+                file.write_all(&wthor::write_names(names, width, created))?;
+                file.finish()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Today's date (UTC) as year, month, day.
+fn today() -> (u16, u8, u8) {
+    let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+    (year, month, day)
+}

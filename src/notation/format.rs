@@ -1,0 +1,293 @@
+//! The formats by name, how a file's format is recognised, and one entry point to parse or
+//! write a record in any of them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::board::{self, Digits};
+use super::{MoveSyntax, Record, SyntaxError};
+use super::{ggf, json, kifu, oq, pgn, playok, sgf, transcript};
+use crate::core::Color;
+
+/// A record format.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Format {
+    /// One transcript a line (`f5d6c3...`, numbered, signed, with passes).
+    Transcript,
+    /// Kifu grids: move numbers on a drawn board.
+    Kifu,
+    /// Board strings (one a line) or diagrams (blank-line separated).
+    Board,
+    /// OBF problem lines (`board side; A2:+38; ...`).
+    Obf,
+    /// GGF games (`(;GM[Othello]...;)`).
+    Ggf,
+    /// WTHOR `.wtb` databases.
+    Wthor,
+    /// SGF games (`GM[2]`).
+    Sgf,
+    /// PGN-like exports.
+    Pgn,
+    /// Othello Quest game JSON.
+    Oq,
+    /// PlayOK downloads.
+    Playok,
+    /// Logistello's logbook (`+d3-c3...: -04 10`).
+    Logbook,
+    /// kifu's own JSON, one record a line.
+    Json,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 12] = [
+        Format::Transcript,
+        Format::Kifu,
+        Format::Board,
+        Format::Obf,
+        Format::Ggf,
+        Format::Wthor,
+        Format::Sgf,
+        Format::Pgn,
+        Format::Oq,
+        Format::Playok,
+        Format::Logbook,
+        Format::Json,
+    ];
+
+    /// The name used by `--from` and `--to`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Transcript => "transcript",
+            Format::Kifu => "kifu",
+            Format::Board => "board",
+            Format::Obf => "obf",
+            Format::Ggf => "ggf",
+            Format::Wthor => "wthor",
+            Format::Sgf => "sgf",
+            Format::Pgn => "pgn",
+            Format::Oq => "oq",
+            Format::Playok => "playok",
+            Format::Logbook => "logbook",
+            Format::Json => "json",
+        }
+    }
+
+    /// Whether records are binary (WTHOR) rather than text.
+    #[must_use]
+    pub fn is_binary(self) -> bool {
+        self == Format::Wthor
+    }
+
+    /// Whether a written record spans several lines (records are then separated by a blank line).
+    #[must_use]
+    pub fn is_multiline(self) -> bool {
+        matches!(self, Format::Kifu | Format::Pgn | Format::Playok)
+    }
+
+    /// Whether the format writes passes; the others leave them for replay to infer.
+    #[must_use]
+    pub fn writes_passes(self) -> bool {
+        matches!(self, Format::Ggf | Format::Sgf | Format::Pgn | Format::Playok | Format::Oq | Format::Json)
+    }
+
+    /// Whether the format holds a position rather than a game (a game is written as its last
+    /// position).
+    #[must_use]
+    pub fn is_position(self) -> bool {
+        matches!(self, Format::Board | Format::Obf)
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Format, String> {
+        let lower = s.to_ascii_lowercase();
+        let alias = match lower.as_str() {
+            "wtb" => "wthor",
+            "gam" => "logbook",
+            "txt" => "transcript",
+            "jsonl" => "json",
+            other => other,
+        };
+        Format::ALL.into_iter().find(|f| f.name() == alias).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            format!("unknown format `{s}` (one of {})", names.join(", "))
+        })
+    }
+}
+
+/// Options that change how text is read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct ReadOptions {
+    /// What the digits `0`, `1`, `2` mean on boards.
+    pub digits: Digits,
+}
+
+/// Parses one text record of `format` (WTHOR records go through [`super::wthor`]).
+pub fn parse(format: Format, text: &str, options: ReadOptions) -> Result<Record, SyntaxError> {
+    match format {
+        Format::Transcript | Format::Logbook => transcript::parse(text),
+        Format::Kifu => kifu::parse(text),
+        Format::Board | Format::Obf => board::parse(text, options.digits),
+        Format::Ggf => ggf::parse(text),
+        Format::Sgf => sgf::parse(text),
+        Format::Pgn => pgn::parse(text),
+        Format::Playok => playok::parse(text),
+        Format::Oq => oq::parse(text),
+        Format::Json => json::parse(text),
+        Format::Wthor => Err(SyntaxError {
+            span: super::Span::default(),
+            message: "WTHOR records are binary; read them with notation::wthor".into(),
+        }),
+    }
+}
+
+/// Writes one record as text in `format`, without a trailing newline. Formats that hold a
+/// position write the record's start board; WTHOR is binary and written by
+/// [`super::wthor::write_game`].
+#[must_use]
+pub fn write(format: Format, record: &Record) -> String {
+    match format {
+        Format::Transcript => {
+            let moves =
+                record.moves.iter().filter(|t| t.mv != MoveSyntax::Pass).map(|t| super::MoveToken::new(t.mv)).collect();
+            transcript::write(&Record { moves, ..Record::default() }, transcript::Style::Compact)
+        }
+        Format::Logbook => write_logbook(record),
+        Format::Kifu => kifu::write(record).trim_end().to_owned(),
+        Format::Board => record.start.as_ref().map(board::write_string).unwrap_or_default(),
+        Format::Obf => board::write_obf(record),
+        Format::Ggf => ggf::write(record),
+        Format::Sgf => sgf::write(record),
+        Format::Pgn => pgn::write(record).trim_end().to_owned(),
+        Format::Playok => playok::write(record).trim_end().to_owned(),
+        Format::Oq => oq::write(record),
+        Format::Json => json::write(record),
+        Format::Wthor => String::new(),
+    }
+}
+
+/// `+d3-c3+c4...: -04`: placements signed by colour, the plain score with two digits, and the
+/// logbook's extra field when the record has one.
+fn write_logbook(record: &Record) -> String {
+    let mut out = String::new();
+    for t in &record.moves {
+        if let MoveSyntax::Square { .. } = t.mv {
+            out.push(if t.color == Some(Color::White) { '-' } else { '+' });
+            out.push_str(&t.mv.to_string());
+        }
+    }
+    if let Some(margin) = record.tag("result").and_then(|r| r.trim_start_matches('+').parse::<f64>().ok()) {
+        out.push_str(&format!(": {:+03}", margin.round() as i32));
+        if let Some(extra) = record.tag("extra") {
+            out.push(' ');
+            out.push_str(extra);
+        }
+    }
+    out
+}
+
+/// Recognises a format from a file name and its first bytes (up to a few KiB).
+#[must_use]
+pub fn sniff(name: &str, head: &[u8]) -> Format {
+    let lower = name.to_ascii_lowercase();
+    let stem = lower.strip_suffix(".gz").unwrap_or(&lower);
+    if stem.ends_with(".wtb") {
+        return Format::Wthor;
+    }
+    for (ext, format) in [
+        (".ggf", Format::Ggf),
+        (".sgf", Format::Sgf),
+        (".pgn", Format::Pgn),
+        (".obf", Format::Obf),
+        (".gam", Format::Logbook),
+        (".jsonl", Format::Json),
+    ] {
+        if stem.ends_with(ext) {
+            return format;
+        }
+    }
+    if head.len() >= super::wthor::HEADER_LEN && head[..head.len().min(4096)].contains(&0) {
+        return Format::Wthor;
+    }
+    let text = String::from_utf8_lossy(head);
+    let text = text.trim_start_matches('\u{feff}').trim_start();
+    if text.starts_with('{') || text.starts_with('[') && text[1..].trim_start().starts_with('{') {
+        return if text.contains("\"players\"") && text.contains("\"position\"") { Format::Oq } else { Format::Json };
+    }
+    if let Some(at) = text.find("(;") {
+        let game = &text[at..];
+        let sgf_marker = game.find("GM[2]").unwrap_or(usize::MAX);
+        let ggf_marker = game.find("GM[Othello]").unwrap_or(usize::MAX);
+        return if sgf_marker < ggf_marker { Format::Sgf } else { Format::Ggf };
+    }
+    if text.starts_with('[') {
+        let playok = ["[Site \"PlayOK\"]", "[Site \"kurnik\"]"].iter().any(|m| text.contains(m));
+        return if playok { Format::Playok } else { Format::Pgn };
+    }
+    let first = text.lines().next().unwrap_or("").trim();
+    let b = first.as_bytes();
+    if b.len() >= 3 && (b[0] == b'+' || b[0] == b'-') && b[1].is_ascii_alphabetic() && b[2].is_ascii_digit() {
+        return Format::Logbook;
+    }
+    if board::parse(first, Digits::default()).is_ok() || board::parse(first, Digits::EmptyBlackWhite).is_ok() {
+        return if first.contains(';') { Format::Obf } else { Format::Board };
+    }
+    let block: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).collect();
+    if block.len() >= 4 && kifu::parse(&block.join("\n")).is_ok_and(|r| !r.moves.is_empty()) {
+        return Format::Kifu;
+    }
+    if block.len() >= 4 && board::parse(&block.join("\n"), Digits::default()).is_ok() {
+        return Format::Board;
+    }
+    Format::Transcript
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>(), Ok(f));
+        }
+        assert_eq!("WTB".parse::<Format>(), Ok(Format::Wthor));
+        assert!("xyz".parse::<Format>().unwrap_err().contains("transcript"));
+    }
+
+    #[test]
+    fn sniffs_every_format() {
+        let cases: &[(&str, &str, Format)] = &[
+            ("a.txt", "f5d6c3d3c4\nf5f6e6\n", Format::Transcript),
+            ("a.txt", "1. f5 d6 2. c3\n", Format::Transcript),
+            ("a.txt", "+d3-c3+c4: -04 10\n", Format::Logbook),
+            ("a", "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n", Format::Obf),
+            ("a", "---------------------------OX------XO--------------------------- X\n", Format::Board),
+            ("a", "  a b c d\n1 . . . .\n2 . O X .\n3 . X O .\n4 . . . .\n", Format::Board),
+            ("a", " . . . .\n . O X 2\n . X O 1\n . . . .\n", Format::Kifu),
+            ("a", "1 (;GM[Othello]PC[GGS/os]TY[8];)\n", Format::Ggf),
+            ("a", "(;FF[4]GM[2]SZ[8];B[fe])\n", Format::Sgf),
+            ("a", "[Event \"x\"]\n[Site \"PlayOK\"]\n\n1. f5 d6\n", Format::Playok),
+            ("a", "[Event \"x\"]\n\n1. f5 d6\n", Format::Pgn),
+            ("a", "{\"tags\":{},\"moves\":[]}\n", Format::Json),
+            ("a", "{\"players\":[],\"position\":{\"moves\":[]}}", Format::Oq),
+            ("WTH_2004.wtb", "", Format::Wthor),
+            ("x.wtb.gz", "", Format::Wthor),
+        ];
+        for &(name, head, want) in cases {
+            assert_eq!(sniff(name, head.as_bytes()), want, "{head}");
+        }
+        let mut binary = vec![20u8, 4, 12, 31, 1, 0, 0, 0, 0, 0, 212, 7, 8, 0, 22, 0];
+        binary.extend([0u8; 68]);
+        assert_eq!(sniff("db", &binary), Format::Wthor);
+    }
+}

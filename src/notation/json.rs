@@ -1,0 +1,191 @@
+//! kifu's JSON form of a record, one object a line (JSON Lines), for other tools:
+//!
+//! ```json
+//! {"tags":{"black":"Tastet","result":"+18"},
+//!  "start":{"size":8,"board":"---...OX...","side":"black"},
+//!  "moves":[{"move":"f5","color":"black"},{"move":"pass"},{"move":"d6","eval":-1.5,"time":0.2,"comment":"!"}]}
+//! ```
+//!
+//! `tags` keeps the record's order (a repeated tag name keeps its last value); `start` is
+//! present when the record gives a board (cells from a1 rank by rank, `X` `O` `-`); a move has
+//! `color`, `eval` (discs), `time` (seconds) and `comment` only when the record gives them. The
+//! case a move was written in is not kept.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
+use crate::core::Color;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonRecord {
+    #[serde(default)]
+    tags: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    start: Option<JsonBoard>,
+    #[serde(default)]
+    moves: Vec<JsonMove>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonBoard {
+    size: u8,
+    board: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    side: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonMove {
+    #[serde(rename = "move")]
+    mv: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    color: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    eval: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    comment: Option<String>,
+}
+
+fn color_name(c: Color) -> String {
+    c.name().to_owned()
+}
+
+fn parse_color(s: &str) -> Option<Color> {
+    match s {
+        "black" => Some(Color::Black),
+        "white" => Some(Color::White),
+        _ => None,
+    }
+}
+
+/// Writes a record as one line of JSON.
+#[must_use]
+pub fn write(record: &Record) -> String {
+    let tags = record.tags.iter().map(|(k, v)| (k.clone(), Value::String(v.clone()))).collect();
+    let start = record.start.as_ref().map(|b| JsonBoard {
+        size: b.size,
+        board: super::board::write_string(&BoardSyntax { side: None, ..b.clone() }),
+        side: b.side.map(color_name),
+    });
+    let moves = record
+        .moves
+        .iter()
+        .map(|t| JsonMove {
+            mv: t.mv.to_string(),
+            color: t.color.map(color_name),
+            eval: t.eval,
+            time: t.time,
+            comment: t.comment.clone(),
+        })
+        .collect();
+    serde_json::to_string(&JsonRecord { tags, start, moves }).expect("a record always serialises")
+}
+
+/// Parses one JSON record. Errors point at the line and column serde reports, or at the whole
+/// record for a bad value.
+pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    let whole = Span { start: 0, end: text.len() };
+    let json: JsonRecord = serde_json::from_str(text).map_err(|e| {
+        let at = offset_of(text, e.line(), e.column());
+        SyntaxError { span: Span { start: at, end: (at + 1).min(text.len()) }, message: format!("JSON: {e}") }
+    })?;
+    let bad = |message: String| SyntaxError { span: whole, message };
+    let mut record = Record::default();
+    for (k, v) in json.tags {
+        let value = match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        record.tags.push((k, value));
+    }
+    if let Some(b) = json.start {
+        let parsed = super::board::parse(&b.board, super::board::Digits::default())
+            .map_err(|e| bad(format!("start board: {}", e.message)))?;
+        let mut board = parsed.start.ok_or_else(|| bad("start board: no board".into()))?;
+        if board.size != b.size {
+            return Err(bad(format!("start board has {0}x{0} cells, size says {1}", board.size, b.size)));
+        }
+        board.side = match b.side.as_deref() {
+            None => None,
+            Some(s) => Some(parse_color(s).ok_or_else(|| bad(format!("side `{s}` is not black or white")))?),
+        };
+        record.start = Some(board);
+    }
+    for m in json.moves {
+        let mv = if m.mv.eq_ignore_ascii_case("pass") {
+            MoveSyntax::Pass
+        } else {
+            let (file, rank) =
+                crate::core::Square::parse_name(&m.mv).map_err(|_| bad(format!("`{}` is not a move", m.mv)))?;
+            MoveSyntax::Square { file, rank }
+        };
+        let color = match m.color.as_deref() {
+            None => None,
+            Some(s) => Some(parse_color(s).ok_or_else(|| bad(format!("colour `{s}` is not black or white")))?),
+        };
+        record.moves.push(MoveToken {
+            mv,
+            color,
+            eval: m.eval,
+            time: m.time,
+            comment: m.comment,
+            ..MoveToken::default()
+        });
+    }
+    Ok(record)
+}
+
+/// The byte offset of a 1-based line and column.
+fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn reads_what_it_writes() {
+        let mut record = crate::notation::transcript::parse("f5 {good} d6 pass c3").unwrap();
+        record.tags.push(("black".into(), "Tastet \"Marc\"".into()));
+        record.tags.push(("result".into(), "+18".into()));
+        record.moves[1].eval = Some(-1.5);
+        record.moves[1].color = Some(Color::White);
+        record.start = crate::notation::board::parse(
+            "---------------------------OX------XO--------------------------- X",
+            super::super::board::Digits::default(),
+        )
+        .unwrap()
+        .start;
+        let text = write(&record);
+        let mut back = parse(&text).unwrap();
+        for (t, u) in back.moves.iter_mut().zip(&record.moves) {
+            t.span = u.span;
+        }
+        assert_eq!(back, record);
+    }
+
+    #[test]
+    fn errors_say_where() {
+        let err = parse("{\"tags\":{},\"moves\":[{\"move\":\"z9\"}]}").unwrap_err();
+        assert!(err.message.contains("z9"), "{}", err.message);
+        let err = parse("{\"tags\":{}, \"mooves\":[]}").unwrap_err();
+        assert!(err.message.contains("mooves"), "{}", err.message);
+        assert!(err.span.start > 0);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(text in "[{}\\[\\]\":,a-z0-9 ]{0,100}") {
+            let _ = parse(&text);
+        }
+    }
+}

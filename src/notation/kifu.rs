@@ -1,0 +1,225 @@
+//! Kifu grids: the board drawn with each cell holding the number of the move played there, as
+//! printed in books and Japanese game records.
+//!
+//! One line per rank (rank 1 first, or as the rank numbers say), optional file letters over the
+//! columns and rank numbers before or after each line. A cell is a move number (`1`..), a start
+//! disc (`X x B b * ●` black, `O o W w ○` white) or empty (`.`, `-`, `--`, `·`). A line with
+//! one more token than the board has files starts with its rank number. The moves are read in
+//! number order; the numbers must run 1, 2, 3, ... without a gap or a repeat. Passes are not
+//! written: replay infers them. An optional last line gives the side that made move 1
+//! (`white first`), for games that do not start with black.
+
+use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
+use crate::core::Color;
+
+enum Cell {
+    Empty,
+    Disc(Color),
+    Move(u16),
+}
+
+fn cell(word: &str) -> Option<Cell> {
+    match word {
+        "." | "-" | "--" | "·" | "+" => Some(Cell::Empty),
+        "X" | "x" | "B" | "b" | "*" | "●" => Some(Cell::Disc(Color::Black)),
+        "O" | "o" | "W" | "w" | "○" => Some(Cell::Disc(Color::White)),
+        _ => word.parse::<u16>().ok().filter(|&n| n > 0).map(Cell::Move),
+    }
+}
+
+/// Parses a kifu grid.
+pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    // (word, span) per rank line.
+    let mut lines: Vec<Vec<(&str, Span)>> = Vec::new();
+    let mut first = None;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        let lower = line.trim().to_ascii_lowercase();
+        if lower.is_empty() {
+            continue;
+        }
+        if lower.ends_with("first") {
+            first = Some(if lower.starts_with("white") { Color::White } else { Color::Black });
+            continue;
+        }
+        let words: Vec<(&str, Span)> = line
+            .split_whitespace()
+            .map(|w| {
+                let at = start + (w.as_ptr() as usize - line.as_ptr() as usize);
+                (w, Span { start: at, end: at + w.len() })
+            })
+            .collect();
+        if words
+            .iter()
+            .enumerate()
+            .all(|(i, (w, _))| w.len() == 1 && w.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8)
+        {
+            continue;
+        }
+        lines.push(words);
+    }
+    let n = lines.len();
+    if !(4..=16).contains(&n) {
+        return Err(SyntaxError {
+            span: Span { start: 0, end: text.trim_end().len() },
+            message: format!("a kifu grid of {n} rank lines is not a board of 4 to 16 ranks"),
+        });
+    }
+    let mut board = BoardSyntax::empty(n as u8);
+    let mut moves: Vec<Option<(MoveSyntax, Span)>> = Vec::new();
+    let labelled = lines[0].len() > n;
+    let descending = labelled && lines[0][0].0.parse::<usize>() == Ok(n);
+    for (i, words) in lines.iter().enumerate() {
+        let rank = if descending { n - i } else { i + 1 };
+        let mut cells = &words[..];
+        if cells.len() > n {
+            let (label, span) = cells[0];
+            if label.parse::<usize>() != Ok(rank) {
+                return Err(SyntaxError { span, message: format!("rank {label} where rank {rank} was expected") });
+            }
+            cells = &cells[1..];
+        }
+        if cells.len() == n + 1 && cells[n].0.parse::<usize>() == Ok(rank) {
+            cells = &cells[..n];
+        }
+        if cells.len() != n {
+            let span = Span { start: words[0].1.start, end: words[words.len() - 1].1.end };
+            return Err(SyntaxError { span, message: format!("{} cells on a rank of a {n}x{n} grid", cells.len()) });
+        }
+        for (file, &(word, span)) in cells.iter().enumerate() {
+            match cell(word) {
+                Some(Cell::Empty) => {}
+                Some(Cell::Disc(c)) => board.cells[(rank - 1) * n + file] = Some(c),
+                Some(Cell::Move(k)) => {
+                    let k = usize::from(k);
+                    if k > n * n {
+                        return Err(SyntaxError { span, message: format!("move {k} on a board of {} cells", n * n) });
+                    }
+                    if moves.len() < k {
+                        moves.resize(k, None);
+                    }
+                    if moves[k - 1].is_some() {
+                        return Err(SyntaxError { span, message: format!("move {k} is written twice") });
+                    }
+                    moves[k - 1] = Some((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
+                }
+                None => {
+                    return Err(SyntaxError {
+                        span,
+                        message: format!("`{word}` is not a move number, a start disc (X O) or an empty cell (.)"),
+                    });
+                }
+            }
+        }
+    }
+    let mut record = Record::default();
+    for (k, slot) in moves.into_iter().enumerate() {
+        let Some((mv, span)) = slot else {
+            return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + 1) });
+        };
+        record.moves.push(MoveToken { mv, span, ..MoveToken::default() });
+    }
+    board.side = first;
+    record.start = Some(board);
+    Ok(record)
+}
+
+/// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
+/// when it has none): file letters on top, rank numbers on the left, two-digit cells.
+#[must_use]
+pub fn write(record: &Record) -> String {
+    let board = record.start.clone().unwrap_or_else(standard_start);
+    let n = usize::from(board.size);
+    let mut grid: Vec<String> = board
+        .cells
+        .iter()
+        .map(|c| match c {
+            Some(Color::Black) => "X".to_owned(),
+            Some(Color::White) => "O".to_owned(),
+            None => ".".to_owned(),
+        })
+        .collect();
+    let placements = record.moves.iter().filter_map(|t| match t.mv {
+        MoveSyntax::Square { file, rank } if file < board.size && (1..=board.size).contains(&rank) => {
+            Some(usize::from(rank - 1) * n + usize::from(file))
+        }
+        _ => None,
+    });
+    for (k, i) in placements.enumerate() {
+        grid[i] = (k + 1).to_string();
+    }
+    let mut out = String::from("  ");
+    for file in 0..n {
+        out.push_str(&format!(" {:>2}", (b'a' + file as u8) as char));
+    }
+    out.push('\n');
+    for rank in 0..n {
+        out.push_str(&format!("{:>2}", rank + 1));
+        for file in 0..n {
+            out.push_str(&format!(" {:>2}", grid[rank * n + file]));
+        }
+        out.push('\n');
+    }
+    if board.side == Some(Color::White) {
+        out.push_str("white first\n");
+    }
+    out
+}
+
+fn standard_start() -> BoardSyntax {
+    let mut b = BoardSyntax::empty(8);
+    for (file, rank, c) in [(3, 4, Color::White), (4, 5, Color::White), (3, 5, Color::Black), (4, 4, Color::Black)] {
+        b.cells[(rank - 1) * 8 + file] = Some(c);
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Passes, Rules};
+    use crate::notation::transcript;
+
+    #[test]
+    fn a_game_round_trips_through_a_grid() {
+        let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+        let record = transcript::parse(game).unwrap();
+        let grid = write(&record);
+        let back = parse(&grid).unwrap();
+        assert_eq!(transcript::write(&back, transcript::Style::Compact), game);
+        assert_eq!(back.start, Some(standard_start()));
+        let replay = back.game(Rules::othello().shared()).unwrap().replay(Passes::Implicit).unwrap();
+        assert_eq!(replay.inferred_passes, 1);
+        // Unlabelled, rank 8 on top.
+        let lines: Vec<&str> = grid.lines().skip(1).collect();
+        let flipped: Vec<String> = lines.iter().rev().map(|l| l[2..].to_owned()).collect();
+        let mut labelled: Vec<String> = lines.iter().rev().map(|l| l.to_string()).collect();
+        labelled.push(grid.lines().next().unwrap().to_owned());
+        let moves = |r: &Record| transcript::write(r, transcript::Style::Compact);
+        assert_eq!(moves(&parse(&labelled.join("\n")).unwrap()), game);
+        assert_ne!(moves(&parse(&flipped.join("\n")).unwrap()), game, "no numbers: the first line is rank 1");
+    }
+
+    #[test]
+    fn errors_name_the_cell() {
+        let grid = ". . . .\n. O X .\n. X O 2\n. . 1 3";
+        let r = parse(grid).unwrap();
+        assert_eq!(r.moves.len(), 3);
+        let err = parse(&grid.replace('3', "1")).unwrap_err();
+        assert!(err.message.contains("twice"), "{}", err.message);
+        assert!(parse(&grid.replace('3', "5")).unwrap_err().message.contains("move 3 is missing"));
+        let bad = grid.replace('2', "z");
+        let err = parse(&bad).unwrap_err();
+        assert_eq!(&bad[err.span.start..err.span.end], "z");
+        assert!(parse(". .\n. .").is_err());
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn never_panics(text in "[-.XO0-9 a-h\n]{0,200}") {
+            let _ = parse(&text);
+        }
+    }
+}

@@ -1,0 +1,707 @@
+//! PGN-like Othello game exports: tag pairs, then numbered movetext.
+//!
+//! Read: tag pairs `[Name "value"]` (escapes `\"` and `\\`; any other backslash is kept as
+//! written), then movetext: move numbers (`1.`, `1...`, `1.f5`; not checked), squares in either
+//! case (kept per move in [`MoveToken::upper`]; ranks up to 16), passes (`pass`, `--`, `PA`,
+//! `PS`, `@@`), `{comments}` and `;` line comments (a comment after a move is that move's
+//! comment, one before the first move goes to the tag `comment`; several are joined with a
+//! space), `%` escape lines (skipped), and a result token at the end (`1-0`, `0-1`, `1/2-1/2`,
+//! `*` or disc counts `33-31`). A result token must match the `Result` tag when both are given.
+//! Only comments may follow the result; a second game (a tag pair after the movetext) and
+//! variations `( ... )` are errors: [`parse`] reads one game. A byte-order mark and CRLF line
+//! ends are accepted.
+//!
+//! Tags become kifu's tags:
+//!
+//! | PGN                   | kifu                                                    |
+//! |-----------------------|---------------------------------------------------------|
+//! | `Event`               | `event`                                                 |
+//! | `Site`                | `place`                                                 |
+//! | `Date`                | `date` (as written, `2021.03.11`)                       |
+//! | `Round`               | `round`                                                 |
+//! | `Black`, `White`      | `black`, `white`                                        |
+//! | `Result` `33-31`      | `result` = black's margin `+2`, and `score` = `33-31`   |
+//! | `Result` `1-0` etc.   | `outcome` = `1-0` (`0-1`, `1/2-1/2`, or any other text) |
+//! | `Result` `*`          | nothing (the result is unknown)                         |
+//! | `BlackElo`/`WhiteElo` | `black_rating` / `white_rating`                         |
+//! | `TimeControl`         | `time`                                                  |
+//! | `Time` (time of day)  | `start_time`                                            |
+//! | `Variant`             | `variant`                                               |
+//! | `FEN`                 | the start board (a board string, see [`board`])         |
+//! | `SetUp`               | dropped (implied by `FEN`)                              |
+//! | anything else         | the name in lower case (`PlyCount` → `plycount`)        |
+//!
+//! Tag names are matched case-insensitively. The PGN placeholders for "unknown" are dropped:
+//! `?` in `Event`, `Site`, `Date`, `Round`, `Black` and `White`, `????.??.??` in `Date` and
+//! `-` in `Round`. A disc-count margin is simply black's discs minus white's. Moves carry no
+//! colour, except that a first move written `1... d6` is marked White's
+//! ([`MoveToken::color`]) unless the start board already has White to move.
+//!
+//! Written: the seven-tag roster (`Event`, `Site`, `Date`, `Round`, `Black`, `White`, `Result`,
+//! with the placeholders when a tag is missing), `SetUp "1"` and `FEN` for a start board, then
+//! every other tag in record order under its PGN name (a kifu name not in the table above is
+//! written with its first letter in upper case, `oq_id` → `Oq_id`, which reads back as itself).
+//! The `Result` is the `score` tag, else counts made from the `result` margin (the empties going
+//! to the winner, as WTHOR counts them), else the `outcome`, else `*`; the movetext ends with the
+//! same token when it is one. Movetext: numbered pairs, Black first (`1... d6` when White moves
+//! first, and after a comment on Black's move), passes as `--`, the `comment` tag as a leading
+//! `{comment}`, lines wrapped before 80 columns. Not written: per-move colours (other than a
+//! first move by White), evaluations and times; a `}` inside a comment is written as `)`.
+
+use std::borrow::Cow;
+
+use nom::branch::alt;
+use nom::bytes::complete::{tag, tag_no_case, take_until, take_while1};
+use nom::character::complete::{char, digit1, multispace0, satisfy};
+use nom::combinator::{recognize, value};
+use nom::multi::many1_count;
+use nom::sequence::delimited;
+use nom::{IResult, Parser};
+
+use super::board::{self, Digits};
+use super::wthor::signed;
+use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
+use crate::core::Color;
+
+/// Parses one PGN-like game.
+pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    let mut record = Record::default();
+    let mut header_result: Option<String> = None;
+    let mut in_movetext = false;
+    let mut white_first = false;
+    let mut result_seen = false;
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    loop {
+        rest = rest.trim_start();
+        let offset = text.len() - rest.len();
+        if rest.is_empty() {
+            break;
+        }
+        if rest.starts_with('%') && (offset == 0 || text[..offset].ends_with('\n')) {
+            rest = rest.find('\n').map_or("", |i| &rest[i..]);
+            continue;
+        }
+        if let Some(body) = rest.strip_prefix(';') {
+            let line = body.split('\n').next().unwrap_or("");
+            attach_comment(&mut record, line);
+            rest = &body[line.len()..];
+            continue;
+        }
+        if rest.starts_with('{') {
+            let (after, comment) = brace_comment(rest).map_err(|_| SyntaxError {
+                span: Span { start: offset, end: text.len() },
+                message: "a `{` comment is never closed".into(),
+            })?;
+            attach_comment(&mut record, comment);
+            rest = after;
+            continue;
+        }
+        if rest.starts_with('[') {
+            if in_movetext || result_seen {
+                return Err(SyntaxError {
+                    span: Span { start: offset, end: offset + 1 },
+                    message: "a tag pair after the movetext: a second game (one game per parse)".into(),
+                });
+            }
+            let (after, (name, value)) = tag_pair(rest).map_err(|_| {
+                let line = rest.split('\n').next().unwrap_or("").trim_end();
+                SyntaxError {
+                    span: Span { start: offset, end: offset + line.len() },
+                    message: "not a tag pair `[Name \"value\"]`".into(),
+                }
+            })?;
+            let span = Span { start: offset, end: text.len() - after.len() };
+            apply_tag(&mut record, name, value, span, &mut header_result)?;
+            rest = after;
+            continue;
+        }
+        if result_seen {
+            return Err(SyntaxError {
+                message: "only comments may follow the result".into(),
+                ..unexpected(text, offset)
+            });
+        }
+        if let Ok((after, token)) = result_token(rest) {
+            let span = Span { start: offset, end: text.len() - after.len() };
+            match &header_result {
+                Some(header) if header != token => {
+                    return Err(SyntaxError {
+                        span,
+                        message: format!("the result `{token}` differs from the Result tag `{header}`"),
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    for (name, value) in result_tags(token) {
+                        record.set_tag(name, value);
+                    }
+                }
+            }
+            result_seen = true;
+            rest = after;
+            continue;
+        }
+        if let Ok((after, dots)) = move_number(rest) {
+            if record.moves.is_empty() {
+                white_first = dots > 1;
+            }
+            in_movetext = true;
+            rest = after;
+            continue;
+        }
+        if let Ok((after, (mv, upper))) = move_token(rest) {
+            let span = Span { start: offset, end: text.len() - after.len() };
+            record.moves.push(MoveToken { mv, span, upper, ..MoveToken::default() });
+            in_movetext = true;
+            rest = after;
+            continue;
+        }
+        if rest.starts_with('(') {
+            return Err(SyntaxError {
+                span: Span { start: offset, end: offset + 1 },
+                message: "variations `( ... )` are not supported".into(),
+            });
+        }
+        return Err(unexpected(text, offset));
+    }
+    let start_white = record.start.as_ref().and_then(|b| b.side) == Some(Color::White);
+    if white_first && !start_white {
+        if let Some(first) = record.moves.first_mut() {
+            first.color = Some(Color::White);
+        }
+    }
+    Ok(record)
+}
+
+fn unexpected(text: &str, offset: usize) -> SyntaxError {
+    let bad: String = text[offset..].chars().take_while(|c| !c.is_whitespace()).take(12).collect();
+    SyntaxError {
+        span: Span { start: offset, end: offset + bad.len() },
+        message: format!(
+            "`{bad}` is not a move (a square like f5, or a pass: --, pass, PA, PS, @@), a move number or a result"
+        ),
+    }
+}
+
+/// Adds a comment to the last move, or to the tag `comment` before the first move.
+fn attach_comment(record: &mut Record, comment: &str) {
+    let comment = comment.trim();
+    let join = |prev: &str| match (prev.is_empty(), comment.is_empty()) {
+        (true, _) => comment.to_owned(),
+        (false, true) => prev.to_owned(),
+        (false, false) => format!("{prev} {comment}"),
+    };
+    match record.moves.last_mut() {
+        Some(last) => last.comment = Some(join(last.comment.as_deref().unwrap_or(""))),
+        None => {
+            let joined = join(record.tag("comment").unwrap_or(""));
+            record.set_tag("comment", joined);
+        }
+    }
+}
+
+/// `{text}`: the text.
+fn brace_comment(input: &str) -> IResult<&str, &str> {
+    delimited(char('{'), take_until("}"), char('}')).parse(input)
+}
+
+/// `[Name "value"]`: the name and the unescaped value.
+fn tag_pair(input: &str) -> IResult<&str, (&str, String)> {
+    let name = take_while1(|c: char| c.is_ascii_alphanumeric() || "_+#=:-".contains(c));
+    let (rest, (_, _, name, _, value, _, _)) =
+        (char('['), multispace0, name, multispace0, quoted, multispace0, char(']')).parse(input)?;
+    Ok((rest, (name, value)))
+}
+
+/// A `"` string with `\"` and `\\` escapes (other backslashes are kept).
+fn quoted(input: &str) -> IResult<&str, String> {
+    let (body, _) = char('"').parse(input)?;
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Ok((&body[i + 1..], out)),
+            '\\' => match chars.clone().next() {
+                Some((_, e @ ('"' | '\\'))) => {
+                    out.push(e);
+                    chars.next();
+                }
+                _ => out.push('\\'),
+            },
+            _ => out.push(c),
+        }
+    }
+    Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Char)))
+}
+
+/// Whether a tag value is PGN's placeholder for "unknown" in that (kifu-named) tag.
+fn is_placeholder(name: &str, value: &str) -> bool {
+    match name {
+        "event" | "place" | "black" | "white" => value == "?",
+        "date" => value == "?" || value == "????.??.??",
+        "round" => value == "?" || value == "-",
+        _ => false,
+    }
+}
+
+/// The kifu name of a PGN tag (given in lower case).
+fn kifu_name(lower: &str) -> &str {
+    match lower {
+        "site" => "place",
+        "blackelo" => "black_rating",
+        "whiteelo" => "white_rating",
+        "timecontrol" => "time",
+        "time" => "start_time",
+        other => other,
+    }
+}
+
+/// The PGN name of a kifu tag.
+fn pgn_name(name: &str) -> Cow<'_, str> {
+    let fixed = match name {
+        "event" => "Event",
+        "place" => "Site",
+        "date" => "Date",
+        "round" => "Round",
+        "black" => "Black",
+        "white" => "White",
+        "black_rating" => "BlackElo",
+        "white_rating" => "WhiteElo",
+        "time" => "TimeControl",
+        "start_time" => "Time",
+        "variant" => "Variant",
+        _ => "",
+    };
+    if !fixed.is_empty() {
+        return Cow::Borrowed(fixed);
+    }
+    let mut out: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    if let Some(first) = out.get(..1) {
+        let upper = first.to_ascii_uppercase();
+        out.replace_range(..1, &upper);
+    }
+    if out.is_empty() {
+        out.push('_');
+    }
+    Cow::Owned(out)
+}
+
+fn apply_tag(
+    record: &mut Record,
+    name: &str,
+    value: String,
+    span: Span,
+    header_result: &mut Option<String>,
+) -> Result<(), SyntaxError> {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "result" => {
+            for (name, v) in result_tags(&value) {
+                record.set_tag(name, v);
+            }
+            *header_result = Some(value);
+        }
+        "fen" => {
+            let board = board::parse(&value, Digits::default())
+                .map_err(|e| SyntaxError { span, message: format!("FEN: {}", e.message) })?;
+            record.start = board.start;
+        }
+        "setup" => {}
+        _ => {
+            let name = kifu_name(&lower);
+            if !is_placeholder(name, &value) {
+                record.set_tag(name, value);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Black's and White's discs in a disc-count result (`33-31`), not `1-0` or `0-1`.
+fn counts(result: &str) -> Option<(i32, i32)> {
+    if result == "1-0" || result == "0-1" {
+        return None;
+    }
+    let (b, w) = result.split_once('-')?;
+    let number = |s: &str| {
+        if !s.is_empty() && s.len() <= 3 && s.bytes().all(|c| c.is_ascii_digit()) {
+            s.parse::<i32>().ok()
+        } else {
+            None
+        }
+    };
+    Some((number(b)?, number(w)?))
+}
+
+/// The tags a result (header value or movetext token) gives.
+fn result_tags(result: &str) -> Vec<(&'static str, String)> {
+    if result == "*" {
+        return vec![];
+    }
+    match counts(result) {
+        Some((b, w)) => vec![("result", signed(b - w)), ("score", result.to_owned())],
+        None => vec![("outcome", result.to_owned())],
+    }
+}
+
+/// The result as written in the `Result` tag: the `score`, else counts from the `result` margin,
+/// else the `outcome`, else `*`.
+pub(crate) fn result_text(record: &Record) -> String {
+    if let Some(score) = record.tag("score").filter(|s| counts(s).is_some()) {
+        return score.to_owned();
+    }
+    let margin = record.tag("result").and_then(|m| m.trim().trim_start_matches('+').parse::<f64>().ok());
+    if let Some(m) = margin.filter(|m| m.fract() == 0.0 && m.abs() <= 256.0) {
+        let size = record.start.as_ref().map_or(8, |b| i32::from(b.size));
+        let (total, m) = (size * size, m as i32);
+        if m.abs() <= total && (total + m) % 2 == 0 {
+            return format!("{}-{}", (total + m) / 2, (total - m) / 2);
+        }
+    }
+    if let Some(outcome) = record.tag("outcome") {
+        return outcome.to_owned();
+    }
+    match margin {
+        Some(m) if m > 0.0 => "1-0".into(),
+        Some(m) if m < 0.0 => "0-1".into(),
+        Some(_) => "1/2-1/2".into(),
+        None => "*".into(),
+    }
+}
+
+/// `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts, followed by a space, a comment or the end.
+fn result_token(input: &str) -> IResult<&str, &str> {
+    let (rest, token) = alt((tag("1/2-1/2"), recognize((digit1, char('-'), digit1)), tag("*"))).parse(input)?;
+    match rest.chars().next() {
+        None => Ok((rest, token)),
+        Some(c) if c.is_whitespace() || c == '{' || c == ';' => Ok((rest, token)),
+        Some(_) => Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify))),
+    }
+}
+
+/// `12.` or `12...`: the number of dots.
+fn move_number(input: &str) -> IResult<&str, usize> {
+    (digit1, many1_count(char('.'))).map(|(_, dots)| dots).parse(input)
+}
+
+/// A pass or a square, and whether the square's letter is upper case.
+pub(crate) fn move_token(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
+    let pass = value(
+        (MoveSyntax::Pass, false),
+        alt((tag_no_case("pass"), tag("--"), tag_no_case("pa"), tag_no_case("ps"), tag("@@"))),
+    );
+    alt((pass, square)).parse(input)
+}
+
+/// A file letter `a`-`p` (either case) and a rank 1-16.
+fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
+    let (rest, letter) = satisfy(|c| matches!(c.to_ascii_lowercase(), 'a'..='p')).parse(input)?;
+    let (mut rest, digit) = satisfy(|c| matches!(c, '1'..='9')).parse(rest)?;
+    let mut rank = digit as u8 - b'0';
+    if rank == 1 {
+        if let Some(d) = rest.bytes().next().filter(|d| (b'0'..=b'6').contains(d)) {
+            rank = 10 + (d - b'0');
+            rest = &rest[1..];
+        }
+    }
+    let file = letter.to_ascii_lowercase() as u8 - b'a';
+    Ok((rest, (MoveSyntax::Square { file, rank }, letter.is_ascii_uppercase())))
+}
+
+/// `[Name "value"]` with `"` and `\` escaped.
+pub(crate) fn tag_line(name: &str, value: &str) -> String {
+    format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The record's tags not in `skip` (nor written elsewhere), under their PGN names.
+pub(crate) fn other_tags<'a>(record: &'a Record, skip: &[&str]) -> Vec<(Cow<'a, str>, &'a str)> {
+    const ELSEWHERE: [&str; 6] = ["result", "score", "outcome", "comment", "fen", "setup"];
+    record
+        .tags
+        .iter()
+        .filter(|(k, _)| !skip.iter().chain(&ELSEWHERE).any(|s| s.eq_ignore_ascii_case(k)))
+        .map(|(k, v)| (pgn_name(k), v.as_str()))
+        .collect()
+}
+
+/// The tag pairs `SetUp` and `FEN` for a start board (none without one).
+pub(crate) fn setup_tags(record: &Record) -> Vec<(Cow<'static, str>, String)> {
+    match &record.start {
+        Some(b) => vec![(Cow::Borrowed("SetUp"), "1".into()), (Cow::Borrowed("FEN"), board::write_string(b))],
+        None => vec![],
+    }
+}
+
+/// The movetext: the leading comment, numbered moves and the result token, wrapped before 80
+/// columns, with a final newline.
+pub(crate) fn movetext(record: &Record) -> String {
+    let clean = |c: &str| format!("{{{}}}", c.replace('}', ")"));
+    let mut words: Vec<String> = Vec::new();
+    if let Some(comment) = record.tag("comment") {
+        words.push(clean(comment));
+    }
+    let start_white = record.start.as_ref().and_then(|b| b.side) == Some(Color::White);
+    let first_white = record.moves.first().and_then(|t| t.color) == Some(Color::White);
+    let mut color = if start_white || first_white { Color::White } else { Color::Black };
+    let mut number = 1;
+    let mut need_number = true;
+    for t in &record.moves {
+        if color == Color::Black {
+            words.push(format!("{number}."));
+        } else if need_number {
+            words.push(format!("{number}..."));
+        }
+        words.push(match t.mv {
+            MoveSyntax::Pass => "--".to_owned(),
+            MoveSyntax::Square { file, rank } => {
+                let letter = (b'a' + file) as char;
+                format!("{}{rank}", if t.upper { letter.to_ascii_uppercase() } else { letter })
+            }
+        });
+        need_number = false;
+        if let Some(comment) = &t.comment {
+            words.push(clean(comment));
+            need_number = true;
+        }
+        if color == Color::White {
+            number += 1;
+        }
+        color = !color;
+    }
+    let result = result_text(record);
+    if result_token(&result).is_ok_and(|(rest, _)| rest.is_empty()) {
+        words.push(result);
+    }
+    let mut out = String::new();
+    let mut column = 0;
+    for word in words {
+        let width = word.chars().count();
+        if column > 0 && column + 1 + width > 79 {
+            out.push('\n');
+            column = 0;
+        } else if column > 0 {
+            out.push(' ');
+            column += 1;
+        }
+        out.push_str(&word);
+        column += width;
+    }
+    out.push('\n');
+    out
+}
+
+/// Writes a record as a PGN-like game: tag pairs, a blank line, the movetext.
+#[must_use]
+pub fn write(record: &Record) -> String {
+    let or = |name: &str, default: &'static str| record.tag(name).unwrap_or(default).to_owned();
+    let mut out = String::new();
+    for (name, value) in [
+        ("Event", or("event", "?")),
+        ("Site", or("place", "?")),
+        ("Date", or("date", "????.??.??")),
+        ("Round", or("round", "?")),
+        ("Black", or("black", "?")),
+        ("White", or("white", "?")),
+        ("Result", result_text(record)),
+    ] {
+        out.push_str(&tag_line(name, &value));
+    }
+    for (name, value) in setup_tags(record) {
+        out.push_str(&tag_line(&name, &value));
+    }
+    for (name, value) in other_tags(record, &["event", "place", "date", "round", "black", "white"]) {
+        out.push_str(&tag_line(&name, value));
+    }
+    out.push('\n');
+    out.push_str(&movetext(record));
+    out
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::notation::BoardSyntax;
+    use proptest::prelude::*;
+
+    fn squares(r: &Record) -> Vec<String> {
+        r.moves.iter().map(|t| t.mv.to_string()).collect()
+    }
+
+    const GAME: &str = r#"[Event "Test \"quoted\" \\ cup"]
+[Site "Somewhere"]
+[Date "2024.05.01"]
+[Round "3"]
+[Black "Alice"]
+[White "Bob"]
+[Result "33-31"]
+[BlackElo "2001"]
+[PlyCount "7"]
+
+{A sharp opening} 1. f5 d6 2. C3 {why?} 2... d3 3. c4 ; book ends
+f4 4. pass PA 5. @@ 33-31
+"#;
+
+    #[test]
+    fn reads_tags_moves_comments_and_result() {
+        let r = parse(GAME).unwrap();
+        assert_eq!(r.tag("event"), Some(r#"Test "quoted" \ cup"#));
+        assert_eq!(r.tag("place"), Some("Somewhere"));
+        assert_eq!(r.tag("result"), Some("+2"));
+        assert_eq!(r.tag("score"), Some("33-31"));
+        assert_eq!(r.tag("black_rating"), Some("2001"));
+        assert_eq!(r.tag("plycount"), Some("7"));
+        assert_eq!(r.tag("comment"), Some("A sharp opening"));
+        assert_eq!(squares(&r), ["f5", "d6", "c3", "d3", "c4", "f4", "pass", "pass", "pass"]);
+        assert!(r.moves[2].upper);
+        assert_eq!(r.moves[2].comment.as_deref(), Some("why?"));
+        assert_eq!(r.moves[4].comment.as_deref(), Some("book ends"));
+        let words: Vec<&str> = r.moves.iter().map(|t| &GAME[t.span.start..t.span.end]).collect();
+        assert_eq!(words, ["f5", "d6", "C3", "d3", "c4", "f4", "pass", "PA", "@@"]);
+        assert_eq!(parse(&write(&r)).unwrap().tags, r.tags);
+    }
+
+    #[test]
+    fn results_placeholders_and_start_boards() {
+        let r = parse("[Event \"?\"]\n[Round \"-\"]\n[Date \"????.??.??\"]\n[Result \"1-0\"]\n1. f5 1-0").unwrap();
+        assert_eq!(r.tags, [("outcome".to_owned(), "1-0".to_owned())]);
+        assert!(parse("1. f5 *").unwrap().tags.is_empty());
+        assert_eq!(parse("1. f5 d6 30-34").unwrap().tag("result"), Some("-4"));
+        assert!(parse("[Result \"1-0\"]\n1. f5 0-1").is_err());
+        assert!(parse("1. f5 1-0 d6").is_err());
+        assert!(parse("1. f5 (1... d6) 1-0").is_err());
+        assert!(parse("1. f5 1-0\n[Event \"next\"]").is_err());
+        let fen = "---------------------------OX------XO--------------------------- O";
+        let r = parse(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n1... f4")).unwrap();
+        assert_eq!(r.start.as_ref().and_then(|b| b.side), Some(Color::White));
+        assert_eq!(r.moves[0].color, None, "the board already says white moves first");
+        assert!(write(&r).contains("\n1... f4"));
+        let r = parse("1... d6 2. c3").unwrap();
+        assert_eq!(r.moves[0].color, Some(Color::White));
+        assert!(write(&r).ends_with("\n1... d6 2. c3 *\n"), "{}", write(&r));
+        let err = parse("[FEN \"XO\"]").unwrap_err();
+        assert!(err.message.starts_with("FEN:"), "{}", err.message);
+    }
+
+    #[test]
+    fn reads_a_byte_order_mark_and_crlf() {
+        let text = "\u{feff}[Black \"A\"]\r\n[White \"B\"]\r\n\r\n1. f5 d6 ; note\r\n2. c3 32-32\r\n";
+        let r = parse(text).unwrap();
+        assert_eq!(r.tag("white"), Some("B"));
+        assert_eq!(r.tag("result"), Some("0"));
+        assert_eq!(r.moves[1].comment.as_deref(), Some("note"));
+        assert_eq!(&text[r.moves[2].span.start..r.moves[2].span.end], "c3");
+    }
+
+    #[test]
+    fn errors_point_at_the_bad_token() {
+        let err = parse("1. f5 x9 2. c3").unwrap_err();
+        assert_eq!(err.span, Span { start: 6, end: 8 });
+        assert!(parse("1. f5 {open").is_err());
+        assert!(parse("[Event \"open]").is_err());
+    }
+
+    #[test]
+    fn writes_a_margin_as_counts() {
+        let mut r = Record::default();
+        r.set_tag("result", "+4");
+        assert!(write(&r).contains("[Result \"34-30\"]"));
+        r.set_tag("result", "+3");
+        assert!(write(&r).contains("[Result \"1-0\"]"));
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        "[A-Za-z0-9][A-Za-z0-9 .:\"\\\\]{0,10}"
+    }
+
+    pub(crate) fn tokens(comments: bool) -> impl Strategy<Value = Vec<MoveToken>> {
+        let token = (
+            prop_oneof![
+                1 => Just(MoveSyntax::Pass),
+                6 => (0u8..16, 1u8..=16).prop_map(|(file, rank)| MoveSyntax::Square { file, rank })
+            ],
+            any::<bool>(),
+            prop::option::of("[a-z?!]([a-z ,.]{0,12}[a-z])?"),
+        )
+            .prop_map(move |(mv, upper, comment)| MoveToken {
+                mv,
+                upper: upper && mv != MoveSyntax::Pass,
+                comment: comment.filter(|_| comments),
+                ..MoveToken::default()
+            });
+        prop::collection::vec(token, 0..70)
+    }
+
+    pub(crate) fn board() -> impl Strategy<Value = Option<BoardSyntax>> {
+        prop::option::of(
+            (prop::collection::vec(prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]), 64), 0u8..3)
+                .prop_map(|(cells, side)| BoardSyntax {
+                    size: 8,
+                    cells,
+                    side: [None, Some(Color::Black), Some(Color::White)][usize::from(side)],
+                }),
+        )
+    }
+
+    /// A result: none, disc counts (with the margin) or an outcome.
+    pub(crate) fn result() -> impl Strategy<Value = Vec<(String, String)>> {
+        prop_oneof![
+            Just(vec![]),
+            (0i32..=64, 0i32..=64)
+                .prop_filter("not 1-0", |&(b, w)| (b, w) != (1, 0) && (b, w) != (0, 1))
+                .prop_map(|(b, w)| vec![("result".into(), signed(b - w)), ("score".into(), format!("{b}-{w}"))]),
+            prop::sample::select(vec!["1-0", "0-1", "1/2-1/2"]).prop_map(|o| vec![("outcome".into(), o.into())]),
+        ]
+    }
+
+    prop_compose! {
+        fn records()(
+            roster in prop::collection::vec(prop::option::of(value()), 6),
+            result in result(),
+            known in prop::collection::vec(prop::option::of(value()), 5),
+            extra in prop::collection::btree_map("x_[a-z]{1,6}", value(), 0..3),
+            comment in prop::option::of("[a-z]([a-z ]{0,10}[a-z])?"),
+            start in board(),
+            mut moves in tokens(true),
+            white_first in any::<bool>(),
+        ) -> Record {
+            let mut tags: Vec<(String, String)> = Vec::new();
+            for (name, v) in ["event", "place", "date", "round", "black", "white"].iter().zip(roster) {
+                tags.extend(v.map(|v| (name.to_string(), v)));
+            }
+            tags.extend(result);
+            for (name, v) in ["time", "start_time", "black_rating", "white_rating", "variant"].iter().zip(known) {
+                tags.extend(v.map(|v| (name.to_string(), v)));
+            }
+            tags.extend(extra);
+            tags.extend(comment.map(|c| ("comment".to_owned(), c)));
+            let start_white = start.as_ref().and_then(|b| b.side) == Some(Color::White);
+            if let Some(first) = moves.first_mut() {
+                first.color = (white_first && !start_white).then_some(Color::White);
+            }
+            Record { tags, start, moves }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn write_then_parse_gives_the_record_back(record in records()) {
+            let text = write(&record);
+            let mut back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+            for t in &mut back.moves {
+                t.span = Span::default();
+            }
+            prop_assert_eq!(&back, &record, "{}", text);
+            prop_assert!(text.lines().filter(|l| !l.starts_with('[')).all(|l| l.chars().count() < 80), "{}", text);
+        }
+
+        #[test]
+        fn never_panics(text in "\\PC{0,200}") {
+            let _ = parse(&text);
+        }
+
+        #[test]
+        fn never_panics_on_pgn_like_text(text in "[\\[\\]\"\\\\{};%a-hA-Z1-9. \n*/-]{0,200}") {
+            let _ = parse(&text);
+        }
+    }
+}

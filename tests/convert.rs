@@ -1,0 +1,249 @@
+//! `kifu convert` on real data: every format written and read back, WTHOR with its name files,
+//! errors that say where, and the whole shared databases when `../shared/data` is present.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
+}
+
+fn shared(path: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is not here", p.display());
+        None
+    }
+}
+
+/// Runs `kifu convert` with `args` and `stdin`; returns stdout, stderr and the exit code.
+fn convert(args: &[&str], stdin: &[u8]) -> (Vec<u8>, String, i32) {
+    let out = kifu().arg("convert").args(args).write_stdin(stdin.to_vec()).output().unwrap();
+    (out.stdout, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap()
+}
+
+#[test]
+fn every_game_format_round_trips_the_logbook_sample() {
+    let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
+    for format in ["transcript", "kifu", "ggf", "sgf", "pgn", "playok", "oq", "json", "logbook"] {
+        let (written, err, code) = convert(&["--to", format, "-q"], logbook.as_bytes());
+        assert_eq!(code, 0, "{format}: {err}");
+        let (back, err, code) = convert(&["--from", format, "--to", "logbook", "-q"], &written);
+        assert_eq!(code, 0, "{format} back: {err}");
+        let back = text(back);
+        // Transcripts, kifu grids and Othello Quest JSON carry no score: compare the moves.
+        let moves = |s: &str| s.lines().map(|l| l.split(':').next().unwrap().to_owned()).collect::<Vec<_>>();
+        assert_eq!(moves(&back), moves(&logbook), "{format}");
+        if !["transcript", "kifu", "oq"].contains(&format) {
+            let scores = |s: &str| {
+                s.lines()
+                    .map(|l| l.split(':').nth(1).unwrap().split_whitespace().next().unwrap().to_owned())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(scores(&back), scores(&logbook), "{format}: scores");
+        }
+    }
+}
+
+#[test]
+fn formats_are_recognised_without_from() {
+    let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
+    let (want, _, _) = convert(&["--to", "transcript", "-q"], logbook.as_bytes());
+    for format in ["kifu", "ggf", "sgf", "pgn", "playok", "oq", "json", "logbook"] {
+        let (written, _, _) = convert(&["--to", format, "-q"], logbook.as_bytes());
+        let (back, err, code) = convert(&["--to", "transcript", "-q"], &written);
+        assert_eq!(code, 0, "{format}: {err}");
+        assert_eq!(text(back), text(want.clone()), "{format}");
+    }
+}
+
+#[test]
+fn wthor_keeps_names_ids_and_moves() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (out, err, code) = convert(&[wtb.to_str().unwrap(), "--to", "pgn"], b"");
+    assert_eq!(code, 0, "{err}");
+    let pgn = text(out);
+    assert_eq!(pgn.matches("[Black \"").count(), 50);
+    assert!(err.contains("50 records converted"), "{err}");
+    // Back to WTHOR: the ids came with the records, so the games are byte for byte the same.
+    let dir = tempdir();
+    let back = dir.join("back.wtb");
+    let (_, err, code) = convert(&["--from", "pgn", "--to", "wthor", "-o", back.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (std::fs::read(&wtb).unwrap(), std::fs::read(&back).unwrap());
+    assert_eq!(a[16..], b[16..]);
+    assert_eq!(a[10..12], b[10..12], "the year");
+}
+
+#[test]
+fn wthor_from_names_writes_name_files() {
+    let dir = tempdir();
+    let out = dir.join("club.wtb");
+    let pgn = "[Event \"Club night\"]\n[Date \"2026.11.20\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 d6 2. c3 d3\n\n\
+               [Event \"Club night\"]\n[Black \"Bob\"]\n[White \"Cid\"]\n\n1. f5 f6\n";
+    let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.join("club.JOU").exists() && dir.join("club.TRN").exists());
+    let (back, err, code) = convert(
+        &[
+            out.to_str().unwrap(),
+            "--players",
+            dir.join("club.JOU").to_str().unwrap(),
+            "--tournaments",
+            dir.join("club.TRN").to_str().unwrap(),
+            "--to",
+            "json",
+        ],
+        b"",
+    );
+    assert_eq!(code, 0, "{err}");
+    let back = text(back);
+    let first: serde_json::Value = serde_json::from_str(back.lines().next().unwrap()).unwrap();
+    assert_eq!(first["tags"]["black"], "Ann");
+    assert_eq!(first["tags"]["event"], "Club night");
+    assert_eq!(first["tags"]["date"], "2026");
+    let second: serde_json::Value = serde_json::from_str(back.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["tags"]["white"], "Cid");
+    // Names without a file to go to are an error, not a silent loss.
+    let (_, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("-o"), "{err}");
+}
+
+#[test]
+fn a_broken_record_is_reported_and_the_rest_convert() {
+    let input = "f5d6c3d3c4\nf5d6c3x3c4\nf5d6c3d3a1\nf5f6e6f4\n";
+    let (out, err, code) = convert(&["--to", "transcript"], input.as_bytes());
+    assert_eq!(code, 1);
+    assert_eq!(text(out), "f5d6c3d3c4\nf5f6e6f4\n");
+    assert!(err.contains("-:2:7: record 2: `x3` is not a move"), "{err}");
+    assert!(err.contains("2 | f5d6c3x3c4\n  |       ^^\n"), "{err}");
+    assert!(err.contains("-:3:9: record 3: move 5, a1, is illegal: the move flips no disc"), "{err}");
+    assert!(err.contains("2 records converted to transcript, 2 with errors"), "{err}");
+}
+
+#[test]
+fn gzip_and_stdin_and_atomic_output() {
+    use std::io::Write;
+    let dir = tempdir();
+    let gz = dir.join("games.txt.gz");
+    let mut enc = flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    enc.write_all(b"f5d6c3d3c4\nf5f6e6f4\n").unwrap();
+    enc.finish().unwrap();
+    let out = dir.join("games.ggf");
+    kifu().args(["convert", gz.to_str().unwrap(), "--to", "ggf", "-o", out.to_str().unwrap()]).assert().success();
+    let ggf = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(ggf.lines().count(), 2);
+    assert!(ggf.starts_with("(;GM[Othello]"), "{ggf}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty());
+    kifu()
+        .args(["convert", "--to", "transcript", "-q", "-"])
+        .write_stdin(ggf)
+        .assert()
+        .success()
+        .stdout("f5d6c3d3c4\nf5f6e6f4\n");
+}
+
+#[test]
+fn positions_convert_to_boards_and_back() {
+    let (out, err, code) = convert(&["--to", "board", "-q"], b"f5d6c3d3c4\n");
+    assert_eq!(code, 0, "{err}");
+    let board = text(out);
+    assert_eq!(board.trim().len(), 66, "{board}");
+    assert!(board.trim().ends_with(" O"), "white to move after five moves: {board}");
+    let (out, _, code) = convert(&["--to", "obf", "-q"], board.as_bytes());
+    assert_eq!(code, 0);
+    assert_eq!(text(out).trim(), format!("{};", board.trim()));
+    let (out, _, _) = convert(&["--to", "kifu", "-q"], b"f5d6c3\n");
+    let grid = text(out);
+    assert!(grid.contains(" 3 ") && grid.contains(" X "), "{grid}");
+}
+
+#[test]
+fn unknown_format_is_a_usage_error() {
+    kifu().args(["convert", "--to", "xyz"]).assert().code(2).stderr(predicate::str::contains("unknown format"));
+    kifu()
+        .args(["convert", "missing-file.txt", "--to", "ggf"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing-file.txt"));
+}
+
+#[test]
+fn whole_wthor_2004_converts_and_comes_back() {
+    let Some(wtb) = shared("wthor/WTH_2004.wtb") else { return };
+    let (out, err, code) = convert(&[wtb.to_str().unwrap(), "--to", "transcript"], b"");
+    assert_eq!(code, 0, "{err}");
+    let transcripts = text(out);
+    assert_eq!(transcripts.lines().count(), 9113);
+    let dir = tempdir();
+    let back = dir.join("back.wtb");
+    let (_, err, code) = convert(&["--to", "wthor", "-o", back.to_str().unwrap()], transcripts.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (a, b) = (std::fs::read(&wtb).unwrap(), std::fs::read(&back).unwrap());
+    assert_eq!(a.len(), b.len());
+    for (i, (x, y)) in a[16..].chunks(68).zip(b[16..].chunks(68)).enumerate() {
+        assert_eq!(x[8..], y[8..], "game {}: moves", i + 1);
+        assert_eq!(x[6], y[6], "game {}: black's discs", i + 1);
+    }
+}
+
+#[test]
+fn whole_logbook_converts_without_error() {
+    let Some(gz) = shared("logistello/logbook.gam.gz") else { return };
+    let (out, err, code) = convert(&[gz.to_str().unwrap(), "--to", "logbook"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("121123 records converted"), "{err}");
+    let mut original = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()), &mut original)
+        .unwrap();
+    assert!(text(out) == original, "the logbook writes back byte for byte");
+}
+
+#[test]
+fn every_shared_ggf_and_wthor_file_converts() {
+    for path in [
+        "ggf/TestGames.ggf",
+        "ggf/test.ggf",
+        "ggf/test2.ggf",
+        "ggf/test.WTB",
+        "wthor/WTH_1977.wtb",
+        "wthor/WTH_2015.wtb",
+        "wthor/WTH_2021.wtb",
+    ] {
+        let Some(p) = shared(path) else { return };
+        let (_, err, code) = convert(&[p.to_str().unwrap(), "--to", "json"], b"");
+        assert_eq!(code, 0, "{path}: {err}");
+    }
+}
+
+/// A fresh folder under the target directory.
+fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!(
+        "convert-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
