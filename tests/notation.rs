@@ -47,3 +47,95 @@ fn whole_logbook_parses_replays_and_scores() {
     let reader = BufReader::new(flate2::read::GzDecoder::new(file));
     assert_eq!(check_logbook(reader.lines().map(Result::unwrap)), 121_123);
 }
+
+mod round_trips {
+    //! Random legal games through every game format: write, read back, same game.
+    use kifu::core::{Move, Position, Rules, splitmix64};
+    use kifu::notation::format::{self, Format, ReadOptions};
+    use kifu::notation::{MoveSyntax, MoveToken, Record, wthor};
+    use proptest::prelude::*;
+
+    /// A random game of `plies` moves or to its end, as an explicit record (colours, passes).
+    fn random_game(rules: &str, seed: u64, plies: usize) -> Record {
+        let rules = rules.parse::<Rules>().unwrap().shared();
+        let mut pos = Position::start(rules.clone());
+        let mut record = Record::default();
+        let mut s = seed;
+        while !pos.is_game_over() && record.moves.len() < plies {
+            let moves = pos.legal_moves();
+            s = splitmix64(s);
+            let mv = moves[(s % moves.len() as u64) as usize];
+            let mut token = MoveToken::new(match mv {
+                Move::Pass => MoveSyntax::Pass,
+                Move::Place(sq) => {
+                    let name = rules.square_name(sq);
+                    let (file, rank) = kifu::core::Square::parse_name(&name).unwrap();
+                    MoveSyntax::Square { file, rank }
+                }
+            });
+            token.color = Some(pos.side_to_move());
+            record.moves.push(token);
+            pos.play_mut(mv).unwrap();
+        }
+        if rules.variant() != Rules::othello().variant() {
+            record.tags.push(("rules".into(), rules.variant().spec()));
+        }
+        record
+    }
+
+    fn placements(r: &Record) -> Vec<MoveSyntax> {
+        r.moves.iter().map(|t| t.mv).filter(|m| *m != MoveSyntax::Pass).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn every_format_keeps_the_moves(seed in any::<u64>(), plies in 0usize..70) {
+            let game = random_game("othello", seed, plies);
+            let rules = Rules::othello().shared();
+            let resolved = game.resolve(rules.clone()).unwrap().record;
+            for f in Format::ALL {
+                if f.is_position() || f == Format::Wthor {
+                    continue;
+                }
+                let mut shaped = resolved.clone();
+                if !f.writes_passes() {
+                    shaped.moves.retain(|t| t.mv != MoveSyntax::Pass);
+                }
+                let text = format::write(f, &shaped);
+                let back = format::parse(f, &text, ReadOptions::default())
+                    .map_err(|e| TestCaseError::fail(format!("{f}: {e}\n{text}")))?;
+                prop_assert_eq!(placements(&back), placements(&game), "{}: {}", f, text);
+                let again = back.resolve(rules.clone()).map_err(|e| TestCaseError::fail(format!("{f}: {e}")))?;
+                prop_assert_eq!(&again.record.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(),
+                    &resolved.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(), "{}", f);
+            }
+            // WTHOR: binary, 8x8.
+            let bytes = wthor::write_game(&resolved, [1, 2, 3]).unwrap();
+            let back = wthor::parse_game(&bytes, 0, &wthor::Names::default()).unwrap();
+            prop_assert_eq!(placements(&back), placements(&game));
+        }
+
+        #[test]
+        fn variant_games_keep_their_moves(seed in any::<u64>(), which in 0usize..4) {
+            let spec = ["othello,size=6", "othello,size=10", "anti", "othello,first=white"][which];
+            let game = random_game(spec, seed, 200);
+            let rules = spec.parse::<Rules>().unwrap().shared();
+            let resolved = game.resolve(rules.clone()).unwrap().record;
+            for f in [Format::Ggf, Format::Sgf, Format::Json, Format::Kifu, Format::Transcript] {
+                let mut shaped = resolved.clone();
+                if !f.writes_passes() {
+                    shaped.moves.retain(|t| t.mv != MoveSyntax::Pass);
+                }
+                if f == Format::Kifu {
+                    shaped.start = Some(kifu::notation::BoardSyntax::of_position(&Position::start(rules.clone())));
+                }
+                let text = format::write(f, &shaped);
+                let back = format::parse(f, &text, ReadOptions::default())
+                    .map_err(|e| TestCaseError::fail(format!("{f}: {e}\n{text}")))?;
+                prop_assert_eq!(placements(&back), placements(&game), "{}: {}", f, text);
+                back.resolve(rules.clone()).map_err(|e| TestCaseError::fail(format!("{spec} {f}: {e}\n{text}")))?;
+            }
+        }
+    }
+}

@@ -3,17 +3,18 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use anyhow::Context;
+use anyhow::Context as _;
+use rayon::prelude::*;
 
 use super::progress::Progress;
 use super::{Output, Status};
-use crate::core::{Color, Position, Rules};
+use crate::core::{Color, Position, Rules, Variant};
 use crate::notation::board::Digits;
 use crate::notation::format::{self, Format, ReadOptions};
 use crate::notation::reader::{self, Body, RawRecord, ReadError, Reader, RecordError};
-use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, wthor};
+use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, Span, wthor};
 
 /// Arguments of `kifu convert`.
 #[derive(clap::Args, Debug)]
@@ -65,6 +66,29 @@ fn parse_format(s: &str) -> Result<Format, String> {
     s.parse()
 }
 
+/// Records handled together: read in order, converted in parallel, written in order.
+const BATCH: usize = 2048;
+
+/// What one input's records are converted with.
+struct Context<'a> {
+    name: &'a str,
+    format: Format,
+    options: ReadOptions,
+    year: u16,
+    names: wthor::Names,
+    forced: Option<Arc<Rules>>,
+    default_rules: Arc<Rules>,
+    rules_cache: &'a Mutex<HashMap<String, Arc<Rules>>>,
+    to: Format,
+}
+
+/// A converted record: text ready to write, a record for the WTHOR writer, or an error.
+enum Converted {
+    Text(String),
+    Wthor(Record),
+    Failed(RecordError),
+}
+
 /// Runs `kifu convert`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
@@ -77,16 +101,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to);
     let progress = Progress::new(args.quiet, "converting");
-    let default_rules = Rules::othello().shared();
-    let mut rules_cache: HashMap<String, Arc<Rules>> = HashMap::new();
+    let rules_cache = Mutex::new(HashMap::new());
     let (mut converted, mut failed) = (0u64, 0u64);
-    let report = |err: &RecordError, progress: &Progress| {
-        progress.suspend(|| eprintln!("{err}"));
-    };
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
         let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
-        let format = reader.format();
         let (year, names) = match reader.header() {
             Some(h) => {
                 sink.depth = sink.depth.or(Some(h.depth));
@@ -94,28 +113,49 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             }
             None => (0, wthor::Names::default()),
         };
-        let name = reader.name().to_owned();
-        for item in reader {
-            let raw = match item {
-                Ok(raw) => raw,
-                Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
-                Err(ReadError::Record(e)) => {
-                    report(&e, &progress);
-                    failed += 1;
-                    continue;
+        let context = Context {
+            name: input,
+            format: reader.format(),
+            options,
+            year,
+            names,
+            forced: args.rules.clone().map(Rules::shared),
+            default_rules: Rules::othello().shared(),
+            rules_cache: &rules_cache,
+            to: args.to,
+        };
+        let mut reader = reader.peekable();
+        while reader.peek().is_some() {
+            let mut batch = Vec::with_capacity(BATCH);
+            for item in reader.by_ref().take(BATCH) {
+                match item {
+                    Ok(raw) => batch.push(Ok(raw)),
+                    Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
+                    Err(ReadError::Record(e)) => batch.push(Err(e)),
                 }
-            };
-            progress.inc();
-            let result =
-                convert_one(&raw, format, options, year, &names, args.rules.as_ref(), &default_rules, &mut rules_cache);
-            match result {
-                Ok(resolved) => {
-                    sink.push(resolved, &mut out)?;
-                    converted += 1;
-                }
-                Err((span, message)) => {
-                    report(&raw.error(&name, span, message), &progress);
-                    failed += 1;
+            }
+            let results: Vec<Converted> = batch
+                .into_par_iter()
+                .map(|item| match item {
+                    Ok(raw) => context.convert(&raw),
+                    Err(e) => Converted::Failed(e),
+                })
+                .collect();
+            for result in results {
+                progress.inc();
+                match result {
+                    Converted::Failed(e) => {
+                        progress.suspend(|| eprintln!("{e}"));
+                        failed += 1;
+                    }
+                    Converted::Text(text) => {
+                        sink.write_text(&text, &mut out)?;
+                        converted += 1;
+                    }
+                    Converted::Wthor(record) => {
+                        sink.push_wthor(&record)?;
+                        converted += 1;
+                    }
                 }
             }
         }
@@ -129,39 +169,82 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
-/// Parses, replays and shapes one record for the target format.
-#[allow(clippy::too_many_arguments)]
-fn convert_one(
-    raw: &RawRecord,
-    format: Format,
-    options: ReadOptions,
-    year: u16,
-    names: &wthor::Names,
-    forced: Option<&Rules>,
-    default_rules: &Arc<Rules>,
-    cache: &mut HashMap<String, Arc<Rules>>,
-) -> Result<Resolved, (crate::notation::Span, String)> {
-    let record = match &raw.body {
-        Body::Text(text) => format::parse(format, text, options),
-        Body::Binary(bytes) => wthor::parse_game(bytes, year, names),
-    }
-    .map_err(|e| (e.span, e.message))?;
-    let rules = match (forced, record.tag("rules")) {
-        (Some(r), _) => cache.entry(String::new()).or_insert_with(|| Arc::new(r.clone())).clone(),
-        (None, Some(spec)) => match cache.get(spec) {
-            Some(r) => r.clone(),
-            None => {
-                let r = spec
-                    .parse::<Rules>()
-                    .map_err(|e| (crate::notation::Span::default(), format!("rules `{spec}`: {e}")))?
-                    .shared();
-                cache.insert(spec.to_owned(), r.clone());
-                r
+impl Context<'_> {
+    /// Parses, replays, shapes and (for text formats) writes one record.
+    fn convert(&self, raw: &RawRecord) -> Converted {
+        match self.resolve(raw) {
+            Err((span, message)) => Converted::Failed(raw.error(self.name, span, message)),
+            Ok(resolved) => {
+                let record = shape(resolved, self.to);
+                if self.to == Format::Wthor {
+                    Converted::Wthor(record)
+                } else {
+                    Converted::Text(format::write(self.to, &record))
+                }
             }
-        },
-        (None, None) => default_rules.clone(),
-    };
-    record.resolve(rules).map_err(|e| (e.span, e.message))
+        }
+    }
+
+    fn resolve(&self, raw: &RawRecord) -> Result<Resolved, (Span, String)> {
+        let record = match &raw.body {
+            Body::Text(text) => format::parse(self.format, text, self.options),
+            Body::Binary(bytes) => wthor::parse_game(bytes, self.year, &self.names),
+        }
+        .map_err(|e| (e.span, e.message))?;
+        let rules = match (&self.forced, record.tag("rules")) {
+            (Some(r), _) => r.clone(),
+            (None, Some(spec)) => {
+                let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                match cache.get(spec) {
+                    Some(r) => r.clone(),
+                    None => {
+                        let r = spec
+                            .parse::<Rules>()
+                            .map_err(|e| (Span::default(), format!("rules `{spec}`: {e}")))?
+                            .shared();
+                        cache.insert(spec.to_owned(), r.clone());
+                        r
+                    }
+                }
+            }
+            (None, None) => self.default_rules.clone(),
+        };
+        record.resolve(rules).map_err(|e| (e.span, e.message))
+    }
+}
+
+/// Shapes a replayed record for the target format: passes only where the format writes them,
+/// a position format gets the last position, a kifu grid always has its start board, the
+/// others only a start that is not the rules' own; PGN results get the board's disc counts when
+/// those give the stored margin.
+fn shape(resolved: Resolved, to: Format) -> Record {
+    let mut record = resolved.record;
+    if !to.writes_passes() {
+        record.moves.retain(|t| t.mv != MoveSyntax::Pass);
+    }
+    if to.is_position() {
+        record.start = Some(BoardSyntax::of_position(&resolved.end));
+        record.moves.clear();
+    } else if to == Format::Kifu {
+        record.start = Some(BoardSyntax::of_position(&resolved.start));
+    } else if record
+        .start
+        .as_ref()
+        .is_some_and(|b| *b == BoardSyntax::of_position(&Position::start(resolved.start.rules().clone())))
+    {
+        record.start = None;
+    }
+    if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
+        record.tags.retain(|(k, _)| k != "rules");
+    }
+    if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
+        let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
+        let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
+        if resolved.end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
+            record.set_tag("score", format!("{black}-{white}"));
+        }
+    }
+    record
 }
 
 /// Finds the name files for a WTHOR input: the given paths, else `WTHOR.JOU` / `WTHOR.TRN`
@@ -240,45 +323,8 @@ impl Sink {
         }
     }
 
-    /// Shapes a replayed record for the target format and writes it: passes only where the
-    /// format writes them, a position format gets the last position, a kifu grid always has its
-    /// start board, the others only a start that is not the standard one.
-    fn push(&mut self, resolved: Resolved, out: &mut Output) -> anyhow::Result<()> {
-        let mut record = resolved.record;
-        if !self.to.writes_passes() {
-            record.moves.retain(|t| t.mv != MoveSyntax::Pass);
-        }
-        if self.to.is_position() {
-            record.start = Some(BoardSyntax::of_position(&resolved.end));
-            record.moves.clear();
-        } else if self.to == Format::Kifu {
-            record.start = Some(BoardSyntax::of_position(&resolved.start));
-        } else if record
-            .start
-            .as_ref()
-            .is_some_and(|b| *b == BoardSyntax::of_position(&Position::start(resolved.start.rules().clone())))
-        {
-            // The rules' own start need not be written.
-            record.start = None;
-        }
-        if record
-            .tag("rules")
-            .is_some_and(|spec| spec.parse::<Rules>().is_ok_and(|r| r.variant() == Rules::othello().variant()))
-        {
-            record.tags.retain(|(k, _)| k != "rules");
-        }
-        if matches!(self.to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
-            // PGN results are disc counts: take the board's when they give the stored margin.
-            let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
-            let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
-            if resolved.end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
-                record.set_tag("score", format!("{black}-{white}"));
-            }
-        }
-        if self.to == Format::Wthor {
-            return self.push_wthor(&record);
-        }
-        let text = format::write(self.to, &record);
+    /// Writes one text record (multi-line formats get a blank line between records).
+    fn write_text(&mut self, text: &str, out: &mut Output) -> anyhow::Result<()> {
         if self.written > 0 && self.to.is_multiline() {
             out.write_all(b"\n")?;
         }

@@ -280,7 +280,7 @@ impl Record {
                 record.set_tag("result", wthor::signed(outcome.score(Color::Black)));
             }
         }
-        let standard = rules.variant() == Rules::othello().variant();
+        let standard = *rules.variant() == crate::core::Variant::default();
         if !standard && record.tag("rules").is_none() {
             record.set_tag("rules", rules.variant().spec());
         }

@@ -3,7 +3,8 @@
 //! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`), any
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}` after a
-//! move, and a trailing score (`: -04 10`, kept as the tags `result` and `extra`). Ranks up to 16
+//! move, a trailing score (`: -04 10`, kept as the tags `result` and `extra`) and a trailing
+//! name after two spaces or a tab (`F5d6C3d3C4   Tiger`, the tag `name`). Ranks up to 16
 //! (`a10`, `p16`). Written back compact, spaced or numbered.
 
 use nom::branch::alt;
@@ -60,9 +61,25 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 record.moves.push(MoveToken { mv, span, color, upper, ..MoveToken::default() });
                 rest = after;
             }
+            Err(_) if is_trailing_name(text, offset, &record) => {
+                record.tags.push(("name".into(), text[offset..].trim().to_owned()));
+                return Ok(record);
+            }
             Err(_) => return Err(unexpected(text, offset)),
         }
     }
+}
+
+/// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, as opening
+/// lists write them): at least two spaces or a tab before it, moves before it, and a first word
+/// that is not square-like (a letter then a digit).
+fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
+    let before = &text[..offset];
+    let gap = before.ends_with("  ") || before.ends_with('\t');
+    let mut chars = text[offset..].chars();
+    let square_like =
+        matches!((chars.next(), chars.next()), (Some(a), Some(b)) if a.is_ascii_alphabetic() && b.is_ascii_digit());
+    gap && !record.moves.is_empty() && !square_like
 }
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
@@ -223,6 +240,15 @@ mod tests {
         let r = parse("f5 PA d6 {good move} pass -- @@ ps a10 p16 b1").unwrap();
         assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "pass", "pass", "pass", "a10", "p16", "b1"]);
         assert_eq!(r.moves[2].comment.as_deref(), Some("good move"));
+    }
+
+    #[test]
+    fn reads_a_named_opening() {
+        let r = parse("F5d6C3d3C4f4C6   Spencer opening").unwrap();
+        assert_eq!(r.moves.len(), 7);
+        assert_eq!(r.tag("name"), Some("Spencer opening"));
+        assert!(parse("f5d6  x3").is_err(), "a square-like word is a bad move, not a name");
+        assert!(parse("f5d6 Tiger").is_err(), "one space is not a column gap");
     }
 
     #[test]
