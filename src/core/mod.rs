@@ -3,9 +3,11 @@
 //! Legality lives here and only here: parsers produce moves, [`Game::replay`] judges them.
 
 pub mod bitboard;
+pub mod diagnose;
 mod game;
 pub mod perft;
 mod position;
+pub mod quick;
 mod rules;
 mod square;
 mod symmetry;

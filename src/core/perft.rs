@@ -79,7 +79,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, passes: PassCount) -> u64 {
 /// The mover's and opponent's bitboards and the playable mask, when the fast 8x8 path computes
 /// the same tree as the rules: boards up to 8x8, captures only, forced passes only, a supply that
 /// can't run out, and no empty-board opening under way.
-fn fast_start(pos: &Position) -> Option<(u64, u64, u64)> {
+pub(crate) fn fast_start(pos: &Position) -> Option<(u64, u64, u64)> {
     let [black, white] = pos.bitboards()?;
     let rules = pos.rules();
     let variant = rules.variant();

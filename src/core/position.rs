@@ -8,7 +8,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::bitboard;
-use super::rules::{PassRule, Placement, Rules, Scoring, Start, Supply, TieRule};
+use super::rules::{PassRule, Placement, Rules, Scoring, Start, Supply, TieRule, Variant};
 use super::square::{Color, Move, Square};
 use super::wide::WideBits;
 
@@ -212,6 +212,27 @@ pub struct Outcome {
 
 impl Outcome {
     /// The score from `color`'s side: the margin if it won, minus the margin if it lost, 0 for a
+    /// The outcome of a board with these counts under `variant`'s scoring and tie rule.
+    #[must_use]
+    pub fn scored(variant: &Variant, black: u32, white: u32, empties: u32) -> Outcome {
+        let leader = match black.cmp(&white) {
+            std::cmp::Ordering::Greater => Some(Color::Black),
+            std::cmp::Ordering::Less => Some(Color::White),
+            std::cmp::Ordering::Equal => None,
+        };
+        let diff = black.abs_diff(white);
+        let (winner, margin) = match variant.scoring {
+            Scoring::EmptiesToWinner => (leader, if leader.is_some() { diff + empties } else { 0 }),
+            Scoring::Plain => (leader, diff),
+            Scoring::Anti => (leader.map(Color::other), diff),
+        };
+        let winner = match (winner, variant.ties) {
+            (None, TieRule::SecondPlayer) => Some(variant.first.other()),
+            (w, _) => w,
+        };
+        Outcome { black, white, empties, winner, margin }
+    }
+
     /// draw.
     #[must_use]
     pub fn score(&self, color: Color) -> i32 {
@@ -441,24 +462,7 @@ impl Position {
     /// The position scored as it stands, under the rules' scoring and tie rule.
     #[must_use]
     pub fn score(&self) -> Outcome {
-        let (black, white, empties) = (self.count(Color::Black), self.count(Color::White), self.empties());
-        let variant = self.rules.variant();
-        let leader = match black.cmp(&white) {
-            std::cmp::Ordering::Greater => Some(Color::Black),
-            std::cmp::Ordering::Less => Some(Color::White),
-            std::cmp::Ordering::Equal => None,
-        };
-        let diff = black.abs_diff(white);
-        let (winner, margin) = match variant.scoring {
-            Scoring::EmptiesToWinner => (leader, if leader.is_some() { diff + empties } else { 0 }),
-            Scoring::Plain => (leader, diff),
-            Scoring::Anti => (leader.map(Color::other), diff),
-        };
-        let winner = match (winner, variant.ties) {
-            (None, TieRule::SecondPlayer) => Some(variant.first.other()),
-            (w, _) => w,
-        };
-        Outcome { black, white, empties, winner, margin }
+        Outcome::scored(self.rules.variant(), self.count(Color::Black), self.count(Color::White), self.empties())
     }
 
     /// Checks a move without playing it.

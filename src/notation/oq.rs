@@ -34,9 +34,10 @@
 //! Dropped: other fields of `position` and of the moves, the `s` of moves before the last, the
 //! `t` of a resignation, known fields of an unexpected type (a `name` that is not a string, a
 //! `tcb` that is not a number...), top-level fields named `type`, `message` or `start_pos`
-//! (their tag names are taken), and the order of fields. A move without `m` before the last is
-//! an error. A move's span is its `m` string (without the quotes) when it can be found in the
-//! text (an escaped value cannot), else the whole text.
+//! (their tag names are taken), the order of fields, and all but the last value of a repeated
+//! field (which keeps the place of its first). A move without `m` before the last is an error.
+//! A move's span is its `m` string (without the quotes) when it can be found in the text (an
+//! escaped value cannot), else the whole text.
 //!
 //! [`write()`] writes one line of compact JSON in the same shape: `attrs`, `id`, `gtype`,
 //! `players` (always two objects: `id`, `name`, `oldR`, `newR` as numbers, then the player's
@@ -44,147 +45,29 @@
 //! then `moves` with `t` in whole milliseconds and `m`; a `termination` other than `resign`
 //! becomes the last move's `s`, `resign` an extra move `{}`), `tcb`, `created`, then the other
 //! `oq_*` fields in tag order. Other tags (event, comments, evaluations ...) and a start board
-//! are not written; a rating or `time` that is not a number is left out.
+//! are not written; a rating or `time` that is not a number is left out. A tag naming a field
+//! already written (`oq_tcb`, `black_oq_name`) replaces its value rather than repeat the field.
 
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
-use serde_json::Number;
+use serde_json::{Map, Number, Value};
 
 use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError, pgn, transcript};
 
-/// A JSON value that keeps the order of an object's fields.
-#[derive(Clone, PartialEq, Debug)]
-enum Json {
-    Null,
-    Bool(bool),
-    Number(Number),
-    String(String),
-    Array(Vec<Json>),
-    Object(Vec<(String, Json)>),
+/// The JSON a tag's text stands for: the text parsed, or else the text as a string.
+fn from_tag(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
 
-impl Json {
-    fn get(&self, key: &str) -> Option<&Json> {
-        match self {
-            Json::Object(fields) => fields.iter().find(|(k, _)| k == key).map(|(_, v)| v),
-            _ => None,
-        }
-    }
-
-    fn number(&self) -> Option<f64> {
-        match self {
-            Json::Number(n) => n.as_f64(),
-            _ => None,
-        }
-    }
-
-    /// Compact JSON text.
-    fn text(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
-
-    /// The JSON a tag's text stands for: the text parsed, or else the text as a string.
-    fn from_tag(text: &str) -> Json {
-        serde_json::from_str(text).unwrap_or_else(|_| Json::String(text.to_owned()))
-    }
-
-    /// A number from a tag's text, as a float.
-    fn float(text: &str) -> Option<Json> {
-        text.trim().parse::<f64>().ok().and_then(Number::from_f64).map(Json::Number)
-    }
-
-    /// A number, as an integer when it is whole.
-    fn whole(x: f64) -> Option<Json> {
-        if x.fract() == 0.0 && x.abs() < 9.0e15 {
-            Some(Json::Number(Number::from(x as i64)))
-        } else {
-            Number::from_f64(x).map(Json::Number)
-        }
-    }
+/// A number from a tag's text, as a float.
+fn float(text: &str) -> Option<Value> {
+    text.trim().parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number)
 }
 
-impl<'de> Deserialize<'de> for Json {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Json, D::Error> {
-        deserializer.deserialize_any(JsonVisitor)
-    }
-}
-
-struct JsonVisitor;
-
-impl<'de> Visitor<'de> for JsonVisitor {
-    type Value = Json;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_unit<E>(self) -> Result<Json, E> {
-        Ok(Json::Null)
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Json, E> {
-        Ok(Json::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Json, E> {
-        Ok(Json::Number(v.into()))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Json, E> {
-        Ok(Json::Number(v.into()))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Json, E> {
-        Ok(Number::from_f64(v).map_or(Json::Null, Json::Number))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Json, E> {
-        Ok(Json::String(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Json, E> {
-        Ok(Json::String(v))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Json::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
-        let mut fields = Vec::new();
-        while let Some(entry) = map.next_entry::<String, Json>()? {
-            fields.push(entry);
-        }
-        Ok(Json::Object(fields))
-    }
-}
-
-impl Serialize for Json {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Json::Null => serializer.serialize_unit(),
-            Json::Bool(b) => serializer.serialize_bool(*b),
-            Json::Number(n) => n.serialize(serializer),
-            Json::String(s) => serializer.serialize_str(s),
-            Json::Array(items) => {
-                let mut seq = serializer.serialize_seq(Some(items.len()))?;
-                for item in items {
-                    seq.serialize_element(item)?;
-                }
-                seq.end()
-            }
-            Json::Object(fields) => {
-                let mut map = serializer.serialize_map(Some(fields.len()))?;
-                for (k, v) in fields {
-                    map.serialize_entry(k, v)?;
-                }
-                map.end()
-            }
-        }
+/// A number, as an integer when it is whole.
+fn whole(x: f64) -> Option<Value> {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        Some(Value::Number(Number::from(x as i64)))
+    } else {
+        Number::from_f64(x).map(Value::Number)
     }
 }
 
@@ -239,43 +122,43 @@ fn json_error(text: &str, e: &serde_json::Error) -> SyntaxError {
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let whole = Span { start: 0, end: text.len() };
     let fail = |message: &str| SyntaxError { span: whole, message: message.to_owned() };
-    let root: Json = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
+    let root: Value = serde_json::from_str(text).map_err(|e| json_error(text, &e))?;
     let mut record = Record::default();
     let wrapped = root.get("args").is_some() && root.get("players").is_none() && root.get("position").is_none();
     let game = if wrapped {
-        if let Some(Json::String(name)) = root.get("name") {
+        if let Some(Value::String(name)) = root.get("name") {
             record.set_tag("oq_message", name.as_str());
         }
         match root.get("args") {
-            Some(Json::Array(args)) => args.first().unwrap_or(&Json::Null),
-            _ => &Json::Null,
+            Some(Value::Array(args)) => args.first().unwrap_or(&Value::Null),
+            _ => &Value::Null,
         }
     } else {
         &root
     };
-    let Json::Object(fields) = game else {
+    let Value::Object(fields) = game else {
         return Err(fail("an Othello Quest game is a JSON object (or a message whose args hold one)"));
     };
     let mut termination = None;
     for (key, value) in fields {
         match (key.as_str(), value) {
-            ("id", Json::String(s)) => record.set_tag("oq_id", s.as_str()),
-            ("gtype", Json::String(s)) => record.set_tag("oq_type", s.as_str()),
-            ("players", Json::Array(players)) => {
+            ("id", Value::String(s)) => record.set_tag("oq_id", s.as_str()),
+            ("gtype", Value::String(s)) => record.set_tag("oq_type", s.as_str()),
+            ("players", Value::Array(players)) => {
                 for (player, side) in players.iter().zip(["black", "white"]) {
                     read_player(&mut record, side, player);
                 }
             }
-            ("position", Json::Object(_)) => termination = read_position(&mut record, value, text)?,
-            ("tcb", Json::Number(n)) => {
+            ("position", Value::Object(_)) => termination = read_position(&mut record, value, text)?,
+            ("tcb", Value::Number(n)) => {
                 if let Some(ms) = n.as_f64() {
                     record.set_tag("time", seconds(ms));
                 }
             }
-            ("created", Json::String(s)) => record.set_tag("date", s.as_str()),
+            ("created", Value::String(s)) => record.set_tag("date", s.as_str()),
             ("id" | "gtype" | "players" | "position" | "tcb" | "created", _) => {}
             (key, _) if TAKEN.contains(&key) => {}
-            (key, value) => record.set_tag(&format!("oq_{key}"), value.text()),
+            (key, value) => record.set_tag(&format!("oq_{key}"), value.to_string()),
         }
     }
     if let Some(t) = termination {
@@ -284,28 +167,28 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     Ok(record)
 }
 
-fn read_player(record: &mut Record, side: &str, player: &Json) {
-    let Json::Object(fields) = player else { return };
+fn read_player(record: &mut Record, side: &str, player: &Value) {
+    let Value::Object(fields) = player else { return };
     for (key, value) in fields {
         match (key.as_str(), value) {
-            ("name", Json::String(s)) => record.set_tag(side, s.as_str()),
-            ("newR", Json::Number(n)) => {
+            ("name", Value::String(s)) => record.set_tag(side, s.as_str()),
+            ("newR", Value::Number(n)) => {
                 record.set_tag(&format!("{side}_rating"), format!("{}", n.as_f64().unwrap_or(0.0)))
             }
-            ("oldR", Json::Number(n)) => {
+            ("oldR", Value::Number(n)) => {
                 record.set_tag(&format!("{side}_old_rating"), format!("{}", n.as_f64().unwrap_or(0.0)));
             }
-            ("id", Json::String(s)) => record.set_tag(&format!("{side}_oq_id"), s.as_str()),
+            ("id", Value::String(s)) => record.set_tag(&format!("{side}_oq_id"), s.as_str()),
             ("name" | "newR" | "oldR" | "id", _) => {}
-            (key, value) => record.set_tag(&format!("{side}_oq_{key}"), value.text()),
+            (key, value) => record.set_tag(&format!("{side}_oq_{key}"), value.to_string()),
         }
     }
 }
 
 /// Reads the opening and the moves; the termination, if the moves say.
-fn read_position(record: &mut Record, position: &Json, text: &str) -> Result<Option<String>, SyntaxError> {
+fn read_position(record: &mut Record, position: &Value, text: &str) -> Result<Option<String>, SyntaxError> {
     let whole = Span { start: 0, end: text.len() };
-    if let Some(Json::String(opening)) = position.get("startPos") {
+    if let Some(Value::String(opening)) = position.get("startPos") {
         let at = Finder { text, pos: 0 }.next("startPos", opening);
         let parsed = transcript::parse(opening).map_err(|e| SyntaxError {
             span: at.map_or(whole, |s| Span { start: s.start + e.span.start, end: s.start + e.span.end }),
@@ -317,20 +200,20 @@ fn read_position(record: &mut Record, position: &Json, text: &str) -> Result<Opt
         }
         record.set_tag("oq_start_pos", opening.as_str());
     }
-    let Some(Json::Array(moves)) = position.get("moves") else { return Ok(None) };
+    let Some(Value::Array(moves)) = position.get("moves") else { return Ok(None) };
     let mut finder = Finder { text, pos: 0 };
     let mut termination = None;
     for (i, entry) in moves.iter().enumerate() {
         let last = i + 1 == moves.len();
-        if !matches!(entry, Json::Object(_)) {
+        if !matches!(entry, Value::Object(_)) {
             return Err(SyntaxError { span: whole, message: format!("move {} is not an object", i + 1) });
         }
         let status = match entry.get("s") {
-            Some(Json::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s.clone()),
             _ => None,
         };
         match entry.get("m") {
-            Some(Json::String(m)) => {
+            Some(Value::String(m)) => {
                 let span = finder.next("m", m).unwrap_or(whole);
                 let (mv, upper) = if m == "-" {
                     (MoveSyntax::Pass, false)
@@ -345,7 +228,7 @@ fn read_position(record: &mut Record, position: &Json, text: &str) -> Result<Opt
                         }
                     }
                 };
-                let time = entry.get("t").and_then(Json::number).map(|ms| ms / 1000.0);
+                let time = entry.get("t").and_then(Value::as_f64).map(|ms| ms / 1000.0);
                 record.moves.push(MoveToken { mv, span, upper, time, ..MoveToken::default() });
                 if last {
                     termination = status;
@@ -366,46 +249,46 @@ fn read_position(record: &mut Record, position: &Json, text: &str) -> Result<Opt
     Ok(termination)
 }
 
-fn player(record: &Record, side: &str) -> Json {
-    let mut fields = Vec::new();
+fn player(record: &Record, side: &str) -> Value {
+    let mut fields = Map::new();
     if let Some(id) = record.tag(&format!("{side}_oq_id")) {
-        fields.push(("id".to_owned(), Json::String(id.to_owned())));
+        fields.insert("id".to_owned(), Value::String(id.to_owned()));
     }
     if let Some(name) = record.tag(side) {
-        fields.push(("name".to_owned(), Json::String(name.to_owned())));
+        fields.insert("name".to_owned(), Value::String(name.to_owned()));
     }
     for (tag, key) in [("old_rating", "oldR"), ("rating", "newR")] {
-        if let Some(r) = record.tag(&format!("{side}_{tag}")).and_then(Json::float) {
-            fields.push((key.to_owned(), r));
+        if let Some(r) = record.tag(&format!("{side}_{tag}")).and_then(float) {
+            fields.insert(key.to_owned(), r);
         }
     }
     let prefix = format!("{side}_oq_");
     for (k, v) in &record.tags {
         if let Some(key) = k.strip_prefix(&prefix).filter(|&key| key != "id") {
-            fields.push((key.to_owned(), Json::from_tag(v)));
+            fields.insert(key.to_owned(), from_tag(v));
         }
     }
-    Json::Object(fields)
+    Value::Object(fields)
 }
 
-fn moves(record: &Record) -> Json {
-    let mut fields = Vec::new();
+fn moves(record: &Record) -> Value {
+    let mut fields = Map::new();
     let mut moves = &record.moves[..];
     if let Some(opening) = record.tag("oq_start_pos") {
         if let Ok(parsed) = transcript::parse(opening) {
             let n = parsed.moves.len();
             if moves.len() >= n && moves.iter().zip(&parsed.moves).all(|(a, b)| a.mv == b.mv) {
-                fields.push(("startPos".to_owned(), Json::String(opening.to_owned())));
+                fields.insert("startPos".to_owned(), Value::String(opening.to_owned()));
                 moves = &moves[n..];
             }
         }
     }
-    let mut list: Vec<Json> = moves
+    let mut list: Vec<Value> = moves
         .iter()
         .map(|t| {
-            let mut m = Vec::new();
-            if let Some(t) = t.time.and_then(|s| Json::whole((s * 1000.0).round())) {
-                m.push(("t".to_owned(), t));
+            let mut m = Map::new();
+            if let Some(t) = t.time.and_then(|s| whole((s * 1000.0).round())) {
+                m.insert("t".to_owned(), t);
             }
             let text = match t.mv {
                 MoveSyntax::Pass => "-".to_owned(),
@@ -414,62 +297,66 @@ fn moves(record: &Record) -> Json {
                     format!("{}{rank}", if t.upper { letter.to_ascii_uppercase() } else { letter })
                 }
             };
-            m.push(("m".to_owned(), Json::String(text)));
-            Json::Object(m)
+            m.insert("m".to_owned(), Value::String(text));
+            Value::Object(m)
         })
         .collect();
     match record.tag("termination") {
-        Some("resign") => list.push(Json::Object(vec![])),
+        Some("resign") => list.push(Value::Object(Map::new())),
         Some(status) => {
-            let status = ("s".to_owned(), Json::String(status.to_owned()));
+            let status = Value::String(status.to_owned());
             match list.last_mut() {
-                Some(Json::Object(last)) => last.push(status),
-                _ => list.push(Json::Object(vec![status])),
+                Some(Value::Object(last)) => {
+                    last.insert("s".to_owned(), status);
+                }
+                _ => list.push(Value::Object(Map::from_iter([("s".to_owned(), status)]))),
             }
         }
         None => {}
     }
-    fields.push(("moves".to_owned(), Json::Array(list)));
-    Json::Object(fields)
+    fields.insert("moves".to_owned(), Value::Array(list));
+    Value::Object(fields)
 }
 
 /// Writes a record as one line of Othello Quest game JSON.
 #[must_use]
 pub fn write(record: &Record) -> String {
-    let mut game: Vec<(String, Json)> = Vec::new();
-    let mut put = |key: &str, value: Json| game.push((key.to_owned(), value));
+    let mut game = Map::new();
+    let mut put = |key: &str, value: Value| {
+        game.insert(key.to_owned(), value);
+    };
     if let Some(attrs) = record.tag("oq_attrs") {
-        put("attrs", Json::from_tag(attrs));
+        put("attrs", from_tag(attrs));
     }
     if let Some(id) = record.tag("oq_id") {
-        put("id", Json::String(id.to_owned()));
+        put("id", Value::String(id.to_owned()));
     }
     if let Some(kind) = record.tag("oq_type") {
-        put("gtype", Json::String(kind.to_owned()));
+        put("gtype", Value::String(kind.to_owned()));
     }
-    put("players", Json::Array(vec![player(record, "black"), player(record, "white")]));
+    put("players", Value::Array(vec![player(record, "black"), player(record, "white")]));
     put("position", moves(record));
     if let Some(ms) =
-        record.tag("time").and_then(|t| t.trim().parse::<f64>().ok()).and_then(|s| Json::whole((s * 1000.0).round()))
+        record.tag("time").and_then(|t| t.trim().parse::<f64>().ok()).and_then(|s| whole((s * 1000.0).round()))
     {
         put("tcb", ms);
     }
     if let Some(date) = record.tag("date") {
-        put("created", Json::String(date.to_owned()));
+        put("created", Value::String(date.to_owned()));
     }
     for (k, v) in &record.tags {
         if let Some(key) = k.strip_prefix("oq_").filter(|_| !MAPPED.contains(&k.as_str())) {
-            put(key, Json::from_tag(v));
+            put(key, from_tag(v));
         }
     }
     let root = match record.tag("oq_message") {
-        Some(name) => Json::Object(vec![
-            ("name".to_owned(), Json::String(name.to_owned())),
-            ("args".to_owned(), Json::Array(vec![Json::Object(game)])),
-        ]),
-        None => Json::Object(game),
+        Some(name) => Value::Object(Map::from_iter([
+            ("name".to_owned(), Value::String(name.to_owned())),
+            ("args".to_owned(), Value::Array(vec![Value::Object(game)])),
+        ])),
+        None => Value::Object(game),
     };
-    root.text()
+    root.to_string()
 }
 
 #[cfg(test)]

@@ -1,0 +1,116 @@
+//! Guessing the move a record meant when it holds an illegal one.
+//!
+//! A score sheet typo is usually one character off (`c3` for `c4`, `d3` for `c3`), a
+//! neighbouring cell, or the file and rank swapped (`c4` for `d3`). [`suggest`] tries every legal
+//! move that is such a near miss in place of the illegal one, and ranks them by how far the rest
+//! of the record then replays.
+
+use super::game::{Game, Passes};
+use super::position::Position;
+use super::square::{Move, Square};
+
+/// How a candidate differs from the move written.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Nearness {
+    /// The same file or the same rank: one character off.
+    OneCharacter,
+    /// File and rank swapped (`c4` for `d3`).
+    Swapped,
+    /// A neighbouring cell, diagonally.
+    Neighbour,
+}
+
+impl Nearness {
+    /// In words.
+    #[must_use]
+    pub fn describe(self) -> &'static str {
+        match self {
+            Nearness::OneCharacter => "one character off",
+            Nearness::Swapped => "file and rank swapped",
+            Nearness::Neighbour => "a neighbouring cell",
+        }
+    }
+}
+
+/// A move the record may have meant.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Suggestion {
+    /// The move.
+    pub mv: Move,
+    /// How it differs from the one written.
+    pub nearness: Nearness,
+    /// With it, how many of the record's moves replay (all of them: the record is then legal).
+    pub replays: usize,
+    /// Whether all of them replay.
+    pub complete: bool,
+}
+
+/// The near misses for the illegal move at index `failed` of `moves` (replayed from `start`
+/// with forced passes inferred), best first: those that let the whole record replay, then
+/// those that get furthest, then the nearest.
+#[must_use]
+pub fn suggest(start: &Position, moves: &[Move], failed: usize, before: &Position) -> Vec<Suggestion> {
+    let Some(Move::Place(written)) = moves.get(failed).copied() else { return Vec::new() };
+    let mut out = Vec::new();
+    // The position the move was tried on; a forced pass may come first.
+    let mut mover = before.clone();
+    if !mover.has_placement() && mover.check(Move::Pass).is_ok() {
+        let _ = mover.play_mut(Move::Pass);
+    }
+    for candidate in mover.legal_placements() {
+        let Some(nearness) = nearness(written, candidate) else { continue };
+        let mut fixed = moves.to_vec();
+        fixed[failed] = Move::Place(candidate);
+        let game = Game::from_position(start.clone()).with_moves(fixed);
+        let (replays, complete) = match game.replay(Passes::Implicit) {
+            Ok(_) => (moves.len(), true),
+            Err(e) => (e.ply - 1, false),
+        };
+        out.push(Suggestion { mv: Move::Place(candidate), nearness, replays, complete });
+    }
+    out.sort_by(|a, b| b.replays.cmp(&a.replays).then(a.nearness.cmp(&b.nearness)));
+    out
+}
+
+fn nearness(written: Square, candidate: Square) -> Option<Nearness> {
+    let (wf, wr, cf, cr) = (written.file(), written.row(), candidate.file(), candidate.row());
+    if wf == cf || wr == cr {
+        Some(Nearness::OneCharacter)
+    } else if wf == cr && wr == cf {
+        Some(Nearness::Swapped)
+    } else if wf.abs_diff(cf) <= 1 && wr.abs_diff(cr) <= 1 {
+        Some(Nearness::Neighbour)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rules;
+
+    fn moves(text: &str) -> Vec<Move> {
+        text.as_bytes().chunks(2).map(|c| Move::Place(std::str::from_utf8(c).unwrap().parse().unwrap())).collect()
+    }
+
+    #[test]
+    fn a_typo_is_found_and_the_rest_replays() {
+        let start = Position::start(Rules::othello().shared());
+        // f5d6c3d3c4f4f6f3e6e7 with c3 mistyped as c2.
+        let record = moves("f5d6c2d3c4f4f6f3e6e7");
+        let err = Game::from_position(start.clone()).with_moves(record.clone()).replay(Passes::Implicit).unwrap_err();
+        assert_eq!(err.ply, 3);
+        let s = suggest(&start, &record, 2, &err.position);
+        assert_eq!(s[0].mv, Move::Place("c3".parse().unwrap()));
+        assert!(s[0].complete);
+        assert_eq!(s[0].nearness, Nearness::OneCharacter);
+    }
+
+    #[test]
+    fn swapped_coordinates_are_near() {
+        assert_eq!(nearness("c4".parse().unwrap(), "d3".parse().unwrap()), Some(Nearness::Swapped));
+        assert_eq!(nearness("c4".parse().unwrap(), "d5".parse().unwrap()), Some(Nearness::Neighbour));
+        assert_eq!(nearness("c4".parse().unwrap(), "f6".parse().unwrap()), None);
+    }
+}
