@@ -107,8 +107,14 @@ mod round_trips {
                     .map_err(|e| TestCaseError::fail(format!("{f}: {e}\n{text}")))?;
                 prop_assert_eq!(placements(&back), placements(&game), "{}: {}", f, text);
                 let again = back.resolve(rules.clone()).map_err(|e| TestCaseError::fail(format!("{f}: {e}")))?;
-                prop_assert_eq!(&again.record.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(),
-                    &resolved.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(), "{}", f);
+                let mut want: Vec<_> = resolved.moves.iter().map(|t| (t.mv, t.color)).collect();
+                if !f.writes_passes() {
+                    // A pass after the last placement cannot be inferred from placements alone.
+                    while want.last().is_some_and(|m| m.0 == MoveSyntax::Pass) {
+                        want.pop();
+                    }
+                }
+                prop_assert_eq!(&again.record.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(), &want, "{}", f);
             }
             // WTHOR: binary, 8x8.
             let bytes = wthor::write_game(&resolved, [1, 2, 3]).unwrap();
