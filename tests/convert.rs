@@ -96,18 +96,8 @@ fn wthor_from_names_writes_name_files() {
     let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn.as_bytes());
     assert_eq!(code, 0, "{err}");
     assert!(dir.join("club.JOU").exists() && dir.join("club.TRN").exists());
-    let (back, err, code) = convert(
-        &[
-            out.to_str().unwrap(),
-            "--players",
-            dir.join("club.JOU").to_str().unwrap(),
-            "--tournaments",
-            dir.join("club.TRN").to_str().unwrap(),
-            "--to",
-            "json",
-        ],
-        b"",
-    );
+    // club.JOU and club.TRN beside club.wtb are found without being named.
+    let (back, err, code) = convert(&[out.to_str().unwrap(), "--to", "json"], b"");
     assert_eq!(code, 0, "{err}");
     let back = text(back);
     let first: serde_json::Value = serde_json::from_str(back.lines().next().unwrap()).unwrap();
@@ -232,6 +222,53 @@ fn every_shared_ggf_and_wthor_file_converts() {
         let (_, err, code) = convert(&[p.to_str().unwrap(), "--to", "json"], b"");
         assert_eq!(code, 0, "{path}: {err}");
     }
+}
+
+#[test]
+fn records_a_format_cannot_hold_are_refused_not_changed() {
+    // A random-start game: transcripts and WTHOR have no place for its start position.
+    let ggf = "(;GM[Othello]TY[8r12]BO[8 -------- ---*---- --OOOO-- -*OOO*-- -O**OO-- --OO**-- ----*--- -------- *]B[B3];)\n\
+               (;GM[Othello]TY[8]B[f5]W[d6];)\n";
+    for to in ["transcript", "wthor", "logbook"] {
+        let dir = tempdir();
+        let out = dir.join("o.wtb");
+        let (_, err, code) = convert(&["--to", to, "-o", out.to_str().unwrap()], ggf.as_bytes());
+        assert_eq!(code, 1, "{to}: {err}");
+        assert!(err.contains("cannot hold a start position"), "{to}: {err}");
+        assert!(err.contains("1 records converted"), "{to}: {err}");
+    }
+    // A 6x6 game is not WTHOR's to hold either.
+    let (_, err, code) =
+        convert(&["--to", "wthor", "-o", tempdir().join("x.wtb").to_str().unwrap()], b"(;GM[Othello]TY[6]B[c2];)\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("standard 8x8 Othello only"), "{err}");
+    // A result WTHOR cannot store is reported; the other game is still written.
+    let sgf = "(;FF[4]GM[2]SZ[8]RE[B+R];B[fe])\n(;FF[4]GM[2]SZ[8];B[fe];W[df])\n";
+    let (_, err, code) = convert(&["--to", "wthor", "-o", tempdir().join("y.wtb").to_str().unwrap()], sgf.as_bytes());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 records converted"), "{err}");
+}
+
+#[test]
+fn colours_written_in_a_record_are_checked() {
+    let (_, err, code) = convert(&["--from", "logbook", "--to", "transcript"], b"-f4+f5\n+f5+d6\n+f5-d6\n");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("record 1: move 1, f4, is illegal: the record gives the move to white, but black is to move"),
+        "{err}"
+    );
+    assert!(err.contains("record 2: move 2, d6, is illegal: the record gives the move to black"), "{err}");
+    assert!(err.contains("1 records converted"), "{err}");
+}
+
+#[test]
+fn a_small_board_reads_back_without_rules() {
+    let (grid, err, code) =
+        convert(&["--rules", "othello,size=4", "--to", "kifu", "-q"], b"a2a1c4d2d1d4d3a3b1c1b4a4\n");
+    assert_eq!(code, 0, "{err}");
+    let (back, err, code) = convert(&["--from", "kifu", "--to", "ggf", "-q"], &grid);
+    assert_eq!(code, 0, "{err}");
+    assert!(text(back).contains("TY[4]"));
 }
 
 /// A fresh folder under the target directory.

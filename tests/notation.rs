@@ -117,7 +117,7 @@ mod round_trips {
                 prop_assert_eq!(&again.record.moves.iter().map(|t| (t.mv, t.color)).collect::<Vec<_>>(), &want, "{}", f);
             }
             // WTHOR: binary, 8x8.
-            let bytes = wthor::write_game(&resolved, [1, 2, 3]).unwrap();
+            let bytes = wthor::write_game(&resolved, [1, 2, 3], 0).unwrap();
             let back = wthor::parse_game(&bytes, 0, &wthor::Names::default()).unwrap();
             prop_assert_eq!(placements(&back), placements(&game));
         }

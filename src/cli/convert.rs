@@ -85,7 +85,7 @@ struct Context<'a> {
 /// A converted record: text ready to write, a record for the WTHOR writer, or an error.
 enum Converted {
     Text(String),
-    Wthor(Record),
+    Wthor(Box<WthorGame>),
     Failed(RecordError),
 }
 
@@ -152,8 +152,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         sink.write_text(&text, &mut out)?;
                         converted += 1;
                     }
-                    Converted::Wthor(record) => {
-                        sink.push_wthor(&record)?;
+                    Converted::Wthor(game) => {
+                        sink.push_wthor(*game);
                         converted += 1;
                     }
                 }
@@ -175,11 +175,17 @@ impl Context<'_> {
         match self.resolve(raw) {
             Err((span, message)) => Converted::Failed(raw.error(self.name, span, message)),
             Ok(resolved) => {
+                if let Err(message) = fits(&resolved, self.to) {
+                    return Converted::Failed(raw.error(self.name, Span::default(), message));
+                }
+                let black = resolved.end.count(Color::Black);
                 let record = shape(resolved, self.to);
-                if self.to == Format::Wthor {
-                    Converted::Wthor(record)
-                } else {
-                    Converted::Text(format::write(self.to, &record))
+                if self.to != Format::Wthor {
+                    return Converted::Text(format::write(self.to, &record));
+                }
+                match wthor::write_game(&record, [0; 3], black as u8) {
+                    Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
+                    Err(message) => Converted::Failed(raw.error(self.name, Span::default(), message)),
                 }
             }
         }
@@ -191,26 +197,45 @@ impl Context<'_> {
             Body::Binary(bytes) => wthor::parse_game(bytes, self.year, &self.names),
         }
         .map_err(|e| (e.span, e.message))?;
-        let rules = match (&self.forced, record.tag("rules")) {
-            (Some(r), _) => r.clone(),
-            (None, Some(spec)) => {
-                let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                match cache.get(spec) {
-                    Some(r) => r.clone(),
-                    None => {
-                        let r = spec
-                            .parse::<Rules>()
-                            .map_err(|e| (Span::default(), format!("rules `{spec}`: {e}")))?
-                            .shared();
-                        cache.insert(spec.to_owned(), r.clone());
-                        r
-                    }
-                }
-            }
-            (None, None) => self.default_rules.clone(),
-        };
+        let rules = self.rules_for(&record)?;
         record.resolve(rules).map_err(|e| (e.span, e.message))
     }
+
+    /// `--rules`, else the record's `rules` tag, else standard Othello on the start board's size.
+    fn rules_for(&self, record: &Record) -> Result<Arc<Rules>, (Span, String)> {
+        if let Some(r) = &self.forced {
+            return Ok(r.clone());
+        }
+        let spec = match (record.tag("rules"), record.start.as_ref().map(|b| b.size)) {
+            (Some(spec), _) => spec.to_owned(),
+            (None, Some(n)) if n != 8 => format!("othello,size={n}"),
+            (None, _) => return Ok(self.default_rules.clone()),
+        };
+        let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(r) = cache.get(&spec) {
+            return Ok(r.clone());
+        }
+        let r = spec.parse::<Rules>().map_err(|e| (Span::default(), format!("rules `{spec}`: {e}")))?.shared();
+        cache.insert(spec, r.clone());
+        Ok(r)
+    }
+}
+
+/// Whether the target format can hold the record: formats without a start board or rules
+/// (transcripts, the logbook, Othello Quest, WTHOR) refuse a start that is not the rules' own,
+/// and WTHOR refuses anything but standard 8x8 Othello.
+fn fits(resolved: &Resolved, to: Format) -> Result<(), String> {
+    let rules = resolved.start.rules();
+    let own_start =
+        BoardSyntax::of_position(&resolved.start) == BoardSyntax::of_position(&Position::start(rules.clone()));
+    let holds_start = !matches!(to, Format::Transcript | Format::Logbook | Format::Oq | Format::Wthor);
+    if !own_start && !holds_start {
+        return Err(format!("{to} cannot hold a start position other than the rules' own; the game would change"));
+    }
+    if to == Format::Wthor && *rules.variant() != Variant::default() {
+        return Err(format!("WTHOR holds standard 8x8 Othello only, not {}", rules.variant().spec()));
+    }
+    Ok(())
 }
 
 /// Shapes a replayed record for the target format: passes only where the format writes them,
@@ -237,6 +262,12 @@ fn shape(resolved: Resolved, to: Format) -> Record {
     if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
+    if to == Format::Ggf {
+        // GGS writes results with three decimals (`+4.000`).
+        if let Some(m) = record.tag("result").and_then(|r| r.parse::<i32>().ok()) {
+            record.set_tag("result", format!("{m:+.3}", m = f64::from(m)));
+        }
+    }
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
         let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
         let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
@@ -247,24 +278,33 @@ fn shape(resolved: Resolved, to: Format) -> Record {
     record
 }
 
-/// Finds the name files for a WTHOR input: the given paths, else `WTHOR.JOU` / `WTHOR.TRN`
-/// (any case) in the same folder. Missing files mean no names (the ids are kept).
+/// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
+/// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
+/// files mean no names (the ids are kept).
 fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
     let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
-    let find = |given: Option<&Path>, file: &str| -> Option<PathBuf> {
+    let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
+    let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
         if let Some(p) = given {
             return Some(p.to_path_buf());
         }
-        let entries = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir }).ok()?;
-        entries
+        let entries: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
+            .ok()?
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+            .collect();
+        // The database's own names (`club.JOU` beside `club.wtb`), else the federation's.
+        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| {
+            entries
+                .iter()
+                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(&file)))
+                .cloned()
+        })
     };
     let mut names = wthor::Names::default();
     for (given, file, width, slot) in [
-        (players, "WTHOR.JOU", wthor::PLAYER_LEN, &mut names.players),
-        (tournaments, "WTHOR.TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
+        (players, "JOU", wthor::PLAYER_LEN, &mut names.players),
+        (tournaments, "TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
     ] {
         if let Some(path) = find(given, file) {
             let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
@@ -286,6 +326,35 @@ struct Sink {
     players: Names,
     tournaments: Names,
     year: u16,
+}
+
+/// A game encoded for WTHOR, with what the database files need to number it.
+struct WthorGame {
+    bytes: [u8; wthor::RECORD_LEN],
+    ids: Option<[u16; 3]>,
+    event: Option<String>,
+    black: Option<String>,
+    white: Option<String>,
+    year: u16,
+}
+
+impl WthorGame {
+    fn new(record: &Record, bytes: [u8; wthor::RECORD_LEN]) -> WthorGame {
+        let id = |tag: &str| record.tag(tag).and_then(|v| v.parse::<u16>().ok());
+        let ids = match (id("wthor_tournament"), id("wthor_black"), id("wthor_white")) {
+            (Some(t), Some(b), Some(w)) => Some([t, b, w]),
+            _ => None,
+        };
+        let name = |tag: &str| record.tag(tag).map(str::to_owned);
+        WthorGame {
+            bytes,
+            ids,
+            event: name("event"),
+            black: name("black"),
+            white: name("white"),
+            year: record.tag("date").and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()).unwrap_or(0),
+        }
+    }
 }
 
 /// Names numbered in order of first appearance.
@@ -334,26 +403,18 @@ impl Sink {
         Ok(())
     }
 
-    fn push_wthor(&mut self, record: &Record) -> anyhow::Result<()> {
-        let id = |tag: &str| record.tag(tag).and_then(|v| v.parse::<u16>().ok());
-        let kept = match (id("wthor_tournament"), id("wthor_black"), id("wthor_white")) {
-            (Some(t), Some(b), Some(w)) => Some([t, b, w]),
-            _ => None,
-        };
+    fn push_wthor(&mut self, game: WthorGame) {
         let new = [
-            self.tournaments.id(record.tag("event")),
-            self.players.id(record.tag("black")),
-            self.players.id(record.tag("white")),
+            self.tournaments.id(game.event.as_deref()),
+            self.players.id(game.black.as_deref()),
+            self.players.id(game.white.as_deref()),
         ];
         if self.year == 0 {
-            self.year = record.tag("date").and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()).unwrap_or(0);
+            self.year = game.year;
         }
-        let game =
-            wthor::write_game(record, [0; 3]).map_err(|e| anyhow::anyhow!("record {}: {e}", self.games.len() + 1))?;
-        self.games.push(game);
-        self.kept_ids.push(kept);
+        self.games.push(game.bytes);
+        self.kept_ids.push(game.ids);
         self.new_ids.push(new);
-        Ok(())
     }
 
     fn finish(&mut self, out: &mut Output, target: Option<&Path>) -> anyhow::Result<()> {

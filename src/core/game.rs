@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::position::{IllegalReason, Outcome, Position};
 use super::rules::Rules;
-use super::square::Move;
+use super::square::{Color, Move};
 
 /// How a replay treats passes that the record leaves out.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -22,6 +22,7 @@ pub enum Passes {
 pub struct Game {
     start: Position,
     moves: Vec<Move>,
+    colors: Vec<Option<Color>>,
 }
 
 /// The first move of a game that the rules reject.
@@ -61,19 +62,27 @@ impl Game {
     /// A game from the start position of `rules`, with no moves yet.
     #[must_use]
     pub fn new(rules: Arc<Rules>) -> Game {
-        Game { start: Position::start(rules), moves: Vec::new() }
+        Game::from_position(Position::start(rules))
     }
 
     /// A game from any position, with no moves yet.
     #[must_use]
     pub fn from_position(start: Position) -> Game {
-        Game { start, moves: Vec::new() }
+        Game { start, moves: Vec::new(), colors: Vec::new() }
     }
 
     /// The game with these moves appended, unchecked.
     #[must_use]
     pub fn with_moves(mut self, moves: impl IntoIterator<Item = Move>) -> Game {
         self.moves.extend(moves);
+        self
+    }
+
+    /// The game with the colour the record gives each move (`None` where it gives none), one
+    /// per move; replay then checks them and infers a forced pass where the colour shows one.
+    #[must_use]
+    pub fn with_colors(mut self, colors: impl IntoIterator<Item = Option<Color>>) -> Game {
+        self.colors = colors.into_iter().collect();
         self
     }
 
@@ -110,8 +119,10 @@ impl Game {
         let mut position = self.start.clone();
         let (mut played_passes, mut inferred) = (0, 0);
         for (i, &mv) in self.moves.iter().enumerate() {
+            let said = self.colors.get(i).copied().flatten();
+            let wrong_side = said.is_some_and(|c| c != position.side_to_move());
             if passes == Passes::Implicit
-                && matches!(mv, Move::Place(_))
+                && (matches!(mv, Move::Place(_)) || wrong_side)
                 && !position.has_placement()
                 && position.check(Move::Pass).is_ok()
             {
@@ -120,6 +131,10 @@ impl Game {
                 visit(&before, Move::Pass, 0);
                 played_passes += 1;
                 inferred += 1;
+            }
+            if let Some(c) = said.filter(|&c| c != position.side_to_move()) {
+                let reason = IllegalReason::WrongColor(c);
+                return Err(IllegalMove { ply: i + 1, mv, reason, position: Box::new(position) });
             }
             let before = position.clone();
             match position.play_mut(mv) {
@@ -142,7 +157,7 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Position, Square};
+    use crate::core::{Color, Position, Square};
 
     fn moves(text: &str) -> Vec<Move> {
         text.as_bytes()
@@ -171,6 +186,18 @@ mod tests {
         assert_eq!(err.reason, IllegalReason::FlipsNothing);
         assert_eq!(err.position.count(crate::core::Color::Black) + err.position.count(crate::core::Color::White), 8);
         assert_eq!(err.to_string(), "ply 5: a1 is illegal: the move flips no disc");
+    }
+
+    #[test]
+    fn colours_in_the_record_are_checked_and_show_passes() {
+        let rules = Rules::othello().shared();
+        let game =
+            Game::new(rules.clone()).with_moves(moves("f5d6")).with_colors([Some(Color::Black), Some(Color::Black)]);
+        let err = game.replay(Passes::Implicit).unwrap_err();
+        assert_eq!((err.ply, err.reason), (2, IllegalReason::WrongColor(Color::Black)));
+        assert_eq!(err.to_string(), "ply 2: d6 is illegal: the record gives the move to black, but white is to move");
+        let ok = Game::new(rules).with_moves(moves("f5d6")).with_colors([None, Some(Color::White)]);
+        assert!(ok.replay(Passes::Implicit).is_ok());
     }
 
     #[test]

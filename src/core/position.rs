@@ -181,6 +181,9 @@ pub enum IllegalReason {
     /// The game is already over.
     #[error("the game is already over")]
     GameOver,
+    /// The record gives the move to this colour, but the other one is to move (and has a move).
+    #[error("the record gives the move to {0}, but {other} is to move", other = .0.other())]
+    WrongColor(Color),
 }
 
 /// A move that can't be played, with the position it was tried on, unchanged.

@@ -185,7 +185,7 @@ impl Record {
             span: self.moves[i].span,
             message: format!("{} is not a square of the board", self.moves[i].mv),
         })?;
-        Ok(Game::from_position(start).with_moves(moves))
+        Ok(Game::from_position(start).with_moves(moves).with_colors(self.moves.iter().map(|t| t.color)))
     }
 
     /// The moves as squares of `rules` (a rank resolves to a row by its numbering); the index of

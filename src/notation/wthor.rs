@@ -190,8 +190,7 @@ pub fn signed(margin: i32) -> String {
 }
 
 /// Black's disc count from a margin tag (`+4` → 34), as WTHOR stores it.
-fn discs(tag: Option<&str>) -> Result<u8, String> {
-    let Some(text) = tag else { return Ok(0) };
+fn discs(text: &str) -> Result<u8, String> {
     let text = text.trim();
     let value: f64 = text.strip_prefix('+').unwrap_or(text).parse().map_err(|_| format!("`{text}` is not a margin"))?;
     let m = value.round() as i32;
@@ -202,15 +201,19 @@ fn discs(tag: Option<&str>) -> Result<u8, String> {
 }
 
 /// Encodes a record as a 68-byte game with the given ids. Passes are left out; the record must
-/// be an 8x8 game of at most 60 placements.
-pub fn write_game(record: &Record, ids: [u16; 3]) -> Result<[u8; RECORD_LEN], String> {
+/// be an 8x8 game of at most 60 placements. Black's discs come from the `result` margin (flags
+/// after a `:` ignored), else are `board_black` (the count on the board the record leaves).
+pub fn write_game(record: &Record, ids: [u16; 3], board_black: u8) -> Result<[u8; RECORD_LEN], String> {
     let mut out = [0u8; RECORD_LEN];
     for (i, id) in ids.iter().enumerate() {
         out[2 * i..2 * i + 2].copy_from_slice(&id.to_le_bytes());
     }
-    out[6] = discs(record.tag("result"))?;
+    out[6] = match record.tag("result") {
+        Some(result) => discs(result.split(':').next().unwrap_or(result))?,
+        None => board_black,
+    };
     out[7] = match record.tag("theoretical") {
-        Some(t) => discs(Some(t))?,
+        Some(t) => discs(t)?,
         None => out[6],
     };
     let mut n = 0;
@@ -258,7 +261,7 @@ mod tests {
         assert_eq!(record.moves.len(), 60);
         let replay = record.game(Rules::othello().shared()).unwrap().replay(Passes::Implicit).unwrap();
         assert_eq!(replay.position.count(crate::core::Color::Black), 41);
-        assert_eq!(write_game(&record, [3, 7, 9]).unwrap(), bytes);
+        assert_eq!(write_game(&record, [3, 7, 9], 0).unwrap(), bytes);
     }
 
     #[test]
