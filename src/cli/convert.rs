@@ -3,17 +3,15 @@
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
 
 use super::progress::Progress;
+use super::records::{self, InputArgs, Source, parse_format};
 use super::{Output, Status};
-use crate::core::{Color, Position, Rules, Variant};
-use crate::notation::board::Digits;
-use crate::notation::format::{self, Format, ReadOptions};
-use crate::notation::reader::{self, Body, RawRecord, ReadError, Reader, RecordError};
+use crate::core::{Color, Position, Variant};
+use crate::notation::format::{self, Format};
+use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, Span, wthor};
 
 /// Arguments of `kifu convert`.
@@ -22,26 +20,12 @@ use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, Span, wthor};
 Each record is replayed under its rules; a record that does not parse or replay is reported on stderr \
 (file:line:column, the line and a caret) and the others are still converted (exit 1).")]
 pub struct Args {
-    /// Input files; `-` is stdin (the default). Gzip is read whatever the name.
-    pub inputs: Vec<String>,
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
     /// The format to write.
     #[arg(long, short, value_parser = parse_format)]
     pub to: Format,
-    /// The input format (default: recognised from each file's name and first bytes).
-    #[arg(long, value_parser = parse_format)]
-    pub from: Option<Format>,
-    /// The rules for every record (default: the record's own, else standard Othello).
-    #[arg(long, short, value_parser = super::parse_rules)]
-    pub rules: Option<Rules>,
-    /// What digits mean on boards: `01` (0 black, 1 white) or `012` (0 empty, 1 black, 2 white).
-    #[arg(long, value_enum, default_value_t = DigitsArg::D01)]
-    pub digits: DigitsArg,
-    /// WTHOR player names (default: WTHOR.JOU beside the .wtb file).
-    #[arg(long, value_name = "JOU")]
-    pub players: Option<PathBuf>,
-    /// WTHOR tournament names (default: WTHOR.TRN beside the .wtb file).
-    #[arg(long, value_name = "TRN")]
-    pub tournaments: Option<PathBuf>,
     /// Write here instead of stdout. For `--to wthor` with names not from a WTHOR base, the
     /// names go to OUT's stem with .JOU and .TRN.
     #[arg(long, short)]
@@ -51,38 +35,7 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// `--digits` values.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
-pub enum DigitsArg {
-    /// 0 black, 1 white.
-    #[value(name = "01")]
-    D01,
-    /// 0 empty, 1 black, 2 white.
-    #[value(name = "012")]
-    D012,
-}
-
-fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
-}
-
-/// Records handled together: read in order, converted in parallel, written in order.
-const BATCH: usize = 2048;
-
-/// What one input's records are converted with.
-struct Context<'a> {
-    name: &'a str,
-    format: Format,
-    options: ReadOptions,
-    year: u16,
-    names: wthor::Names,
-    forced: Option<Arc<Rules>>,
-    default_rules: Arc<Rules>,
-    rules_cache: &'a Mutex<HashMap<String, Arc<Rules>>>,
-    to: Format,
-}
-
-/// A converted record: text ready to write, a record for the WTHOR writer, or an error.
+/// A converted record: text ready to write, a game for the WTHOR writer, or an error.
 enum Converted {
     Text(String),
     Wthor(Box<WthorGame>),
@@ -91,75 +44,36 @@ enum Converted {
 
 /// Runs `kifu convert`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
-    let options = ReadOptions {
-        digits: match args.digits {
-            DigitsArg::D01 => Digits::BlackWhite,
-            DigitsArg::D012 => Digits::EmptyBlackWhite,
-        },
-    };
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to);
     let progress = Progress::new(args.quiet, "converting");
-    let rules_cache = Mutex::new(HashMap::new());
     let (mut converted, mut failed) = (0u64, 0u64);
-    for input in &inputs {
-        let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
-        let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
-        let (year, names) = match reader.header() {
-            Some(h) => {
+    let to = args.to;
+    records::for_each(
+        &args.input,
+        &progress,
+        |source, raw| convert(source, raw, to),
+        |source, result| {
+            if let Some(h) = source.header {
                 sink.depth = sink.depth.or(Some(h.depth));
-                (h.year, wthor_names(input, args.players.as_deref(), args.tournaments.as_deref())?)
             }
-            None => (0, wthor::Names::default()),
-        };
-        let context = Context {
-            name: input,
-            format: reader.format(),
-            options,
-            year,
-            names,
-            forced: args.rules.clone().map(Rules::shared),
-            default_rules: Rules::othello().shared(),
-            rules_cache: &rules_cache,
-            to: args.to,
-        };
-        let mut reader = reader.peekable();
-        while reader.peek().is_some() {
-            let mut batch = Vec::with_capacity(BATCH);
-            for item in reader.by_ref().take(BATCH) {
-                match item {
-                    Ok(raw) => batch.push(Ok(raw)),
-                    Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
-                    Err(ReadError::Record(e)) => batch.push(Err(e)),
+            match result.unwrap_or_else(Converted::Failed) {
+                Converted::Failed(e) => {
+                    progress.suspend(|| eprintln!("{e}"));
+                    failed += 1;
+                }
+                Converted::Text(text) => {
+                    sink.write_text(&text, &mut out)?;
+                    converted += 1;
+                }
+                Converted::Wthor(game) => {
+                    sink.push_wthor(*game);
+                    converted += 1;
                 }
             }
-            let results: Vec<Converted> = batch
-                .into_par_iter()
-                .map(|item| match item {
-                    Ok(raw) => context.convert(&raw),
-                    Err(e) => Converted::Failed(e),
-                })
-                .collect();
-            for result in results {
-                progress.inc();
-                match result {
-                    Converted::Failed(e) => {
-                        progress.suspend(|| eprintln!("{e}"));
-                        failed += 1;
-                    }
-                    Converted::Text(text) => {
-                        sink.write_text(&text, &mut out)?;
-                        converted += 1;
-                    }
-                    Converted::Wthor(game) => {
-                        sink.push_wthor(*game);
-                        converted += 1;
-                    }
-                }
-            }
-        }
-    }
+            Ok(())
+        },
+    )?;
     progress.finish();
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
@@ -169,55 +83,27 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
-impl Context<'_> {
-    /// Parses, replays, shapes and (for text formats) writes one record.
-    fn convert(&self, raw: &RawRecord) -> Converted {
-        match self.resolve(raw) {
-            Err((span, message)) => Converted::Failed(raw.error(self.name, span, message)),
-            Ok(resolved) => {
-                if let Err(message) = fits(&resolved, self.to) {
-                    return Converted::Failed(raw.error(self.name, Span::default(), message));
-                }
-                let black = resolved.end.count(Color::Black);
-                let record = shape(resolved, self.to);
-                if self.to != Format::Wthor {
-                    return Converted::Text(format::write(self.to, &record));
-                }
-                match wthor::write_game(&record, [0; 3], black as u8) {
-                    Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
-                    Err(message) => Converted::Failed(raw.error(self.name, Span::default(), message)),
-                }
-            }
-        }
-    }
-
-    fn resolve(&self, raw: &RawRecord) -> Result<Resolved, (Span, String)> {
-        let record = match &raw.body {
-            Body::Text(text) => format::parse(self.format, text, self.options),
-            Body::Binary(bytes) => wthor::parse_game(bytes, self.year, &self.names),
-        }
-        .map_err(|e| (e.span, e.message))?;
-        let rules = self.rules_for(&record)?;
+/// Parses, replays, shapes and (for text formats) writes one record.
+fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
+    let resolved = source.parse(raw).map_err(|e| (e.span, e.message)).and_then(|record| {
+        let rules = source.rules_for(&record)?;
         record.resolve(rules).map_err(|e| (e.span, e.message))
+    });
+    let resolved = match resolved {
+        Ok(r) => r,
+        Err((span, message)) => return Converted::Failed(raw.error(source.name, span, message)),
+    };
+    if let Err(message) = fits(&resolved, to) {
+        return Converted::Failed(raw.error(source.name, Span::default(), message));
     }
-
-    /// `--rules`, else the record's `rules` tag, else standard Othello on the start board's size.
-    fn rules_for(&self, record: &Record) -> Result<Arc<Rules>, (Span, String)> {
-        if let Some(r) = &self.forced {
-            return Ok(r.clone());
-        }
-        let spec = match (record.tag("rules"), record.start.as_ref().map(|b| b.size)) {
-            (Some(spec), _) => spec.to_owned(),
-            (None, Some(n)) if n != 8 => format!("othello,size={n}"),
-            (None, _) => return Ok(self.default_rules.clone()),
-        };
-        let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(r) = cache.get(&spec) {
-            return Ok(r.clone());
-        }
-        let r = spec.parse::<Rules>().map_err(|e| (Span::default(), format!("rules `{spec}`: {e}")))?.shared();
-        cache.insert(spec, r.clone());
-        Ok(r)
+    let black = resolved.end.count(Color::Black);
+    let record = shape(resolved, to);
+    if to != Format::Wthor {
+        return Converted::Text(format::write(to, &record));
+    }
+    match wthor::write_game(&record, [0; 3], black as u8) {
+        Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
+        Err(message) => Converted::Failed(raw.error(source.name, Span::default(), message)),
     }
 }
 
@@ -276,42 +162,6 @@ fn shape(resolved: Resolved, to: Format) -> Record {
         }
     }
     record
-}
-
-/// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
-/// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
-/// files mean no names (the ids are kept).
-fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
-    let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
-    let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
-    let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
-        if let Some(p) = given {
-            return Some(p.to_path_buf());
-        }
-        let entries: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .collect();
-        // The database's own names (`club.JOU` beside `club.wtb`), else the federation's.
-        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| {
-            entries
-                .iter()
-                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(&file)))
-                .cloned()
-        })
-    };
-    let mut names = wthor::Names::default();
-    for (given, file, width, slot) in [
-        (players, "JOU", wthor::PLAYER_LEN, &mut names.players),
-        (tournaments, "TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
-    ] {
-        if let Some(path) = find(given, file) {
-            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-            *slot = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        }
-    }
-    Ok(names)
 }
 
 /// Writes records in the target format: text as it comes, WTHOR games gathered until the

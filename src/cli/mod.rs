@@ -9,6 +9,7 @@ mod convert;
 mod output;
 mod perft;
 mod progress;
+mod records;
 mod rules;
 
 use clap::{Parser, Subcommand, ValueEnum};

@@ -1,0 +1,197 @@
+//! Reading records for a subcommand: the input options every reading command shares, and a
+//! loop that handles records in parallel batches and hands the results back in input order.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context as _;
+use rayon::prelude::*;
+
+use super::progress::Progress;
+use crate::core::Rules;
+use crate::notation::board::Digits;
+use crate::notation::format::{self, Format, ReadOptions};
+use crate::notation::reader::{self, Body, RawRecord, ReadError, Reader, RecordError};
+use crate::notation::{Record, Span, SyntaxError, wthor};
+
+/// Input options shared by the commands that read records.
+#[derive(clap::Args, Debug, Clone)]
+pub struct InputArgs {
+    /// Input files; `-` is stdin (the default). Gzip is read whatever the name.
+    pub inputs: Vec<String>,
+    /// The input format (default: recognised from each file's name and first bytes): transcript,
+    /// kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json.
+    #[arg(long, value_parser = parse_format)]
+    pub from: Option<Format>,
+    /// The rules for every record (default: the record's own, else standard Othello on the
+    /// record's board size).
+    #[arg(long, short, value_parser = super::parse_rules)]
+    pub rules: Option<Rules>,
+    /// What digits mean on boards: `01` (0 black, 1 white) or `012` (0 empty, 1 black, 2 white).
+    #[arg(long, value_enum, default_value_t = DigitsArg::D01)]
+    pub digits: DigitsArg,
+    /// WTHOR player names (default: STEM.JOU, else WTHOR.JOU, beside the .wtb file).
+    #[arg(long, value_name = "JOU")]
+    pub players: Option<PathBuf>,
+    /// WTHOR tournament names (default: STEM.TRN, else WTHOR.TRN, beside the .wtb file).
+    #[arg(long, value_name = "TRN")]
+    pub tournaments: Option<PathBuf>,
+}
+
+/// `--digits` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum DigitsArg {
+    /// 0 black, 1 white.
+    #[value(name = "01")]
+    D01,
+    /// 0 empty, 1 black, 2 white.
+    #[value(name = "012")]
+    D012,
+}
+
+/// Parses a format name for clap.
+pub fn parse_format(s: &str) -> Result<Format, String> {
+    s.parse()
+}
+
+/// Records handled together: read in order, handled in parallel, handed back in order.
+const BATCH: usize = 2048;
+
+/// One input being read: its name, format and what its records are parsed with.
+pub struct Source<'a> {
+    /// The name as given (`-` for stdin).
+    pub name: &'a str,
+    /// The format being read.
+    pub format: Format,
+    /// The WTHOR header, for a WTHOR input.
+    pub header: Option<wthor::Header>,
+    options: ReadOptions,
+    names: wthor::Names,
+    forced: Option<Arc<Rules>>,
+    default_rules: Arc<Rules>,
+    rules_cache: &'a Mutex<HashMap<String, Arc<Rules>>>,
+}
+
+impl Source<'_> {
+    /// Parses one record.
+    pub fn parse(&self, raw: &RawRecord) -> Result<Record, SyntaxError> {
+        match &raw.body {
+            Body::Text(text) => format::parse(self.format, text, self.options),
+            Body::Binary(bytes) => wthor::parse_game(bytes, self.header.map_or(0, |h| h.year), &self.names),
+        }
+    }
+
+    /// The rules of a record: `--rules`, else its `rules` tag, else standard Othello on the size
+    /// of its start board.
+    pub fn rules_for(&self, record: &Record) -> Result<Arc<Rules>, (Span, String)> {
+        if let Some(r) = &self.forced {
+            return Ok(r.clone());
+        }
+        let spec = match (record.tag("rules"), record.start.as_ref().map(|b| b.size)) {
+            (Some(spec), _) => spec.to_owned(),
+            (None, Some(n)) if n != 8 => format!("othello,size={n}"),
+            (None, _) => return Ok(self.default_rules.clone()),
+        };
+        let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(r) = cache.get(&spec) {
+            return Ok(r.clone());
+        }
+        let r = spec.parse::<Rules>().map_err(|e| (Span::default(), format!("rules `{spec}`: {e}")))?.shared();
+        cache.insert(spec, r.clone());
+        Ok(r)
+    }
+}
+
+/// Reads every input record by record: `work` runs on each record in parallel batches, and
+/// `sink` gets each result (or the reader's error for a record it could not cut out) in input
+/// order, with the progress counter advanced. An I/O error stops the run.
+pub fn for_each<T: Send>(
+    args: &InputArgs,
+    progress: &Progress,
+    work: impl Fn(&Source, &RawRecord) -> T + Sync,
+    mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
+    let options = ReadOptions {
+        digits: match args.digits {
+            DigitsArg::D01 => Digits::BlackWhite,
+            DigitsArg::D012 => Digits::EmptyBlackWhite,
+        },
+    };
+    let rules_cache = Mutex::new(HashMap::new());
+    let default_rules = Rules::othello().shared();
+    for input in &inputs {
+        let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
+        let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
+        let header = reader.header();
+        let names = match header {
+            Some(_) => wthor_names(input, args.players.as_deref(), args.tournaments.as_deref())?,
+            None => wthor::Names::default(),
+        };
+        let source = Source {
+            name: input,
+            format: reader.format(),
+            header,
+            options,
+            names,
+            forced: args.rules.clone().map(Rules::shared),
+            default_rules: default_rules.clone(),
+            rules_cache: &rules_cache,
+        };
+        let mut reader = reader.peekable();
+        while reader.peek().is_some() {
+            let mut batch = Vec::with_capacity(BATCH);
+            for item in reader.by_ref().take(BATCH) {
+                match item {
+                    Ok(raw) => batch.push(Ok(raw)),
+                    Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
+                    Err(ReadError::Record(e)) => batch.push(Err(e)),
+                }
+            }
+            let results: Vec<Result<T, RecordError>> =
+                batch.into_par_iter().map(|item| item.map(|raw| work(&source, &raw))).collect();
+            for result in results {
+                progress.inc();
+                sink(&source, result)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
+/// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
+/// files mean no names (the ids are kept).
+fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
+    let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
+    let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
+    let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
+        if let Some(p) = given {
+            return Some(p.to_path_buf());
+        }
+        let entries: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .collect();
+        // The database's own names (`club.JOU` beside `club.wtb`), else the federation's.
+        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| {
+            entries
+                .iter()
+                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(&file)))
+                .cloned()
+        })
+    };
+    let mut names = wthor::Names::default();
+    for (given, file, width, slot) in [
+        (players, "JOU", wthor::PLAYER_LEN, &mut names.players),
+        (tournaments, "TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
+    ] {
+        if let Some(path) = find(given, file) {
+            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            *slot = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(names)
+}
