@@ -11,6 +11,7 @@ mod perft;
 mod progress;
 mod records;
 mod rules;
+mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -33,6 +34,9 @@ pub enum Command {
     /// Convert game records between formats (transcript, kifu, board, obf, ggf, wthor, sgf, pgn,
     /// oq, playok, logbook, json).
     Convert(convert::Args),
+    /// Replay every record: the first illegal move and why, stored results checked, the likely
+    /// intended move suggested.
+    Validate(validate::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -82,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Perft(args) => perft::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Convert(args) => convert::run(args),
+        Command::Validate(args) => validate::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

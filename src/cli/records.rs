@@ -139,23 +139,40 @@ pub fn for_each<T: Send>(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
-        let mut reader = reader.peekable();
-        while reader.peek().is_some() {
-            let mut batch = Vec::with_capacity(BATCH);
-            for item in reader.by_ref().take(BATCH) {
-                match item {
-                    Ok(raw) => batch.push(Ok(raw)),
-                    Err(ReadError::Io(e)) => return Err(e).with_context(|| format!("reading {input}")),
-                    Err(ReadError::Record(e)) => batch.push(Err(e)),
+        // A reader thread cuts batches while the workers handle the previous one; the bounded
+        // channel keeps at most a few batches in memory.
+        let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
+        std::thread::scope(|scope| -> anyhow::Result<()> {
+            scope.spawn(move || {
+                let mut reader = reader;
+                loop {
+                    let mut batch = Vec::with_capacity(BATCH);
+                    for item in reader.by_ref().take(BATCH) {
+                        match item {
+                            Ok(raw) => batch.push(Ok(raw)),
+                            Err(ReadError::Record(e)) => batch.push(Err(e)),
+                            Err(ReadError::Io(e)) => {
+                                let _ = batches.send(Err(e));
+                                return;
+                            }
+                        }
+                    }
+                    if batch.is_empty() || batches.send(Ok(batch)).is_err() {
+                        return;
+                    }
+                }
+            });
+            for batch in received {
+                let batch = batch.with_context(|| format!("reading {input}"))?;
+                let results: Vec<Result<T, RecordError>> =
+                    batch.into_par_iter().map(|item| item.map(|raw| work(&source, &raw))).collect();
+                for result in results {
+                    progress.inc();
+                    sink(&source, result)?;
                 }
             }
-            let results: Vec<Result<T, RecordError>> =
-                batch.into_par_iter().map(|item| item.map(|raw| work(&source, &raw))).collect();
-            for result in results {
-                progress.inc();
-                sink(&source, result)?;
-            }
-        }
+            Ok(())
+        })?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@
 //! (`rows=bottom`).
 
 pub mod board;
+pub mod check;
 pub mod format;
 pub mod ggf;
 pub mod json;

@@ -19,6 +19,11 @@ use crate::core::Color;
 
 /// Parses one transcript (one line).
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    parse_plain(text).map_or_else(|| parse_full(text), Ok)
+}
+
+/// The whole grammar (the slow twin of [`parse_plain`]).
+fn parse_full(text: &str) -> Result<Record, SyntaxError> {
     let mut record = Record::default();
     let mut rest = text;
     loop {
@@ -68,6 +73,71 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             Err(_) => return Err(unexpected(text, offset)),
         }
     }
+}
+
+/// The common shapes read by a byte loop: squares (`f5`, `F5`, `a10`), optionally signed
+/// (`+d3-c3`), separated by nothing, spaces or commas, and an optional `: result extra` tail.
+/// `None` for anything else (numbers, passes, comments, names), which the full grammar reads.
+fn parse_plain(text: &str) -> Option<Record> {
+    let bytes = text.as_bytes();
+    let mut record = Record::default();
+    record.moves.reserve(bytes.len() / 2);
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_whitespace() || b == b',' {
+            i += 1;
+            continue;
+        }
+        if b == b':' {
+            let mut words = text[i + 1..].split_whitespace();
+            if let Some(result) = words.next() {
+                record.tags.push(("result".into(), result.to_owned()));
+            }
+            let extra: Vec<&str> = words.collect();
+            if !extra.is_empty() {
+                record.tags.push(("extra".into(), extra.join(" ")));
+            }
+            return Some(record);
+        }
+        let start = i;
+        let color = match b {
+            b'+' => Some(Color::Black),
+            b'-' => Some(Color::White),
+            _ => None,
+        };
+        if color.is_some() {
+            i += 1;
+        }
+        let letter = *bytes.get(i)?;
+        let file = letter.to_ascii_lowercase().wrapping_sub(b'a');
+        if file >= 16 {
+            return None;
+        }
+        let d1 = bytes.get(i + 1)?.wrapping_sub(b'0');
+        if !(1..=9).contains(&d1) {
+            return None;
+        }
+        i += 2;
+        let mut rank = d1;
+        if d1 == 1 {
+            if let Some(d2) = bytes.get(i).map(|d| d.wrapping_sub(b'0')).filter(|&d| d <= 6) {
+                rank = 10 + d2;
+                i += 1;
+            }
+        }
+        if bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        record.moves.push(MoveToken {
+            mv: MoveSyntax::Square { file, rank },
+            span: Span { start, end: i },
+            color,
+            upper: letter.is_ascii_uppercase(),
+            ..MoveToken::default()
+        });
+    }
+    Some(record)
 }
 
 /// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, as opening
@@ -300,6 +370,13 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_byte_loop_agrees_with_the_grammar(text in "([+-]?[a-hA-H][0-9]{1,2}[ ,]?){0,30}(: [+-]?[0-9]{1,2}( 10)?)?") {
+            if let Some(fast) = parse_plain(&text) {
+                prop_assert_eq!(Ok(fast), parse_full(&text));
+            }
+        }
+
         #[test]
         fn write_then_parse_gives_the_record_back(moves in prop::collection::vec(tokens(), 0..70), score in prop::option::of(-64i32..=64)) {
             let mut record = Record { moves, ..Record::default() };

@@ -1,0 +1,229 @@
+//! `kifu validate`: replays every record, names the first illegal move and why, checks stored
+//! results, and suggests the likely intended move.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::{Format, Output, Status};
+use crate::core::Color;
+use crate::notation::Span;
+use crate::notation::check::{self, Check, Status as Verdict};
+use crate::notation::reader::{Location, RawRecord, RecordError};
+
+/// Arguments of `kifu validate`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Statuses: ok, illegal, unfinished, result_mismatch, parse_error. Text output lists the \
+records that are not ok (the line, a caret under the bad move, the reason, the suggestion); csv and json \
+(JSON Lines) give one row per record, fields as in docs/output.md. Exit 0 when every record is ok, 1 \
+otherwise, 2 for usage or I/O errors.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One output row; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct Row {
+    source: String,
+    game: usize,
+    status: &'static str,
+    plies: usize,
+    black: u32,
+    white: u32,
+    winner: &'static str,
+    error_ply: Option<usize>,
+    error_move: String,
+    reason: String,
+    suggestion: String,
+    margin: Option<i32>,
+    passes: u32,
+    empties: u32,
+    stored_result: String,
+    line: Option<usize>,
+    column: Option<usize>,
+}
+
+/// Where rows go: text or JSON lines, or a CSV writer.
+enum Sink {
+    Lines(Output, Format),
+    Csv(Box<csv::Writer<Output>>),
+}
+
+/// A record's verdict with where it is, ready to print.
+struct Checked {
+    row: Row,
+    /// The located error message, for text output.
+    located: Option<RecordError>,
+}
+
+/// Runs `kifu validate`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let out = Output::open(args.output.as_deref())?;
+    let progress = Progress::new(args.quiet, "validating");
+    let mut counts = [0u64; 5];
+    let mut sink = match args.format {
+        Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+        format => Sink::Lines(out, format),
+    };
+    records::for_each(
+        &args.input,
+        &progress,
+        validate,
+        |source, result| {
+            let checked = result.unwrap_or_else(|e| unreadable(source, e));
+            counts[status_index(checked.row.status)] += 1;
+            match &mut sink {
+                Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
+                Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
+                Sink::Lines(..) => {}
+                Sink::Csv(w) => w.serialize(&checked.row)?,
+            }
+            Ok(())
+        },
+    )?;
+    progress.finish();
+    let out = match sink {
+        Sink::Lines(out, _) => out,
+        Sink::Csv(w) => w.into_inner().map_err(|e| anyhow::anyhow!("writing CSV: {}", e.error()))?,
+    };
+    out.finish()?;
+    let total: u64 = counts.iter().sum();
+    if !args.quiet {
+        eprintln!(
+            "kifu validate: {total} games: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors ({:.2} s)",
+            counts[0],
+            counts[1],
+            counts[2],
+            counts[3],
+            counts[4],
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if counts[0] == total { Status::Ok } else { Status::SomeInvalid })
+}
+
+fn status_index(status: &str) -> usize {
+    ["ok", "illegal", "unfinished", "result_mismatch", "parse_error"].iter().position(|&s| s == status).unwrap_or(4)
+}
+
+/// Checks one record.
+fn validate(source: &Source, raw: &RawRecord) -> Checked {
+    let record = match source.parse(raw) {
+        Ok(r) => r,
+        Err(e) => return unreadable(source, raw.error(source.name, e.span, e.message)),
+    };
+    let rules = match source.rules_for(&record) {
+        Ok(r) => r,
+        Err((span, message)) => return unreadable(source, raw.error(source.name, span, message)),
+    };
+    let check = check::check(&record, &rules, source.format);
+    let located = check.problem.as_ref().map(|p| {
+        let message = match (p.ply, check.status) {
+            (0, _) => format!("{}: {}", check.status.name(), p.reason),
+            (ply, _) => format!("{}: move {ply}, {}: {}", check.status.name(), p.mv, p.reason),
+        };
+        raw.error(source.name, if p.ply == 0 { Span::default() } else { p.span }, message)
+    });
+    let (line, column) = position(located.as_ref(), raw);
+    Checked { row: row(source.name, raw.index + 1, &check, line, column), located }
+}
+
+/// Where a record (or its problem) is: line and column of text, none for binary records.
+fn position(located: Option<&RecordError>, raw: &RawRecord) -> (Option<usize>, Option<usize>) {
+    match located.map(|e| &e.location) {
+        Some(Location::Text { line, column, .. }) => (Some(*line), Some(*column)),
+        Some(Location::Byte(_)) => (None, None),
+        None if raw.line > 0 => (Some(raw.line), Some(raw.column)),
+        None => (None, None),
+    }
+}
+
+fn row(source: &str, game: usize, check: &Check, line: Option<usize>, column: Option<usize>) -> Row {
+    let winner = match (check.over, check.score.winner) {
+        (false, _) => "",
+        (true, Some(Color::Black)) => "black",
+        (true, Some(Color::White)) => "white",
+        (true, None) => "draw",
+    };
+    let problem = check.problem.as_ref();
+    Row {
+        source: source.to_owned(),
+        game,
+        status: check.status.name(),
+        plies: check.plies,
+        black: check.black,
+        white: check.white,
+        winner,
+        error_ply: problem.map(|p| p.ply).filter(|&p| p > 0),
+        error_move: problem.map(|p| p.mv.clone()).unwrap_or_default(),
+        reason: problem.map(|p| p.reason.clone()).unwrap_or_default(),
+        suggestion: check.suggestion.clone().unwrap_or_default(),
+        margin: check.over.then(|| check.score.score(Color::Black)),
+        passes: check.passes,
+        empties: check.empties,
+        stored_result: check.stored.clone().unwrap_or_default(),
+        line,
+        column,
+    }
+}
+
+/// A record that could not be read.
+fn unreadable(source: &Source, e: RecordError) -> Checked {
+    let (line, column) = match &e.location {
+        Location::Text { line, column, .. } => (Some(*line), Some(*column)),
+        Location::Byte(_) => (None, None),
+    };
+    let row = Row {
+        source: source.name.to_owned(),
+        game: e.record,
+        status: Verdict::ParseError.name(),
+        plies: 0,
+        black: 0,
+        white: 0,
+        winner: "",
+        error_ply: None,
+        error_move: String::new(),
+        reason: e.message.clone(),
+        suggestion: String::new(),
+        margin: None,
+        passes: 0,
+        empties: 0,
+        stored_result: String::new(),
+        line,
+        column,
+    };
+    Checked { row, located: Some(e) }
+}
+
+/// The text report of a record that is not ok.
+fn text(checked: &Checked) -> String {
+    let r = &checked.row;
+    let mut s = match &checked.located {
+        Some(e) => e.to_string(),
+        None => {
+            let at = r.line.map(|l| format!(":{l}")).unwrap_or_default();
+            format!("{}{at}: record {}: {}: {}", r.source, r.game, r.status, r.reason)
+        }
+    };
+    s.push_str(&format!("\n  = {} moves replayed; black {}, white {}", r.plies, r.black, r.white));
+    if !r.suggestion.is_empty() {
+        s.push_str(&format!("\n  = suggestion: {}", r.suggestion));
+    }
+    s
+}

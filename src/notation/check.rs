@@ -1,0 +1,259 @@
+//! Checking a record: replay it (the core judges legality), compare its stored result with the
+//! board, and explain what is wrong in a player's words, with the likely intended move.
+
+use std::sync::Arc;
+
+use super::format::Format;
+use super::{MoveSyntax, Record, Span};
+use crate::core::diagnose::{self, Suggestion};
+use crate::core::quick::{self, PASS};
+use crate::core::{Color, Game, IllegalMove, Move, Outcome, Passes, Position, RowNumbering, Rules};
+
+/// A record's verdict.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Status {
+    /// Every move legal, the game over, the stored result (if any) right.
+    Ok,
+    /// A move is illegal.
+    Illegal,
+    /// Every move legal but the game is not over.
+    Unfinished,
+    /// The stored result disagrees with the board.
+    ResultMismatch,
+    /// The record could not be read.
+    ParseError,
+}
+
+impl Status {
+    /// The name used in output (`ok`, `illegal`, `unfinished`, `result_mismatch`, `parse_error`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Illegal => "illegal",
+            Status::Unfinished => "unfinished",
+            Status::ResultMismatch => "result_mismatch",
+            Status::ParseError => "parse_error",
+        }
+    }
+}
+
+/// What is wrong, and where.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Problem {
+    /// The 1-based index of the move token at fault (0 when the fault is not a move).
+    pub ply: usize,
+    /// The move as written (empty when the fault is not a move).
+    pub mv: String,
+    /// Why, in words.
+    pub reason: String,
+    /// Where in the record's text.
+    pub span: Span,
+}
+
+/// The verdict on one record, with the board as replayed up to the last legal move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Check {
+    /// The verdict.
+    pub status: Status,
+    /// Move tokens replayed (passes count when written).
+    pub plies: usize,
+    /// Black's discs.
+    pub black: u32,
+    /// White's discs.
+    pub white: u32,
+    /// Empty cells.
+    pub empties: u32,
+    /// Passes played, written or inferred.
+    pub passes: u32,
+    /// The board scored as it stands, under the rules' scoring.
+    pub score: Outcome,
+    /// Whether the game is over.
+    pub over: bool,
+    /// The result the record states, as written.
+    pub stored: Option<String>,
+    /// The first problem.
+    pub problem: Option<Problem>,
+    /// The likely fix.
+    pub suggestion: Option<String>,
+}
+
+/// Checks a record of `format` under `rules`.
+#[must_use]
+pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
+    let stored = record.tag("result").map(str::to_owned);
+    if let Some(check) = quick_check(record, rules, format, &stored) {
+        return check;
+    }
+    let game = match record.game(rules.clone()) {
+        Ok(game) => game,
+        Err(e) => {
+            // A square the board does not have is an illegal move; a bad start board is not.
+            let token = record.moves.iter().position(|t| t.span == e.span && e.span != Span::default());
+            let start = Position::start(rules.clone());
+            let (status, ply, mv, reason) = match token {
+                Some(i) => (
+                    Status::Illegal,
+                    i + 1,
+                    record.moves[i].mv.to_string(),
+                    "the square is outside the board".to_owned(),
+                ),
+                None => (Status::ParseError, 0, String::new(), e.message),
+            };
+            return Check {
+                problem: Some(Problem { ply, mv, reason, span: e.span }),
+                ..verdict(status, 0, &start, 0, stored)
+            };
+        }
+    };
+    let mut passes = 0;
+    match game.replay_with(Passes::Implicit, |_, mv, _| passes += u32::from(mv == Move::Pass)) {
+        Ok(replay) => {
+            let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
+            judge_result(&mut check, format, record);
+            check
+        }
+        Err(e) => {
+            let token = &record.moves[e.ply - 1];
+            let mut check = verdict(Status::Illegal, e.ply - 1, &e.position, passes, stored);
+            check.problem =
+                Some(Problem { ply: e.ply, mv: token.mv.to_string(), reason: e.reason.to_string(), span: token.span });
+            check.suggestion = suggest(record, rules, &game, &e);
+            check
+        }
+    }
+}
+
+/// The verdict on a clean game from the quick 8x8 replay, straight from the tokens; `None`
+/// when the record needs the general replay (other boards or rules, a start board, a problem).
+fn quick_check(record: &Record, rules: &Arc<Rules>, format: Format, stored: &Option<String>) -> Option<Check> {
+    if rules.size() != 8 || record.start.is_some() || record.moves.len() > 128 {
+        return None;
+    }
+    let bottom = rules.variant().rows == RowNumbering::Bottom;
+    let mut codes = [0u8; 128];
+    let mut colors = [None; 128];
+    for (i, t) in record.moves.iter().enumerate() {
+        codes[i] = match t.mv {
+            MoveSyntax::Pass => PASS,
+            MoveSyntax::Square { file, rank } if file < 8 && (1..=8).contains(&rank) => {
+                let row = if bottom { 8 - rank } else { rank - 1 };
+                row * 8 + file
+            }
+            MoveSyntax::Square { .. } => return None,
+        };
+        colors[i] = t.color;
+    }
+    let n = record.moves.len();
+    let q = quick::quick_replay(&Position::start(rules.clone()), &codes[..n], &colors[..n])?;
+    if q.stopped_at.is_some() {
+        return None;
+    }
+    let mut check = Check {
+        status: Status::Ok,
+        plies: n,
+        black: q.black,
+        white: q.white,
+        empties: q.empties,
+        passes: q.passes,
+        score: Outcome::scored(rules.variant(), q.black, q.white, q.empties),
+        over: q.outcome.is_some(),
+        stored: stored.clone(),
+        problem: None,
+        suggestion: None,
+    };
+    judge_result(&mut check, format, record);
+    Some(check)
+}
+
+fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Option<String>) -> Check {
+    Check {
+        status,
+        plies,
+        black: pos.count(Color::Black),
+        white: pos.count(Color::White),
+        empties: pos.empties(),
+        passes,
+        score: pos.score(),
+        over: pos.is_game_over(),
+        stored,
+        problem: None,
+        suggestion: None,
+    }
+}
+
+/// Sets `Unfinished` or `ResultMismatch` on a legal game. The stored result is black's margin;
+/// it is compared under the rules' scoring, except that the logbook counts plain discs and PGN
+/// exports may do either. Results with flags (`+64.000:r`, a resignation) and games with komi
+/// are not compared.
+fn judge_result(check: &mut Check, format: Format, record: &Record) {
+    let plain = check.black as i32 - check.white as i32;
+    if !check.over {
+        check.status = Status::Unfinished;
+        let mut reason = format!("the game is not over ({} empty cells)", check.empties);
+        let stored = check.stored.as_deref().and_then(|s| s.trim().trim_start_matches('+').parse::<f64>().ok());
+        if stored.is_some_and(|v| (v - f64::from(plain)).abs() > 1e-9) {
+            reason.push_str(&format!(
+                "; the record says {}, the board as it stands gives {}",
+                check.stored.as_deref().unwrap_or_default(),
+                super::wthor::signed(plain)
+            ));
+        }
+        check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: Span::default() });
+        return;
+    }
+    let Some(stored) = check.stored.as_deref() else { return };
+    if stored.contains(':') || record.tag("komi").is_some() {
+        return;
+    }
+    let Ok(value) = stored.trim().trim_start_matches('+').parse::<f64>() else { return };
+    let rules_margin = check.score.score(Color::Black);
+    let fits = |m: i32| (value - f64::from(m)).abs() < 1e-9;
+    let right = match format {
+        Format::Logbook => fits(plain),
+        Format::Pgn | Format::Playok => fits(plain) || fits(rules_margin),
+        _ => fits(rules_margin),
+    };
+    if !right {
+        let board = if format == Format::Logbook { plain } else { rules_margin };
+        check.status = Status::ResultMismatch;
+        check.problem = Some(Problem {
+            ply: 0,
+            mv: String::new(),
+            reason: format!("the record says {stored}, the board gives {}", super::wthor::signed(board)),
+            span: Span::default(),
+        });
+    }
+}
+
+/// The likely fix for an illegal move: a board read the other way up, else a near miss that
+/// lets the rest replay.
+fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
+    let mut flipped = rules.variant().clone();
+    flipped.rows = match flipped.rows {
+        RowNumbering::Top => RowNumbering::Bottom,
+        RowNumbering::Bottom => RowNumbering::Top,
+    };
+    if let Ok(other) = Rules::new(flipped) {
+        let other = other.shared();
+        if record.game(other.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok()) {
+            let way = if other.variant().rows == RowNumbering::Bottom { "bottom" } else { "top" };
+            return Some(format!(
+                "the whole game replays with ranks counted from the {way}: --rules {}",
+                other.variant().spec()
+            ));
+        }
+    }
+    let best: Suggestion = diagnose::suggest(game.start(), game.moves(), e.ply - 1, &e.position).into_iter().next()?;
+    let Move::Place(sq) = best.mv else { return None };
+    let name = rules.square_name(sq);
+    let written = &record.moves[e.ply - 1];
+    let name = if written.upper { name.to_uppercase() } else { name };
+    let rest = if best.complete {
+        "the rest of the game then replays".to_owned()
+    } else {
+        let more = best.replays.saturating_sub(e.ply);
+        format!("{more} more moves then replay")
+    };
+    Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
+}

@@ -1,0 +1,160 @@
+//! `kifu validate`: every status and reason on hand-made records, the output formats, and the
+//! real databases when `../shared/data` is present.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+fn shared(path: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is not here", p.display());
+        None
+    }
+}
+
+/// Runs `kifu validate` with `args` on `stdin`; returns stdout, stderr and the exit code.
+fn validate(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = kifu().arg("validate").args(args).write_stdin(stdin.to_owned()).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The JSON rows for `stdin`.
+fn rows(args: &[&str], stdin: &str) -> Vec<serde_json::Value> {
+    let mut all = vec!["--format", "json", "-q"];
+    all.extend_from_slice(args);
+    let (out, err, _) = validate(&all, stdin);
+    assert!(err.is_empty(), "{err}");
+    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+
+#[test]
+fn a_clean_game_is_ok_with_its_counts() {
+    let (out, err, code) = validate(&[], &format!("{GAME}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "", "text output lists only the records that are not ok");
+    assert!(err.contains("1 games: 1 ok"), "{err}");
+    let r = &rows(&[], &format!("{GAME}\n"))[0];
+    assert_eq!(r["status"], "ok");
+    assert_eq!((r["black"].as_u64(), r["white"].as_u64()), (Some(41), Some(23)));
+    assert_eq!(r["winner"], "black");
+    assert_eq!(r["margin"], 18);
+    assert_eq!(r["passes"], 1, "one pass inferred");
+    assert_eq!(r["plies"], 60);
+}
+
+#[test]
+fn every_reason_is_named() {
+    let cases: &[(&[&str], &str, &str, u64, &str)] = &[
+        (&[], "f5f5", "illegal", 2, "the square is already occupied"),
+        (&[], "f5d6a1", "illegal", 3, "the move flips no disc"),
+        (&[], "f5i9", "illegal", 2, "the square is outside the board"),
+        (&["--rules", "othello,holes=d6"], "f5d6", "illegal", 2, "the square is a hole in the board"),
+        (&[], "f5 pass", "illegal", 2, "a pass while a legal move exists"),
+        (&[], "+f5+d6", "illegal", 2, "the record gives the move to black, but white is to move"),
+        (&[], &format!("{GAME}a1"), "illegal", 61, "the game is already over"),
+        (&[], "f5d6c3", "unfinished", 0, "the game is not over"),
+        (&[], "f5 {never closed", "parse_error", 0, "never closed"),
+    ];
+    for &(args, record, status, ply, reason) in cases {
+        let r = &rows(args, &format!("{record}\n"))[0];
+        assert_eq!(r["status"], status, "{record}: {r}");
+        if ply > 0 {
+            assert_eq!(r["error_ply"], ply, "{record}: {r}");
+        }
+        assert!(r["reason"].as_str().unwrap().contains(reason), "{record}: {r}");
+    }
+}
+
+#[test]
+fn stored_results_are_checked() {
+    // The logbook counts plain discs; a wrong score is a mismatch. Signs come from a replay.
+    let out = kifu().args(["convert", "--to", "logbook", "-q"]).write_stdin(format!("{GAME}\n")).output().unwrap();
+    let fixed = String::from_utf8(out.stdout).unwrap();
+    assert!(fixed.starts_with("+f5-f6") && fixed.trim_end().ends_with(": +18"), "{fixed}");
+    let good = fixed.trim();
+    assert_eq!(rows(&["--from", "logbook"], &format!("{good}\n"))[0]["status"], "ok");
+    let bad = good.replace(": +18", ": +20");
+    let r = &rows(&["--from", "logbook"], &format!("{bad}\n"))[0];
+    assert_eq!(r["status"], "result_mismatch");
+    assert_eq!(r["reason"], "the record says +20, the board gives +18");
+    assert_eq!(r["stored_result"], "+20");
+}
+
+#[test]
+fn a_typo_gets_the_caret_the_reason_and_the_fix() {
+    let (out, err, code) = validate(&[], "f5d6c3d3c4f4f6f3e6e7\nf5d6c2d3c4f4f6f3e6e7\n");
+    assert_eq!(code, 1);
+    assert!(out.contains("-:2:5: record 2: illegal: move 3, c2: the move flips no disc"), "{out}");
+    assert!(out.contains("2 | f5d6c2d3c4f4f6f3e6e7\n  |     ^^"), "{out}");
+    assert!(out.contains("suggestion: c3? (one character off; the rest of the game then replays)"), "{out}");
+    assert!(err.contains("2 games: 0 ok, 1 illegal, 1 unfinished"), "{err}");
+}
+
+#[test]
+fn a_board_read_upside_down_is_recognised() {
+    // f5d6c3d3c4 written with ranks counted from the bottom.
+    let r = &rows(&[], "f4d3c6d6c5\n")[0];
+    assert_eq!(r["status"], "illegal");
+    assert!(r["suggestion"].as_str().unwrap().contains("--rules othello,rows=bottom"), "{r}");
+    let r = &rows(&["--rules", "othello,rows=bottom"], "f4d3c6d6c5\n")[0];
+    assert_eq!(r["status"], "unfinished");
+}
+
+#[test]
+fn csv_has_the_documented_columns() {
+    let (out, _, code) = validate(&["--format", "csv", "-q"], "f5d6c3\nf5f5\n");
+    assert_eq!(code, 1);
+    let mut lines = out.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "source,game,status,plies,black,white,winner,error_ply,error_move,reason,suggestion,margin,passes,empties,stored_result,line,column"
+    );
+    assert!(lines.next().unwrap().starts_with("-,1,unfinished,3,"));
+    assert!(lines.next().unwrap().starts_with("-,2,illegal,1,4,1,,2,f5,the square is already occupied,"));
+}
+
+#[test]
+fn the_logbook_sample_is_all_ok() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/logbook-200.gam");
+    let (_, err, code) = validate(&[path.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("200 games: 200 ok"), "{err}");
+}
+
+#[test]
+fn the_whole_logbook_is_ok() {
+    let Some(gz) = shared("logistello/logbook.gam.gz") else { return };
+    let (out, err, code) = validate(&[gz.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("121123 games: 121123 ok"), "{err}");
+}
+
+#[test]
+fn wthor_years_replay_and_1988_names_its_truncated_games() {
+    for year in ["1977", "2004", "2015", "2021"] {
+        let Some(wtb) = shared(&format!("wthor/WTH_{year}.wtb")) else { return };
+        let (out, err, code) = validate(&[wtb.to_str().unwrap()], "");
+        assert_eq!(code, 0, "{year}: {out}{err}");
+    }
+    let Some(wtb) = shared("wthor/WTH_1988.wtb") else { return };
+    let (out, _, code) = validate(&["--format", "csv", "-q", wtb.to_str().unwrap()], "");
+    assert_eq!(code, 1);
+    let unfinished: Vec<&str> =
+        out.lines().filter(|l| l.contains(",unfinished,")).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(unfinished, ["129", "482", "500", "779", "839", "860", "1162", "1613"]);
+    assert!(out.contains("the record says -14, the board as it stands gives -6"), "{out}");
+    assert_eq!(out.lines().filter(|l| l.contains(",ok,")).count(), 1815);
+}
