@@ -3,7 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use assert_cmd::Command;
+use common::shared;
 use predicates::prelude::*;
 
 fn kifu() -> Command {
@@ -12,16 +15,6 @@ fn kifu() -> Command {
 
 fn data(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
-}
-
-fn shared(path: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is not here", p.display());
-        None
-    }
 }
 
 /// Runs `kifu convert` with `args` and `stdin`; returns stdout, stderr and the exit code.

@@ -1,22 +1,15 @@
 //! `kifu validate`: every status and reason on hand-made records, the output formats, and the
 //! real databases when `../shared/data` is present.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+mod common;
 
 use assert_cmd::Command;
+use common::shared;
 
 fn kifu() -> Command {
     Command::cargo_bin("kifu").unwrap()
-}
-
-fn shared(path: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(path);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!("skipped: {} is not here", p.display());
-        None
-    }
 }
 
 /// Runs `kifu validate` with `args` on `stdin`; returns stdout, stderr and the exit code.

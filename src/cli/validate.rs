@@ -81,22 +81,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
         format => Sink::Lines(out, format),
     };
-    records::for_each(
-        &args.input,
-        &progress,
-        validate,
-        |source, result| {
-            let checked = result.unwrap_or_else(|e| unreadable(source, e));
-            counts[status_index(checked.row.status)] += 1;
-            match &mut sink {
-                Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
-                Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
-                Sink::Lines(..) => {}
-                Sink::Csv(w) => w.serialize(&checked.row)?,
-            }
-            Ok(())
-        },
-    )?;
+    records::for_each(&args.input, &progress, validate, |source, result| {
+        let checked = result.unwrap_or_else(|e| unreadable(source, e));
+        counts[status_index(checked.row.status)] += 1;
+        match &mut sink {
+            Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
+            Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
+            Sink::Lines(..) => {}
+            Sink::Csv(w) => w.serialize(&checked.row)?,
+        }
+        Ok(())
+    })?;
     progress.finish();
     let out = match sink {
         Sink::Lines(out, _) => out,

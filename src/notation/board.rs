@@ -43,6 +43,17 @@ fn cell(c: char, digits: Digits) -> Option<Option<Color>> {
     }
 }
 
+/// Whether `c` is a cell under some reading of the digits (`0`, `1` and `2` included).
+pub(crate) fn is_cell(c: char) -> bool {
+    cell(c, Digits::BlackWhite).is_some() || c == '2'
+}
+
+/// How many cell characters (under any reading of the digits) `line` starts with: 16 or more
+/// make a one-line board string.
+pub(crate) fn leading_cells(line: &str) -> usize {
+    line.chars().take_while(|&c| is_cell(c)).count()
+}
+
 /// The side to move from what follows a board: `X`, `O`, `black`, `White to move`, ...
 fn side(text: &str) -> Option<Color> {
     let word = text.trim().trim_end_matches(['.', ';']).split_whitespace().next()?.to_ascii_lowercase();
@@ -154,6 +165,8 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         }
         // Rank numbers at either end of the line.
         let mut rest = content;
+        // Where `rest` starts in `content` (a trailing label shortens `rest` at its end only).
+        let mut rest_at = 0;
         let mut label = None;
         let lead: String = rest.chars().take_while(char::is_ascii_digit).collect();
         let lead_is_label = !lead.is_empty()
@@ -165,6 +178,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         if lead_is_label {
             label = lead.parse().ok();
             rest = &rest[lead.len()..];
+            rest_at = lead.len();
         }
         let trail: String = rest.chars().rev().take_while(char::is_ascii_digit).collect();
         if !trail.is_empty() && label.is_some() && rest[..rest.len() - trail.len()].ends_with([' ', '|']) {
@@ -178,7 +192,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             match cell(c, digits) {
                 Some(v) => cells.push(v),
                 None => {
-                    let at = start + (line.len() - line.trim_start().len()) + (content.len() - rest.len()) + i;
+                    let at = start + (line.len() - line.trim_start().len()) + rest_at + i;
                     if c == '2' {
                         return Err(two_error(at));
                     }
@@ -341,6 +355,23 @@ mod tests {
         assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
         let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
         assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn errors_after_labels_on_both_sides_point_at_the_cell() {
+        let text = "1 . . . . 1\n2 . . . . 2\n 3 . X z . 3\n4 . . . . 4\n";
+        let err = parse(text, Digits::default()).unwrap_err();
+        assert_eq!(&text[err.span.start..err.span.end], "z", "{err:?}");
+        let text = "1 . . . . 1\n2 . . . . 2\n3 . X z . 13\n4 . . . . 4\n";
+        let err = parse(text, Digits::default()).unwrap_err();
+        assert_eq!(&text[err.span.start..err.span.end], "z", "{err:?}");
+    }
+
+    #[test]
+    fn counts_leading_cells() {
+        assert_eq!(leading_cells(START), 64);
+        assert_eq!(leading_cells("0120XO-.#_*xobw\u{25cf}\u{25cb} X"), 17);
+        assert_eq!(leading_cells("1 . . ."), 1);
     }
 
     #[test]

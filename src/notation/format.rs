@@ -238,17 +238,84 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     if b.len() >= 3 && (b[0] == b'+' || b[0] == b'-') && b[1].is_ascii_alphabetic() && b[2].is_ascii_digit() {
         return Format::Logbook;
     }
-    if board::parse(first, Digits::default()).is_ok() || board::parse(first, Digits::EmptyBlackWhite).is_ok() {
+    // Grids and boards are recognised by their shape, not by parsing, so that a bad one is
+    // still read as what it is (and its errors make sense).
+    if board::leading_cells(first) >= 16 {
         return if first.contains(';') { Format::Obf } else { Format::Board };
     }
-    let block: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).collect();
-    if block.len() >= 4 && kifu::parse(&block.join("\n")).is_ok_and(|r| !r.moves.is_empty()) {
+    let block: Vec<&str> =
+        text.lines().take_while(|l| !l.trim().is_empty()).filter(|l| !is_file_letters(l) && !is_side_line(l)).collect();
+    if block.len() >= 4 && is_kifu_grid(&block) {
         return Format::Kifu;
     }
-    if block.len() >= 4 && board::parse(&block.join("\n"), Digits::default()).is_ok() {
+    if block.len() >= 4 && block.iter().all(|l| is_diagram_line(l)) {
         return Format::Board;
     }
     Format::Transcript
+}
+
+/// A line of file letters over a grid or diagram: `a b c d ...` or `abcd...`.
+fn is_file_letters(line: &str) -> bool {
+    let letters: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    letters.len() >= 4 && letters.iter().enumerate().all(|(i, c)| c.to_ascii_lowercase() == char::from(b'a' + i as u8))
+}
+
+/// A last line saying who moves (`black to move`) or who opened (`white first`).
+fn is_side_line(line: &str) -> bool {
+    let lower = line.trim().to_ascii_lowercase();
+    lower.contains("to move") || lower.contains("to play") || lower.ends_with("first")
+}
+
+/// Whether the lines are a kifu grid: every token a number or a single cell (`.`, `X`, `--`,
+/// ...), with some number that is a move rather than a rank label. A rank label (16 at most) is
+/// at an end of a line that has more tokens than the grid has ranks, one label per extra token;
+/// any other number is a move. A `0`, a cell of a digit board, is not a move number.
+fn is_kifu_grid(lines: &[&str]) -> bool {
+    const CELLS: [&str; 16] = [".", "-", "--", "+", "X", "O", "x", "o", "*", "B", "W", "b", "w", "●", "○", "·"];
+    let ranks = lines.len();
+    let mut moves = 0;
+    for line in lines {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut labels = words.len().saturating_sub(ranks);
+        for (i, word) in words.iter().enumerate() {
+            if CELLS.contains(word) {
+                continue;
+            }
+            let Ok(number) = word.parse::<u16>() else { return false };
+            if number == 0 {
+                return false;
+            }
+            let at_an_end = i == 0 || i == words.len() - 1;
+            if at_an_end && number <= 16 && labels > 0 {
+                labels -= 1;
+            } else {
+                moves += 1;
+            }
+        }
+    }
+    moves > 0
+}
+
+/// Whether a line is a diagram's rank: cell characters, spaces and `|`, with optional rank
+/// numbers at either end.
+fn is_diagram_line(line: &str) -> bool {
+    let mut rest = line.trim();
+    let lead = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if lead > 0 && rest[lead..].starts_with(|c: char| c.is_whitespace() || c == '|') {
+        rest = &rest[lead..];
+    }
+    let trail = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    if trail > 0 && rest[..rest.len() - trail].ends_with(|c: char| c.is_whitespace() || c == '|') {
+        rest = &rest[..rest.len() - trail];
+    }
+    let mut cells = 0;
+    for c in rest.chars().filter(|&c| !c.is_whitespace() && c != '|') {
+        if !board::is_cell(c) {
+            return false;
+        }
+        cells += 1;
+    }
+    cells >= 4
 }
 
 #[cfg(test)]
@@ -285,6 +352,28 @@ mod tests {
         ];
         for &(name, head, want) in cases {
             assert_eq!(sniff(name, head.as_bytes()), want, "{head}");
+        }
+        let shapes: &[(&str, Format)] = &[
+            // A bad board string (63 cells, a side that is no side) is still a board.
+            ("---------------------------OX------XO-------------------------- X\n", Format::Board),
+            ("---------------------------OX------XO--------------------------- Q\n", Format::Board),
+            ("---------------------------OX------XO--------------------------- Q; G8:+1;\n", Format::Obf),
+            // A grid with a repeated number, or a missing one, is still a grid.
+            ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\n", Format::Kifu),
+            ("1 . . . .\n2 . O X 3\n3 . X O 1\n4 . . . .\n", Format::Kifu),
+            (". . . . 1\n. O X 2 2\n. X O . 3\n17 . . . 4\n", Format::Kifu),
+            ("    a  b  c  d\n 1 .  .  .  .\n 2 .  O  X  2\n 3 .  X  O  1\n 4 .  .  .  5\nwhite first\n", Format::Kifu),
+            // A diagram with a bad cell count, labels or digit cells is still a board.
+            ("  a b c d\n1 . . . . 1\n2 . O X . . 2\n3 . X O . 3\n4 . . . . 4\nX to move\n", Format::Board),
+            ("....\n.01.\n.10.\n....\n", Format::Board),
+            ("- - - -\n- 0 1 -\n- 1 0 -\n- - - -\n", Format::Board),
+            ("8 . . . .\n7 . O X .\n6 . X O .\n5 . . . .\n", Format::Board),
+            // Transcripts are not grids.
+            ("f5 d6 c3 d3\nf5 f6 e6 f4\nf5 d6 c3 d3\nf5 f6 e6 f4\n", Format::Transcript),
+            ("1 2 3 4\n", Format::Transcript),
+        ];
+        for &(head, want) in shapes {
+            assert_eq!(sniff("a", head.as_bytes()), want, "{head}");
         }
         let mut binary = vec![20u8, 4, 12, 31, 1, 0, 0, 0, 0, 0, 212, 7, 8, 0, 22, 0];
         binary.extend([0u8; 68]);

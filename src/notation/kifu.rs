@@ -4,7 +4,8 @@
 //! One line per rank (rank 1 first, or as the rank numbers say), optional file letters over the
 //! columns and rank numbers before or after each line. A cell is a move number (`1`..), a start
 //! disc (`X x B b * ●` black, `O o W w ○` white) or empty (`.`, `-`, `--`, `·`). A line with
-//! one more token than the board has files starts with its rank number. The moves are read in
+//! more tokens than the board has files has its rank number first (when the first token is that
+//! rank), last, or both. The moves are read in
 //! number order; the numbers must run 1, 2, 3, ... without a gap or a repeat. Passes are not
 //! written: replay infers them. An optional last line gives the side that made move 1
 //! (`white first`), for games that do not start with black.
@@ -69,20 +70,40 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     }
     let mut board = BoardSyntax::empty(n as u8);
     let mut moves: Vec<Option<(MoveSyntax, Span)>> = Vec::new();
-    let labelled = lines[0].len() > n;
-    let descending = labelled && lines[0][0].0.parse::<usize>() == Ok(n);
+    let number = |(word, _): &(&str, Span)| word.parse::<usize>().ok();
+    // Whether every line that has room for a rank label has the rank it would have with rank
+    // `n` on top (`descending`) or rank 1 on top at one of its ends.
+    let labels_fit = |descending: bool| {
+        lines.iter().enumerate().all(|(i, words)| {
+            let rank = if descending { n - i } else { i + 1 };
+            words.len() <= n
+                || words.first().and_then(number) == Some(rank)
+                || words.last().and_then(number) == Some(rank)
+        })
+    };
+    let labelled = lines.iter().any(|words| words.len() > n);
+    let descending =
+        labelled && labels_fit(true) && (!labels_fit(false) || lines[0].first().and_then(number) == Some(n));
     for (i, words) in lines.iter().enumerate() {
         let rank = if descending { n - i } else { i + 1 };
         let mut cells = &words[..];
-        if cells.len() > n {
-            let (label, span) = cells[0];
-            if label.parse::<usize>() != Ok(rank) {
-                return Err(SyntaxError { span, message: format!("rank {label} where rank {rank} was expected") });
-            }
+        // A leading label only when it is the expected rank; else a trailing one.
+        if cells.len() > n && number(&cells[0]) == Some(rank) {
             cells = &cells[1..];
         }
-        if cells.len() == n + 1 && cells[n].0.parse::<usize>() == Ok(rank) {
+        if cells.len() == n + 1 && number(&cells[n]) == Some(rank) {
             cells = &cells[..n];
+        }
+        if cells.len() > n && cells.len() <= n + 2 {
+            // A label that is not the expected rank: name the end that holds a number.
+            let (label, span) = if cells.len() == n + 2 || number(&cells[0]).is_some() && number(&cells[n]).is_none() {
+                cells[0]
+            } else {
+                cells[cells.len() - 1]
+            };
+            if label.parse::<usize>().is_ok() {
+                return Err(SyntaxError { span, message: format!("rank {label} where rank {rank} was expected") });
+            }
         }
         if cells.len() != n {
             let span = Span { start: words[0].1.start, end: words[words.len() - 1].1.end };
@@ -214,6 +235,31 @@ mod tests {
         let err = parse(&bad).unwrap_err();
         assert_eq!(&bad[err.span.start..err.span.end], "z");
         assert!(parse(". .\n. .").is_err());
+    }
+
+    #[test]
+    fn rank_numbers_on_the_right() {
+        let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+        let grid = write(&transcript::parse(game).unwrap());
+        let moves = |r: &Record| transcript::write(r, transcript::Style::Compact);
+        // Rank 1 first, labels on the right only (a1 holds move 44).
+        let right: Vec<String> = grid.lines().skip(1).map(|l| format!("{} {}", &l[2..], l[..2].trim())).collect();
+        assert_eq!(moves(&parse(&right.join("\n")).unwrap()), game);
+        // Rank 8 on top, labels on the right only.
+        let top8: Vec<String> = right.iter().rev().cloned().collect();
+        assert_eq!(moves(&parse(&top8.join("\n")).unwrap()), game);
+        // Labels on both sides.
+        let both: Vec<String> = grid.lines().skip(1).map(|l| format!("{l} {}", l[..2].trim())).collect();
+        assert_eq!(moves(&parse(&both.join("\n")).unwrap()), game);
+        // A wrong label on the right is named.
+        let mut bad = right.clone();
+        bad[2] = format!("{} 9", &bad[2][..bad[2].len() - 2]);
+        let text = bad.join("\n");
+        let err = parse(&text).unwrap_err();
+        assert_eq!(err.message, "rank 9 where rank 3 was expected");
+        assert_eq!(&text[err.span.start..err.span.end], "9");
+        let err = parse("1 . . . .\n3 . O X .\n3 . X O 1\n4 . . . .").unwrap_err();
+        assert_eq!(err.message, "rank 3 where rank 2 was expected");
     }
 
     proptest::proptest! {

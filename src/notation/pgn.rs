@@ -408,8 +408,10 @@ fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
     Ok((rest, (MoveSyntax::Square { file, rank }, letter.is_ascii_uppercase())))
 }
 
-/// `[Name "value"]` with `"` and `\` escaped.
+/// `[Name "value"]` with `"` and `\` escaped, and line breaks written as spaces (a tag pair
+/// is one line).
 pub(crate) fn tag_line(name: &str, value: &str) -> String {
+    let value = value.replace("\r\n", " ").replace(['\n', '\r'], " ");
     format!("[{name} \"{}\"]\n", value.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
@@ -607,6 +609,18 @@ f4 4. pass PA 5. @@ 33-31
         assert!(write(&r).contains("[Result \"34-30\"]"));
         r.set_tag("result", "+3");
         assert!(write(&r).contains("[Result \"1-0\"]"));
+    }
+
+    #[test]
+    fn tag_values_stay_on_one_line() {
+        assert_eq!(tag_line("Event", "a\r\nb\nc\rd \"e\" \\"), "[Event \"a b c d \\\"e\\\" \\\\\"]\n");
+        let mut r = Record::default();
+        r.set_tag("event", "Cup\n[Event \"x\"]");
+        r.set_tag("black", "A\r\nB");
+        let text = write(&r);
+        assert!(text.contains("[Event \"Cup [Event \\\"x\\\"]\"]\n"), "{text}");
+        let back = parse(&text).unwrap();
+        assert_eq!((back.tag("event"), back.tag("black")), (Some("Cup [Event \"x\"]"), Some("A B")));
     }
 
     fn value() -> impl Strategy<Value = String> {

@@ -4,10 +4,14 @@
 //! its magic bytes, whatever the name). A [`Reader`] recognises the format (or takes the one
 //! given), then cuts the stream into [`RawRecord`]s with a cheap scanner: one line each
 //! (transcripts, logbooks, OBF, board strings), blank-line separated blocks (kifu grids,
-//! diagrams), tag sections plus move text (PGN, PlayOK), balanced `( )` outside `[ ]` values
-//! (GGF, SGF), balanced `{ }` outside strings (JSON, Othello Quest), or fixed 68-byte records after
-//! a 16-byte header (WTHOR). Only the record at hand is held, and a record's text is capped at
-//! [`MAX_RECORD`] bytes, so memory stays bounded whatever the input size.
+//! diagrams; a line starting with 16 or more cell characters is a one-line board of its own),
+//! tag sections plus move text ending in a result (PGN, PlayOK), balanced `( )` outside `[ ]`
+//! values opened by `(;` (GGF, SGF; spaces and line breaks may come between `(` and `;`),
+//! balanced `{ }` outside strings (JSON, Othello Quest), or fixed 68-byte records after a 16-byte
+//! header (WTHOR). A UTF-8 byte-order mark at the start of a text stream is skipped. Only the
+//! record at hand is held, and a record's text is capped at [`MAX_RECORD`] bytes, so memory stays
+//! bounded whatever the input size: lines are read whole (their first `MAX_RECORD` bytes) except
+//! by the bracket scanner, which reads long lines in chunks of [`CHUNK`] bytes.
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -20,6 +24,13 @@ use super::{Span, wthor};
 pub const MAX_RECORD: usize = 1 << 20;
 
 const BUFFER: usize = 1 << 16;
+
+/// The most bytes of a line the bracket scanner (GGF, SGF, JSON) reads at a time.
+pub const CHUNK: usize = 1 << 16;
+
+/// How many characters of a long line a record error shows before and after the caret's start.
+const SHOWN_BEFORE: usize = 60;
+const SHOWN_AFTER: usize = 100;
 
 /// Opens a path, or stdin for `-`, as a buffered stream; gzip is decompressed.
 pub fn open(path: &str) -> io::Result<Box<dyn BufRead + Send>> {
@@ -139,11 +150,22 @@ impl fmt::Display for RecordError {
             Location::Text { line, column, excerpt, caret } => {
                 writeln!(f, "{}:{line}:{column}: record {}: {}", self.file, self.record, self.message)?;
                 let gutter = line.to_string().len();
-                let shown: String = excerpt.chars().take(200).collect();
+                // A window of the line around the caret, with `...` where it is cut.
+                let chars = excerpt.chars().count();
+                let (at, width) = (caret.0.min(chars), caret.1.max(1));
+                let from = at.saturating_sub(SHOWN_BEFORE);
+                let to = chars.min(at + SHOWN_AFTER);
+                let mut shown = String::from(if from > 0 { "..." } else { "" });
+                shown.extend(excerpt.chars().skip(from).take(to - from));
+                if to < chars {
+                    shown.push_str("...");
+                }
+                let mut pad = String::from(if from > 0 { "   " } else { "" });
+                pad.extend(excerpt.chars().skip(from).take(at - from).map(|c| if c == '\t' { '\t' } else { ' ' }));
+                let width = width.min(to.max(at + 1) - at);
                 writeln!(f, "{:gutter$} |", "")?;
                 writeln!(f, "{line} | {shown}")?;
-                let pad: String = excerpt.chars().take(caret.0).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-                write!(f, "{:gutter$} | {pad}{}", "", "^".repeat(caret.1.min(200)))
+                write!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))
             }
         }
     }
@@ -176,7 +198,23 @@ struct Pending {
     column: usize,
     offset: u64,
     too_long: bool,
+    /// PGN: a line of moves was seen.
     movetext: bool,
+    /// PGN: the last line with moves ended with a result (only comments may follow).
+    ended: bool,
+}
+
+/// The bracket scanner's state between chunks.
+#[derive(Clone, Copy, Default)]
+struct Nest {
+    /// Open brackets (0 outside records).
+    depth: usize,
+    /// Inside a quoted value or string.
+    quoted: bool,
+    /// After a backslash in a quoted value.
+    escaped: bool,
+    /// After a `(` with only spaces since: a record if a `;` comes next.
+    opening: bool,
 }
 
 /// Cuts a stream into records; see the module documentation.
@@ -191,7 +229,15 @@ pub struct Reader {
     index: usize,
     pending: Option<Pending>,
     ready: VecDeque<Result<RawRecord, ReadError>>,
-    nest: (usize, bool, bool),
+    nest: Nest,
+    /// Bracket scanner: the bytes of a character cut by the end of a chunk.
+    carry: Vec<u8>,
+    /// Bracket scanner: characters of the current line already scanned (0 at a line start).
+    line_chars: usize,
+    /// Bracket scanner: the last chunk did not end its line.
+    mid_line: bool,
+    /// PGN: inside a `{ }` comment that goes on past the line.
+    in_comment: bool,
     done: bool,
 }
 
@@ -222,9 +268,21 @@ impl Reader {
             index: 0,
             pending: None,
             ready: VecDeque::new(),
-            nest: (0, false, false),
+            nest: Nest::default(),
+            carry: Vec::new(),
+            line_chars: 0,
+            mid_line: false,
+            in_comment: false,
             done: false,
         };
+        if format != Format::Wthor {
+            // A UTF-8 byte-order mark: skipped, and counted in byte offsets.
+            const BOM: &[u8] = b"\xEF\xBB\xBF";
+            if reader.input.fill_buf()?.starts_with(BOM) {
+                reader.input.consume(BOM.len());
+                reader.offset = BOM.len() as u64;
+            }
+        }
         if format == Format::Wthor {
             let mut bytes = [0u8; wthor::HEADER_LEN];
             reader
@@ -311,8 +369,44 @@ impl Reader {
         Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), total > MAX_RECORD)))
     }
 
+    /// Reads the next piece of a line for the bracket scanner: the rest of the line with its
+    /// newline, or [`CHUNK`] bytes of it cut at a character boundary (the cut character's bytes
+    /// are kept for the next piece). Returns the text and whether it ends its line.
+    fn read_chunk(&mut self) -> io::Result<Option<(String, bool)>> {
+        let mut bytes = std::mem::take(&mut self.carry);
+        let mut newline = false;
+        while bytes.len() < CHUNK {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() {
+                break;
+            }
+            let room = &buf[..buf.len().min(CHUNK - bytes.len())];
+            let take = match room.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    newline = true;
+                    i + 1
+                }
+                None => room.len(),
+            };
+            bytes.extend_from_slice(&room[..take]);
+            self.input.consume(take);
+            if newline {
+                break;
+            }
+        }
+        if bytes.is_empty() {
+            return Ok(None);
+        }
+        if !newline && bytes.len() >= CHUNK {
+            let cut = char_boundary(&bytes);
+            self.carry = bytes.split_off(cut);
+        }
+        self.offset += bytes.len() as u64;
+        Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), newline)))
+    }
+
     fn start(&self, text: String, column: usize, offset: u64) -> Pending {
-        Pending { text, line: self.line, column, offset, too_long: false, movetext: false }
+        Pending { text, line: self.line, column, offset, too_long: false, movetext: false, ended: false }
     }
 
     fn emit(&mut self, pending: Pending) {
@@ -357,13 +451,13 @@ impl Reader {
                     if let Some(p) = self.pending.take() {
                         self.emit(p);
                     }
-                } else if boards
-                    && self.pending.is_none()
-                    && super::board::parse(line, super::board::Digits::EmptyBlackWhite)
-                        .or_else(|_| super::board::parse(line, super::board::Digits::BlackWhite))
-                        .is_ok_and(|_| line.trim().lines().count() == 1 && line.trim().len() >= 16)
-                {
-                    let p = self.start(line.to_owned(), 1, line_offset);
+                } else if boards && is_board_line(line, self.pending.is_some()) {
+                    // A one-line board, good or bad, is a record of its own.
+                    if let Some(p) = self.pending.take() {
+                        self.emit(p);
+                    }
+                    let mut p = self.start(line.to_owned(), 1, line_offset);
+                    p.too_long = too_long;
                     self.emit(p);
                 } else {
                     let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
@@ -373,36 +467,81 @@ impl Reader {
                 }
             }
             Split::Pgn => {
-                let tag = line.trim_start().starts_with('[');
-                if tag && self.pending.as_ref().is_some_and(|p| p.movetext) {
-                    let p = self.pending.take().expect("checked");
-                    self.emit(p);
+                let in_comment = self.in_comment;
+                let tag = !in_comment && line.trim_start().starts_with('[');
+                let moves = if tag { String::new() } else { pgn_moves(line, &mut self.in_comment) };
+                let moves = moves.trim();
+                // A line that holds no moves: a comment or an escape line (or blank).
+                // A line that goes on with a comment begun before is the record's too.
+                let comment = !blank && !tag && (in_comment || moves.is_empty());
+                if let Some(p) = &self.pending {
+                    if (tag && p.movetext) || (p.ended && !blank && !comment) {
+                        let p = self.pending.take().expect("checked");
+                        self.emit(p);
+                    }
                 }
                 if blank && self.pending.is_none() {
                     return;
                 }
                 let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
-                p.movetext |= !tag && !blank && !line.trim_start().starts_with(';');
+                if !moves.is_empty() {
+                    p.movetext = true;
+                    p.ended = moves.split_whitespace().next_back().is_some_and(is_result);
+                }
                 p.too_long |= too_long;
                 Self::append(&mut p, line);
                 self.pending = Some(p);
             }
-            Split::Nested { open, close, quote } => self.scan_nested(line, line_offset, open, close, quote),
+            Split::Nested { open, close, quote } => {
+                self.scan_nested(line, line_offset, 0, open, close, quote);
+            }
         }
     }
 
-    /// Feeds a line to the bracket scanner: records are balanced `open`..`close` spans at the
-    /// top level, with `quote` pairs (GGF values, JSON strings) skipped.
-    fn scan_nested(&mut self, line: &str, line_offset: u64, open: char, close: char, quote: (char, char)) {
-        let (mut depth, mut quoted, mut escaped) = self.nest;
+    /// Feeds a line, or a piece of one that starts `column` characters into its line, to the
+    /// bracket scanner: records are balanced `open`..`close` spans at the top level, with
+    /// `quote` pairs (GGF values, JSON strings) skipped. A `(` opens a record only when a `;`
+    /// follows it (after spaces, tabs or line breaks): GGS dumps and SGF files may have text with
+    /// brackets before their games.
+    fn scan_nested(
+        &mut self,
+        line: &str,
+        line_offset: u64,
+        column: usize,
+        open: char,
+        close: char,
+        quote: (char, char),
+    ) -> usize {
+        let needs_semicolon = open == '(';
+        let Nest { mut depth, mut quoted, mut escaped, mut opening } = self.nest;
         let mut from = 0;
+        let mut chars = 0;
         for (i, c) in line.char_indices() {
+            chars += 1;
             if depth == 0 {
+                if opening {
+                    match c {
+                        ' ' | '\t' | '\r' | '\n' => continue,
+                        ';' => {
+                            opening = false;
+                            depth = 1;
+                            continue;
+                        }
+                        _ => {
+                            opening = false;
+                            self.pending = None;
+                        }
+                    }
+                }
                 if c == open {
-                    let column = line[..i].chars().count() + 1;
-                    self.pending = Some(self.start(String::new(), column, line_offset + i as u64));
+                    let p = self.start(String::new(), column + chars, line_offset + i as u64);
+                    self.pending = Some(p);
                     from = i;
-                    depth = 1;
+                    if needs_semicolon {
+                        opening = true;
+                    } else {
+                        depth = 1;
+                    }
                 }
                 continue;
             }
@@ -429,13 +568,71 @@ impl Reader {
                 }
             }
         }
-        if depth > 0 {
+        if depth > 0 || opening {
             if let Some(p) = self.pending.as_mut() {
                 Self::append(p, &line[from..]);
             }
         }
-        self.nest = (depth, quoted, escaped);
+        self.nest = Nest { depth, quoted, escaped, opening };
+        chars
     }
+}
+
+/// Where to cut `bytes` so that no UTF-8 character is split: before a last character whose
+/// bytes are not all there.
+fn char_boundary(bytes: &[u8]) -> usize {
+    let len = bytes.len();
+    for back in 1..=len.min(3) {
+        let b = bytes[len - back];
+        if b & 0xC0 == 0x80 {
+            continue;
+        }
+        let need = match b {
+            0xF0.. => 4,
+            0xE0.. => 3,
+            0xC0.. => 2,
+            _ => 1,
+        };
+        return if need > back { len - back } else { len };
+    }
+    len
+}
+
+/// Whether a line of a board file is a one-line board (a record of its own, whether it parses
+/// or not): it starts with 16 or more cell characters. Inside a diagram, a line of exactly 16 is
+/// a rank of a 16x16 diagram.
+fn is_board_line(line: &str, in_block: bool) -> bool {
+    let run = super::board::leading_cells(line.trim_start());
+    run >= 16 && !(in_block && run == 16)
+}
+
+/// The text of a PGN line outside comments (`{ }`, which may span lines, `in_comment` saying
+/// whether one is open; `;` to the end of the line; `%` escape lines), comments blanked out.
+fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
+    if !*in_comment && line.starts_with('%') {
+        return String::new();
+    }
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        if *in_comment {
+            *in_comment = c != '}';
+            out.push(' ');
+        } else if c == '{' {
+            *in_comment = true;
+            out.push(' ');
+        } else if c == ';' {
+            break;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A PGN result token: `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts `33-31`.
+fn is_result(token: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    token == "*" || token == "1/2-1/2" || token.split_once('-').is_some_and(|(a, b)| digits(a) && digits(b))
 }
 
 impl Iterator for Reader {
@@ -453,6 +650,39 @@ impl Iterator for Reader {
                 return self.next_binary();
             }
             let line_offset = self.offset;
+            if let Some(Split::Nested { open, close, quote }) = self.split {
+                match self.read_chunk() {
+                    Err(e) => {
+                        self.done = true;
+                        return Some(Err(ReadError::Io(e)));
+                    }
+                    Ok(None) => self.done = true,
+                    Ok(Some((chunk, ends_line))) => {
+                        if !self.mid_line {
+                            self.line += 1;
+                            self.line_chars = 0;
+                        }
+                        let column = self.line_chars;
+                        self.line_chars += self.scan_nested(&chunk, line_offset, column, open, close, quote);
+                        self.mid_line = !ends_line;
+                        continue;
+                    }
+                }
+                // The end: a record still open is cut short; a `(` without `;` was no record.
+                if let Some(p) = self.pending.take().filter(|_| !self.nest.opening) {
+                    let raw = RawRecord {
+                        index: self.index,
+                        line: p.line,
+                        column: p.column,
+                        offset: p.offset,
+                        body: Body::Text(p.text),
+                    };
+                    self.index += 1;
+                    let err = raw.error(&self.name, Span::default(), "the file ends inside this record");
+                    self.ready.push_back(Err(ReadError::Record(err)));
+                }
+                continue;
+            }
             match self.read_line() {
                 Err(e) => {
                     self.done = true;
@@ -461,20 +691,7 @@ impl Iterator for Reader {
                 Ok(None) => {
                     self.done = true;
                     if let Some(p) = self.pending.take() {
-                        if matches!(self.split, Some(Split::Nested { .. })) {
-                            let raw = RawRecord {
-                                index: self.index,
-                                line: p.line,
-                                column: p.column,
-                                offset: p.offset,
-                                body: Body::Text(p.text.clone()),
-                            };
-                            self.index += 1;
-                            let err = raw.error(&self.name, Span::default(), "the file ends inside this record");
-                            self.ready.push_back(Err(ReadError::Record(err)));
-                        } else {
-                            self.emit(p);
-                        }
+                        self.emit(p);
                     }
                 }
                 Ok(Some((line, too_long))) => {
@@ -490,15 +707,135 @@ impl Iterator for Reader {
 mod tests {
     use super::*;
 
-    fn cut(text: &str, format: Format) -> Vec<(usize, usize, String)> {
+    fn read(text: &str, format: Option<Format>) -> Vec<Result<RawRecord, ReadError>> {
         let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
-        Reader::new("t", input, Some(format))
-            .unwrap()
+        Reader::new("t", input, format).unwrap().collect()
+    }
+
+    fn cut(text: &str, format: Format) -> Vec<(usize, usize, String)> {
+        read(text, Some(format))
+            .into_iter()
             .map(|r| {
                 let r = r.unwrap();
                 (r.line, r.column, r.text().to_owned())
             })
             .collect()
+    }
+
+    #[test]
+    fn long_lines_are_scanned_in_chunks() {
+        // 40,000 records on one 2.1 MB line: every one is read, with its column and offset.
+        let records: Vec<String> = (0..40_000)
+            .map(|k| format!("{{\"tags\":{{\"black\":\"Player {k:05}\",\"n\":\"{k:05}\"}},\"moves\":[]}}"))
+            .collect();
+        let text = format!("[{}]\n{}\n", records.join(","), records[7]);
+        assert!(text.len() > 2 * MAX_RECORD);
+        let got = read(&text, Some(Format::Json));
+        assert_eq!(got.len(), 40_001);
+        let width = records[0].len() + 1;
+        for (k, r) in got.iter().take(40_000).enumerate() {
+            let r = r.as_ref().unwrap();
+            assert_eq!((r.line, r.column, r.offset), (1, 2 + k * width, (1 + k * width) as u64), "record {k}");
+            assert_eq!(r.text(), records[k]);
+        }
+        let last = got[40_000].as_ref().unwrap();
+        assert_eq!((last.line, last.column, last.text()), (2, 1, records[7].as_str()));
+        // Characters cut by a chunk's end are whole in the records (columns in characters).
+        let records: Vec<String> = (0..30_000).map(|k| format!("(;C[\u{e9}t\u{e9} {k}];)")).collect();
+        let text = records.concat();
+        let got = read(&text, Some(Format::Sgf));
+        assert_eq!(got.len(), 30_000);
+        let mut column = 1;
+        for (r, want) in got.iter().zip(&records) {
+            let r = r.as_ref().unwrap();
+            assert_eq!((r.text(), r.column), (want.as_str(), column));
+            column += want.chars().count();
+        }
+    }
+
+    #[test]
+    fn an_oversized_record_on_a_long_line_is_skipped_and_the_scan_goes_on() {
+        let big = format!("(;C[{}];)", "x)".repeat(MAX_RECORD / 2 + 10));
+        let text = format!("{big} (;B[d3];)\n(;W[c5];)\n");
+        let got = read(&text, Some(Format::Ggf));
+        assert_eq!(got.len(), 3);
+        assert!(matches!(&got[0], Err(ReadError::Record(e)) if e.message.contains("longer")), "{:?}", got[0]);
+        let second = got[1].as_ref().unwrap();
+        assert_eq!((second.line, second.column, second.text()), (1, big.len() + 2, "(;B[d3];)"));
+        assert_eq!(second.offset, big.len() as u64 + 1);
+        let third = got[2].as_ref().unwrap();
+        assert_eq!((third.line, third.column, third.text()), (2, 1, "(;W[c5];)"));
+    }
+
+    #[test]
+    fn a_paren_opens_a_game_only_before_a_semicolon() {
+        let text = "GGS dump :-(\n2 games (maybe)\n(;GM[Othello]TY[8];)\n( ;GM[Othello];) x (\n\t;B[d3];)\n";
+        let got = cut(text, Format::Ggf);
+        assert_eq!(
+            got,
+            [(3, 1, "(;GM[Othello]TY[8];)".into()), (4, 1, "( ;GM[Othello];)".into()), (4, 20, "(\n\t;B[d3];)".into())]
+        );
+        // A `(` left open at the end is no record, and no error.
+        let got = read("(;B[d3];) :-(\n", Some(Format::Ggf));
+        assert_eq!(got.len(), 1);
+        assert!(got[0].is_ok());
+        // JSON braces open records as before.
+        assert_eq!(cut("x {}", Format::Json), [(1, 3, "{}".into())]);
+    }
+
+    #[test]
+    fn pgn_records_end_at_a_result() {
+        let got = cut("1. f5 d6 2. c3 d3 *\n\n1. f5 f6 2. e6 f4 *\n", Format::Pgn);
+        assert_eq!(got, [(1, 1, "1. f5 d6 2. c3 d3 *".into()), (3, 1, "1. f5 f6 2. e6 f4 *".into())]);
+        // Comments after a result stay with the game; a `;` comment's text is no result.
+        let text =
+            "1. f5 d6 33-31\n{after}\n; note 1-0\n% escape\n1. f5 ; d6 1/2-1/2\n2. f4 0-1\n[Event \"x\"]\n1. f5\n";
+        let got = cut(text, Format::Pgn);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [1, 5, 7], "{got:?}");
+        assert_eq!(got[0].2, "1. f5 d6 33-31\n{after}\n; note 1-0\n% escape");
+        // A `[` line inside a comment is not a tag pair, nor a result inside a comment an end.
+        let text = "[Event \"a\"]\n\n1. f5 {a comment 1-0\n[not a tag]\n*\n} d6 2. c3 1-0\n{\n[still a comment]}\n\n[Event \"b\"]\n1. f5\n";
+        let got = cut(text, Format::Pgn);
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert_eq!(got[1].0, 10);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let got = read("\u{feff}f5d6\nf5f6\n", Some(Format::Transcript));
+        let first = got[0].as_ref().unwrap();
+        assert_eq!((first.line, first.column, first.offset, first.text()), (1, 1, 3, "f5d6"));
+        let got = read("\u{feff}(;GM[Othello];)", None);
+        let first = got[0].as_ref().unwrap();
+        assert_eq!((first.line, first.column, first.offset, first.text()), (1, 1, 3, "(;GM[Othello];)"));
+        let got = read("\u{feff}[Event \"a\"]\n\n1. f5 *\n", None);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].as_ref().unwrap().text().starts_with("[Event"));
+    }
+
+    #[test]
+    fn long_lines_are_shown_around_the_caret() {
+        let line = format!("{}zz{}", "a".repeat(300), "b".repeat(300));
+        let raw = RawRecord { index: 0, line: 1, column: 1, offset: 0, body: Body::Text(line) };
+        let text = raw.error("t", Span { start: 300, end: 302 }, "bad").to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let (shown, caret) = (lines[2], lines[3]);
+        let at = caret.find('^').unwrap();
+        assert_eq!(&shown[at..at + 2], "zz", "{text}");
+        assert_eq!(&caret[at..], "^^");
+        assert!(shown.starts_with("1 | ...a") && shown.ends_with("b..."), "{shown}");
+        assert_eq!(shown.len(), "1 | ".len() + 3 + 60 + 100 + 3);
+        // Near either end of the line: no cut on that side.
+        let text = raw.error("t", Span { start: 598, end: 602 }, "bad").to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        let at = lines[3].find('^').unwrap();
+        assert_eq!(&lines[2][at..], "bbbb");
+        assert_eq!(&lines[3][at..], "^^^^");
+        let text = raw.error("t", Span { start: 0, end: 400 }, "bad").to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[2].starts_with("1 | aaa") && lines[2].ends_with("..."));
+        assert_eq!(lines[3], format!("  | {}", "^".repeat(100)));
     }
 
     #[test]
@@ -534,6 +871,13 @@ mod tests {
         let got = cut(&text, Format::Board);
         let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
         assert_eq!(lines, [1, 2, 4, 9]);
+        // A one-line board that does not parse is still a record of its own.
+        let bad = [&s[1..], &s.replace(" X", " Q"), &s.replace('-', "2")];
+        let text = format!("{}\n{s}\n{}\n{s}\n{}\n{s}\n....\n.OX.\n.XO.\n....\n{s}\n", bad[0], bad[1], bad[2]);
+        let got = cut(&text, Format::Board);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7, 11]);
+        assert_eq!(got[6].2, "....\n.OX.\n.XO.\n....");
     }
 
     #[test]
