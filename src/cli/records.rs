@@ -82,6 +82,11 @@ impl Source<'_> {
         }
     }
 
+    /// The rules of a record with no tags or start board: `--rules`, else standard Othello.
+    pub fn untagged_rules(&self) -> Arc<Rules> {
+        self.forced.clone().unwrap_or_else(|| self.default_rules.clone())
+    }
+
     /// The rules of a record: `--rules`, else its `rules` tag, else standard Othello on the size
     /// of its start board.
     pub fn rules_for(&self, record: &Record) -> Result<Arc<Rules>, (Span, String)> {

@@ -13,7 +13,8 @@ use super::{Format, Output, Status};
 use crate::core::Color;
 use crate::notation::Span;
 use crate::notation::check::{self, Check, Status as Verdict};
-use crate::notation::reader::{Location, RawRecord, RecordError};
+use crate::notation::format::Format as RecordFormat;
+use crate::notation::reader::{Body, Location, RawRecord, RecordError};
 
 /// Arguments of `kifu validate`.
 #[derive(clap::Args, Debug)]
@@ -119,6 +120,15 @@ fn status_index(status: &str) -> usize {
 
 /// Checks one record.
 fn validate(source: &Source, raw: &RawRecord) -> Checked {
+    // Plain transcript lines that replay cleanly are judged without building a record.
+    if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format) {
+        if let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format) {
+            return Checked {
+                row: row(source.name, raw.index + 1, &check, Some(raw.line), Some(raw.column)),
+                located: None,
+            };
+        }
+    }
     let record = match source.parse(raw) {
         Ok(r) => r,
         Err(e) => return unreadable(source, raw.error(source.name, e.span, e.message)),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::format::Format;
-use super::{MoveSyntax, Record, Span};
+use super::{MoveSyntax, Record, Span, transcript};
 use crate::core::diagnose::{self, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{Color, Game, IllegalMove, Move, Outcome, Passes, Position, RowNumbering, Rules};
@@ -110,7 +110,7 @@ pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     match game.replay_with(Passes::Implicit, |_, mv, _| passes += u32::from(mv == Move::Pass)) {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
-            judge_result(&mut check, format, record);
+            judge_result(&mut check, format, record.tag("komi").is_some());
             check
         }
         Err(e) => {
@@ -145,25 +145,66 @@ fn quick_check(record: &Record, rules: &Arc<Rules>, format: Format, stored: &Opt
         colors[i] = t.color;
     }
     let n = record.moves.len();
-    let q = quick::quick_replay(&Position::start(rules.clone()), &codes[..n], &colors[..n])?;
+    quick_verdict(rules, &codes[..n], &colors[..n], format, stored.clone(), record.tag("komi").is_some())
+}
+
+/// The verdict from the quick replay of 8x8 codes, when the game replays cleanly.
+fn quick_verdict(
+    rules: &Arc<Rules>,
+    codes: &[u8],
+    colors: &[Option<Color>],
+    format: Format,
+    stored: Option<String>,
+    komi: bool,
+) -> Option<Check> {
+    let q = quick::quick_replay(&Position::start(rules.clone()), codes, colors)?;
     if q.stopped_at.is_some() {
         return None;
     }
     let mut check = Check {
         status: Status::Ok,
-        plies: n,
+        plies: codes.len(),
         black: q.black,
         white: q.white,
         empties: q.empties,
         passes: q.passes,
         score: Outcome::scored(rules.variant(), q.black, q.white, q.empties),
         over: q.outcome.is_some(),
-        stored: stored.clone(),
+        stored,
         problem: None,
         suggestion: None,
     };
-    judge_result(&mut check, format, record);
+    judge_result(&mut check, format, komi);
     Some(check)
+}
+
+/// The verdict on a plain transcript line (see [`transcript::scan_plain`]) straight from its
+/// text, without building a record; `None` when the line needs the full path (another shape,
+/// other rules, or a problem to explain).
+#[must_use]
+pub fn check_plain_line(text: &str, rules: &Arc<Rules>, format: Format) -> Option<Check> {
+    if rules.size() != 8 {
+        return None;
+    }
+    let bottom = rules.variant().rows == RowNumbering::Bottom;
+    let mut codes = [0u8; 128];
+    let mut colors = [None; 128];
+    let mut n = 0;
+    let mut fits = true;
+    let tail = transcript::scan_plain(text, |(file, rank, color, _, _)| {
+        if n == 128 || file >= 8 || !(1..=8).contains(&rank) {
+            fits = false;
+            return;
+        }
+        codes[n] = if bottom { 8 - rank } else { rank - 1 } * 8 + file;
+        colors[n] = color;
+        n += 1;
+    })?;
+    if !fits {
+        return None;
+    }
+    let stored = tail.and_then(|t| t.split_whitespace().next()).map(str::to_owned);
+    quick_verdict(rules, &codes[..n], &colors[..n], format, stored, false)
 }
 
 fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Option<String>) -> Check {
@@ -186,7 +227,7 @@ fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Op
 /// it is compared under the rules' scoring, except that the logbook counts plain discs and PGN
 /// exports may do either. Results with flags (`+64.000:r`, a resignation) and games with komi
 /// are not compared.
-fn judge_result(check: &mut Check, format: Format, record: &Record) {
+fn judge_result(check: &mut Check, format: Format, komi: bool) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
         check.status = Status::Unfinished;
@@ -203,7 +244,7 @@ fn judge_result(check: &mut Check, format: Format, record: &Record) {
         return;
     }
     let Some(stored) = check.stored.as_deref() else { return };
-    if stored.contains(':') || record.tag("komi").is_some() {
+    if stored.contains(':') || komi {
         return;
     }
     let Ok(value) = stored.trim().trim_start_matches('+').parse::<f64>() else { return };
@@ -256,4 +297,66 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
         format!("{more} more moves then replay")
     };
     Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::splitmix64;
+    use crate::notation::transcript;
+    use proptest::prelude::*;
+
+    /// A random game as a logbook line, possibly cut short, spoiled or given a wrong score.
+    fn line(seed: u64, cut: usize, spoil: Option<usize>, score_off: i32) -> String {
+        let mut pos = Position::start(Rules::othello().shared());
+        let mut s = seed;
+        let mut text = String::new();
+        let mut n = 0;
+        while !pos.is_game_over() && n < cut {
+            let moves = pos.legal_placements();
+            if moves.is_empty() {
+                pos.play_mut(Move::Pass).unwrap();
+                continue;
+            }
+            s = splitmix64(s);
+            let mut sq = moves[(s % moves.len() as u64) as usize];
+            if spoil == Some(n) {
+                sq = crate::core::Square::from_bit8((s >> 20) as u32 % 64);
+            }
+            text.push(if pos.side_to_move() == Color::Black { '+' } else { '-' });
+            text.push_str(&sq.to_string());
+            if pos.play_mut(Move::Place(sq)).is_err() {
+                break;
+            }
+            n += 1;
+        }
+        let margin = pos.count(Color::Black) as i32 - pos.count(Color::White) as i32 + score_off;
+        format!("{text}: {margin:+03}")
+    }
+
+    proptest! {
+        /// The no-record path and the record path give the same verdict whenever the first answers.
+        #[test]
+        fn the_plain_line_path_agrees(seed in any::<u64>(), cut in 0usize..70, spoil in prop::option::of(0usize..60), off in prop::sample::select(vec![0, 0, 2])) {
+            let text = line(seed, cut, spoil, off);
+            let rules = Rules::othello().shared();
+            let full = check(&transcript::parse(&text).unwrap(), &rules, Format::Logbook);
+            if let Some(fast) = check_plain_line(&text, &rules, Format::Logbook) {
+                prop_assert_eq!(fast, full, "{}", text);
+            } else {
+                prop_assert!(full.status != Status::Ok, "{}: the quick path declined a clean game", text);
+            }
+        }
+    }
+
+    #[test]
+    fn statuses_of_hand_made_records() {
+        let rules = Rules::othello().shared();
+        let verdict = |t: &str| check(&transcript::parse(t).unwrap(), &rules, Format::Transcript);
+        assert_eq!(verdict("f5d6c3").status, Status::Unfinished);
+        let bad = verdict("f5d6c2d3c4f4f6f3e6e7");
+        assert_eq!(bad.status, Status::Illegal);
+        assert_eq!(bad.problem.as_ref().map(|p| p.ply), Some(3));
+        assert!(bad.suggestion.unwrap().starts_with("c3?"));
+    }
 }

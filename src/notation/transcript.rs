@@ -75,13 +75,15 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
     }
 }
 
-/// The common shapes read by a byte loop: squares (`f5`, `F5`, `a10`), optionally signed
-/// (`+d3-c3`), separated by nothing, spaces or commas, and an optional `: result extra` tail.
-/// `None` for anything else (numbers, passes, comments, names), which the full grammar reads.
-fn parse_plain(text: &str) -> Option<Record> {
+/// A square read by [`scan_plain`]: file, rank, colour sign, span, upper case.
+pub type PlainMove = (u8, u8, Option<Color>, Span, bool);
+
+/// Reads the common transcript shapes with a byte loop and no allocation: squares (`f5`, `F5`,
+/// `a10`), optionally signed (`+d3-c3`), separated by nothing, spaces or commas, and an optional
+/// `: result extra` tail, whose text it returns. Each square goes to `on_move`. `None` for
+/// anything else (numbers, passes, comments, names), which [`parse`]'s full grammar reads.
+pub fn scan_plain(text: &str, mut on_move: impl FnMut(PlainMove)) -> Option<Option<&str>> {
     let bytes = text.as_bytes();
-    let mut record = Record::default();
-    record.moves.reserve(bytes.len() / 2);
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -90,15 +92,7 @@ fn parse_plain(text: &str) -> Option<Record> {
             continue;
         }
         if b == b':' {
-            let mut words = text[i + 1..].split_whitespace();
-            if let Some(result) = words.next() {
-                record.tags.push(("result".into(), result.to_owned()));
-            }
-            let extra: Vec<&str> = words.collect();
-            if !extra.is_empty() {
-                record.tags.push(("extra".into(), extra.join(" ")));
-            }
-            return Some(record);
+            return Some(Some(&text[i + 1..]));
         }
         let start = i;
         let color = match b {
@@ -129,13 +123,33 @@ fn parse_plain(text: &str) -> Option<Record> {
         if bytes.get(i).is_some_and(u8::is_ascii_digit) {
             return None;
         }
+        on_move((file, rank, color, Span { start, end: i }, letter.is_ascii_uppercase()));
+    }
+    Some(None)
+}
+
+/// [`scan_plain`] into a record (the fast twin of [`parse_full`]).
+fn parse_plain(text: &str) -> Option<Record> {
+    let mut record = Record::default();
+    record.moves.reserve(text.len() / 2);
+    let tail = scan_plain(text, |(file, rank, color, span, upper)| {
         record.moves.push(MoveToken {
             mv: MoveSyntax::Square { file, rank },
-            span: Span { start, end: i },
+            span,
             color,
-            upper: letter.is_ascii_uppercase(),
+            upper,
             ..MoveToken::default()
         });
+    })?;
+    if let Some(tail) = tail {
+        let mut words = tail.split_whitespace();
+        if let Some(result) = words.next() {
+            record.tags.push(("result".into(), result.to_owned()));
+        }
+        let extra: Vec<&str> = words.collect();
+        if !extra.is_empty() {
+            record.tags.push(("extra".into(), extra.join(" ")));
+        }
     }
     Some(record)
 }
