@@ -2,9 +2,11 @@
 //!
 //! - [`core`]: squares, bitboards, rules for standard Othello and its variants, positions, games,
 //!   symmetries and perft.
-//! - [`notation`]: game-record formats read into syntax and written back.
+//! - [`notation`]: game-record formats read into syntax and written back, and record checks.
+//! - [`export`]: rows per game, move and position for data work.
 //! - [`cli`]: the `kifu` command line, one module per subcommand.
 
 pub mod cli;
 pub mod core;
+pub mod export;
 pub mod notation;

@@ -6,6 +6,7 @@
 
 mod completions;
 mod convert;
+mod export;
 mod output;
 mod perft;
 mod progress;
@@ -37,6 +38,8 @@ pub enum Command {
     /// Replay every record: the first illegal move and why, stored results checked, the likely
     /// intended move suggested.
     Validate(validate::Args),
+    /// Every game, move or position as CSV or JSON Lines rows.
+    Export(export::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -87,6 +90,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Rules(args) => rules::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Validate(args) => validate::run(args),
+        Command::Export(args) => export::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

@@ -427,6 +427,18 @@ impl Position {
         }
     }
 
+    /// How many placements `color` would have if it were to move (0 once the game is over).
+    #[must_use]
+    pub fn mobility(&self, color: Color) -> u32 {
+        if self.is_game_over() {
+            return 0;
+        }
+        match self.discs {
+            Discs::Narrow(d) => self.placements_for(&self.layout_narrow(), d, color).count(),
+            Discs::Wide(d) => self.placements_for(&self.layout_wide(), d, color).count(),
+        }
+    }
+
     /// Every legal move: the placements, then a pass when one is allowed.
     #[must_use]
     pub fn legal_moves(&self) -> Vec<Move> {

@@ -1,0 +1,270 @@
+//! `kifu export`: every game, move or position as CSV or JSON Lines rows.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::{Output, Status};
+use crate::export::{self, GameRow};
+use crate::notation::check::{self, Status as Verdict};
+use crate::notation::reader::{RawRecord, RecordError};
+
+/// Arguments of `kifu export`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Columns are listed in docs/output.md. Invalid records (illegal moves, unreadable records, \
+wrong stored results) are included with their status by default; moves and positions stop at the first \
+illegal move.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The table: one row per game, per move, or per position.
+    #[arg(long, short, value_enum)]
+    pub table: Table,
+    /// Output format: csv (with a header row) or json (JSON Lines).
+    #[arg(long, short, value_enum, default_value_t = TableFormat::Csv)]
+    pub format: TableFormat,
+    /// Only these columns, in this order (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    pub columns: Vec<String>,
+    /// What to do with invalid records: include them (with their status), skip them, or stop
+    /// at the first one.
+    #[arg(long, value_enum, default_value_t = Invalid::Include)]
+    pub invalid: Invalid,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--table` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Table {
+    /// One row per game.
+    Games,
+    /// One row per move (passes included).
+    Moves,
+    /// One row per position (before each move, and the last one).
+    Positions,
+}
+
+/// `--format` values for tables.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum TableFormat {
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines.
+    Json,
+}
+
+/// `--invalid` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Invalid {
+    /// Rows for invalid records too, with their status.
+    Include,
+    /// No rows for invalid records.
+    Skip,
+    /// Stop at the first invalid record (exit 1; an -o file is not written).
+    Fail,
+}
+
+/// One record's rows, rendered, and what was wrong with it.
+struct Rendered {
+    text: Vec<u8>,
+    rows: usize,
+    invalid: bool,
+    error: Option<RecordError>,
+}
+
+/// Runs `kifu export`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let columns = check_columns(args.table, &args.columns)?;
+    let mut out = Output::open(args.output.as_deref())?;
+    if args.format == TableFormat::Csv {
+        out.write_all(header(args.table, &columns).as_bytes())?;
+    }
+    let progress = Progress::new(args.quiet, "exporting");
+    let (mut games, mut rows, mut invalid) = (0u64, 0u64, 0u64);
+    let mut stop = None;
+    let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns);
+    records::for_each(&args.input, &progress, render, |_, result| {
+        if stop.is_some() {
+            return Ok(());
+        }
+        let r = result.unwrap_or_else(|e| Rendered { text: Vec::new(), rows: 0, invalid: true, error: Some(e) });
+        games += 1;
+        if let Some(e) = &r.error {
+            progress.suspend(|| eprintln!("{e}"));
+        }
+        if r.invalid {
+            invalid += 1;
+            match args.invalid {
+                Invalid::Fail => {
+                    stop = Some(games);
+                    return Ok(());
+                }
+                Invalid::Skip => return Ok(()),
+                Invalid::Include => {}
+            }
+        }
+        rows += r.rows as u64;
+        out.write_all(&r.text)?;
+        Ok(())
+    })?;
+    progress.finish();
+    if let Some(at) = stop {
+        // Dropping the output unfinished leaves no -o file behind.
+        eprintln!("kifu export: record {at} is invalid and --invalid fail was given: stopped, no output file written");
+        return Ok(Status::SomeInvalid);
+    }
+    out.finish()?;
+    if !args.quiet {
+        eprintln!(
+            "kifu export: {games} games, {rows} rows, {invalid} invalid records ({:.2} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if invalid > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// The names of a table's columns.
+fn names(table: Table) -> &'static [&'static str] {
+    match table {
+        Table::Games => &[
+            "source",
+            "game",
+            "event",
+            "date",
+            "black_player",
+            "white_player",
+            "rules",
+            "moves",
+            "plies",
+            "passes",
+            "black",
+            "white",
+            "winner",
+            "margin",
+            "stored_result",
+            "theoretical",
+            "status",
+            "canonical_hash",
+        ],
+        Table::Moves => &[
+            "source",
+            "game",
+            "ply",
+            "color",
+            "move",
+            "flipped",
+            "black",
+            "white",
+            "mobility_black",
+            "mobility_white",
+            "empties",
+            "is_corner",
+        ],
+        Table::Positions => &["source", "game", "ply", "board", "side", "final_margin"],
+    }
+}
+
+/// The `--columns` asked for, checked against the table (empty = all, in order).
+fn check_columns(table: Table, asked: &[String]) -> anyhow::Result<Vec<String>> {
+    let known = names(table);
+    for c in asked {
+        if !known.contains(&c.as_str()) {
+            anyhow::bail!("--columns: no column `{c}` in the {table:?} table (columns: {})", known.join(", "));
+        }
+    }
+    Ok(asked.to_vec())
+}
+
+fn header(table: Table, columns: &[String]) -> String {
+    let all: Vec<&str> = names(table).to_vec();
+    let chosen: Vec<&str> = if columns.is_empty() { all } else { columns.iter().map(String::as_str).collect() };
+    format!("{}\n", chosen.join(","))
+}
+
+/// Checks one record and renders its rows.
+fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> Rendered {
+    let failed = |e: RecordError| Rendered { text: Vec::new(), rows: 0, invalid: true, error: Some(e) };
+    let record = match source.parse(raw) {
+        Ok(r) => r,
+        Err(e) => return failed(raw.error(source.name, e.span, e.message)),
+    };
+    let rules = match source.rules_for(&record) {
+        Ok(r) => r,
+        Err((span, message)) => return failed(raw.error(source.name, span, message)),
+    };
+    let game = match record.game(rules.clone()) {
+        Ok(g) => g,
+        Err(e) => return failed(raw.error(source.name, e.span, e.message)),
+    };
+    let check = check::check(&record, &rules, source.format);
+    let invalid = !matches!(check.status, Verdict::Ok | Verdict::Unfinished);
+    let index = raw.index + 1;
+    let mut text = Vec::new();
+    let rows = match args.table {
+        Table::Games => {
+            let row: GameRow = export::game_row(source.name, index, &record, &game, &check);
+            write_rows(&mut text, std::slice::from_ref(&row), args.format, columns)
+        }
+        Table::Moves => write_rows(&mut text, &export::move_rows(source.name, index, &game), args.format, columns),
+        Table::Positions => {
+            write_rows(&mut text, &export::position_rows(source.name, index, &game), args.format, columns)
+        }
+    };
+    Rendered { text, rows, invalid, error: None }
+}
+
+/// Renders rows as CSV (no header) or JSON Lines, keeping only `columns` when given.
+fn write_rows<R: Serialize>(out: &mut Vec<u8>, rows: &[R], format: TableFormat, columns: &[String]) -> usize {
+    for row in rows {
+        let value = if columns.is_empty() {
+            None
+        } else {
+            let serde_json::Value::Object(all) = serde_json::to_value(row).expect("rows serialise") else {
+                unreachable!("rows are structs")
+            };
+            Some(columns.iter().map(|c| all.get(c).cloned().unwrap_or(serde_json::Value::Null)).collect::<Vec<_>>())
+        };
+        match (format, value) {
+            (TableFormat::Json, None) => {
+                serde_json::to_writer(&mut *out, row).expect("rows serialise");
+            }
+            (TableFormat::Json, Some(values)) => {
+                let object: serde_json::Map<String, serde_json::Value> = columns.iter().cloned().zip(values).collect();
+                serde_json::to_writer(&mut *out, &object).expect("rows serialise");
+            }
+            (TableFormat::Csv, None) => {
+                let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut *out);
+                w.serialize(row).expect("rows serialise");
+                w.flush().expect("writing to memory");
+                continue;
+            }
+            (TableFormat::Csv, Some(values)) => {
+                let fields: Vec<String> = values
+                    .into_iter()
+                    .map(|v| match v {
+                        serde_json::Value::Null => String::new(),
+                        serde_json::Value::String(s) => s,
+                        other => other.to_string(),
+                    })
+                    .collect();
+                let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(&mut *out);
+                w.write_record(&fields).expect("writing to memory");
+                w.flush().expect("writing to memory");
+                continue;
+            }
+        }
+        out.push(b'\n');
+    }
+    rows.len()
+}

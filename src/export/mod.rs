@@ -1,0 +1,280 @@
+//! Rows for data work: one per game, one per move, one per position, as serde structs whose
+//! field order is the documented column order (docs/output.md).
+
+use serde::Serialize;
+
+use crate::core::{Color, Game, Move, Passes, Position, Symmetry, preserves_start};
+use crate::notation::Record;
+use crate::notation::check::Check;
+
+/// One game.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct GameRow {
+    /// The file name as given.
+    pub source: String,
+    /// The 1-based record index in that file.
+    pub game: usize,
+    /// The event or tournament.
+    pub event: String,
+    /// The date (or year) as the record gives it.
+    pub date: String,
+    /// Black's name.
+    pub black_player: String,
+    /// White's name.
+    pub white_player: String,
+    /// The rules as a kifu spec.
+    pub rules: String,
+    /// The moves as a compact transcript (passes left out).
+    pub moves: String,
+    /// Move tokens replayed.
+    pub plies: usize,
+    /// Passes played, written or inferred.
+    pub passes: u32,
+    /// Black's discs as replayed.
+    pub black: u32,
+    /// White's discs as replayed.
+    pub white: u32,
+    /// `black`, `white`, `draw`, or empty when the game is not over.
+    pub winner: &'static str,
+    /// Black's margin under the rules' scoring when the game is over.
+    pub margin: Option<i32>,
+    /// The result the record states.
+    pub stored_result: String,
+    /// WTHOR's theoretical score (black's margin).
+    pub theoretical: String,
+    /// The validation status.
+    pub status: &'static str,
+    /// A hash of the moves up to the symmetries of the start position (equal for games that are
+    /// the same game turned or mirrored), 16 hex digits.
+    pub canonical_hash: String,
+}
+
+/// One move.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct MoveRow {
+    /// The file name as given.
+    pub source: String,
+    /// The 1-based record index.
+    pub game: usize,
+    /// The 1-based ply (passes, written or inferred, count).
+    pub ply: usize,
+    /// The colour that moved.
+    pub color: &'static str,
+    /// The square, or `pass`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Discs flipped.
+    pub flipped: u32,
+    /// Black's discs after the move.
+    pub black: u32,
+    /// White's discs after the move.
+    pub white: u32,
+    /// Black's legal placements before the move.
+    pub mobility_black: u32,
+    /// White's legal placements before the move.
+    pub mobility_white: u32,
+    /// Empty cells after the move.
+    pub empties: u32,
+    /// Whether the move takes a corner.
+    pub is_corner: bool,
+}
+
+/// One position (before each move, and the last one).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PositionRow {
+    /// The file name as given.
+    pub source: String,
+    /// The 1-based record index.
+    pub game: usize,
+    /// Moves played before this position.
+    pub ply: usize,
+    /// The board: cells from a1 rank by rank, `X` black, `O` white, `-` empty, `#` no cell.
+    pub board: String,
+    /// The side to move.
+    pub side: &'static str,
+    /// The game's final margin (under the rules' scoring) from the side to move's view, when the
+    /// game is over.
+    pub final_margin: Option<i32>,
+}
+
+/// The per-game row of a checked record.
+#[must_use]
+pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check: &Check) -> GameRow {
+    let tag = |name: &str| record.tag(name).unwrap_or_default().to_owned();
+    let rules = game.rules();
+    let moves: String = game.moves()[..check.plies.min(game.moves().len())]
+        .iter()
+        .filter_map(|m| m.square().map(|sq| rules.square_name(sq)))
+        .collect();
+    GameRow {
+        source: source.to_owned(),
+        game: index,
+        event: tag("event"),
+        date: tag("date"),
+        black_player: tag("black"),
+        white_player: tag("white"),
+        rules: rules.variant().spec(),
+        moves,
+        plies: check.plies,
+        passes: check.passes,
+        black: check.black,
+        white: check.white,
+        winner: winner(check),
+        margin: check.over.then(|| check.score.score(Color::Black)),
+        stored_result: tag("result"),
+        theoretical: tag("theoretical"),
+        status: check.status.name(),
+        canonical_hash: format!("{:016x}", canonical_hash(game, check.plies)),
+    }
+}
+
+fn winner(check: &Check) -> &'static str {
+    match (check.over, check.score.winner) {
+        (false, _) => "",
+        (true, Some(Color::Black)) => "black",
+        (true, Some(Color::White)) => "white",
+        (true, None) => "draw",
+    }
+}
+
+/// FNV-1a over the smallest of the move lists the start position's symmetries make of the first
+/// `plies` moves.
+#[must_use]
+pub fn canonical_hash(game: &Game, plies: usize) -> u64 {
+    let rules = game.rules();
+    let size = rules.size();
+    let moves = &game.moves()[..plies.min(game.moves().len())];
+    let code = |m: &Move, sym: Symmetry| match m {
+        Move::Pass => 255u8,
+        Move::Place(sq) => sym.apply(*sq, size).index(),
+    };
+    let best = Symmetry::ALL
+        .iter()
+        .filter(|&&sym| preserves_start(sym, rules) && *game.start() == Position::start(rules.clone()))
+        .chain(std::iter::once(&Symmetry::Identity))
+        .map(|&sym| moves.iter().map(|m| code(m, sym)).collect::<Vec<u8>>())
+        .min()
+        .unwrap_or_default();
+    best.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// The per-move rows of a game, up to its first illegal move.
+#[must_use]
+pub fn move_rows(source: &str, index: usize, game: &Game) -> Vec<MoveRow> {
+    let mut rows = Vec::with_capacity(game.moves().len() + 2);
+    let rules = game.rules().clone();
+    let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
+        let mover = before.side_to_move();
+        let mut after = before.clone();
+        let _ = after.play_mut(mv);
+        rows.push(MoveRow {
+            source: source.to_owned(),
+            game: index,
+            ply: rows.len() + 1,
+            color: mover.name(),
+            mv: match mv {
+                Move::Pass => "pass".to_owned(),
+                Move::Place(sq) => rules.square_name(sq),
+            },
+            flipped,
+            black: after.count(Color::Black),
+            white: after.count(Color::White),
+            mobility_black: before.mobility(Color::Black),
+            mobility_white: before.mobility(Color::White),
+            empties: after.empties(),
+            is_corner: mv.square().is_some_and(|sq| is_corner(sq, rules.size())),
+        });
+    });
+    rows
+}
+
+fn is_corner(sq: crate::core::Square, size: u8) -> bool {
+    (sq.file() == 0 || sq.file() == size - 1) && (sq.row() == 0 || sq.row() == size - 1)
+}
+
+/// The per-position rows of a game (before each move and the last position), up to its first
+/// illegal move, each with the final margin from its side to move when the game is over.
+#[must_use]
+pub fn position_rows(source: &str, index: usize, game: &Game) -> Vec<PositionRow> {
+    let mut positions: Vec<Position> = Vec::with_capacity(game.moves().len() + 2);
+    let end = match game.replay_with(Passes::Implicit, |before, _, _| positions.push(before.clone())) {
+        Ok(replay) => replay.position,
+        Err(e) => *e.position,
+    };
+    let final_black = end.outcome().map(|o| o.score(Color::Black));
+    positions.push(end);
+    positions
+        .iter()
+        .enumerate()
+        .map(|(ply, pos)| {
+            let side = pos.side_to_move();
+            PositionRow {
+                source: source.to_owned(),
+                game: index,
+                ply,
+                board: pos.board_string(),
+                side: side.name(),
+                final_margin: final_black.map(|m| if side == Color::Black { m } else { -m }),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rules;
+    use crate::notation::{check, format::Format, transcript};
+
+    fn game(text: &str) -> (Record, Game, Check) {
+        let record = transcript::parse(text).unwrap();
+        let rules = Rules::othello().shared();
+        let game = record.game(rules.clone()).unwrap();
+        let c = check::check(&record, &rules, Format::Transcript);
+        (record, game, c)
+    }
+
+    const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+
+    #[test]
+    fn game_rows_carry_the_counts() {
+        let (record, g, c) = game(GAME);
+        let row = game_row("x", 1, &record, &g, &c);
+        assert_eq!((row.black, row.white, row.winner, row.margin), (41, 23, "black", Some(18)));
+        assert_eq!(row.moves, GAME);
+        assert_eq!(row.passes, 1);
+    }
+
+    #[test]
+    fn symmetric_games_share_a_hash() {
+        // f5d6c3 under the four symmetries of the start: itself, its two diagonal mirrors, a half turn.
+        let hashes: Vec<String> = ["f5d6c3", "e6f4c3", "d3c5f6", "c4e3f6"]
+            .iter()
+            .map(|t| {
+                let (r, g, c) = game(t);
+                game_row("x", 1, &r, &g, &c).canonical_hash
+            })
+            .collect();
+        assert!(hashes.iter().all(|h| *h == hashes[0]), "{hashes:?}");
+        let (r, g, c) = game("f5f6e6");
+        assert_ne!(game_row("x", 1, &r, &g, &c).canonical_hash, hashes[0]);
+    }
+
+    #[test]
+    fn move_and_position_rows_follow_the_game() {
+        let (_, g, _) = game(GAME);
+        let moves = move_rows("x", 1, &g);
+        assert_eq!(moves.len(), 61, "60 placements and an inferred pass");
+        assert_eq!((moves[0].mv.as_str(), moves[0].flipped, moves[0].mobility_black), ("f5", 1, 4));
+        assert_eq!((moves[0].black, moves[0].white, moves[0].empties), (4, 1, 59));
+        assert!(moves.iter().any(|m| m.mv == "pass"));
+        assert_eq!(moves.iter().filter(|m| m.is_corner).count(), 4);
+        let last = moves.last().unwrap();
+        assert_eq!((last.black, last.white), (41, 23));
+        let positions = position_rows("x", 1, &g);
+        assert_eq!(positions.len(), 62);
+        assert_eq!(positions[0].final_margin, Some(18));
+        assert_eq!(positions[1].final_margin, Some(-18), "white to move");
+        assert_eq!(positions[0].board, Position::start(Rules::othello().shared()).board_string());
+    }
+}

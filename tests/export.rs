@@ -1,0 +1,102 @@
+//! `kifu export`: the three tables on real data, column selection, invalid records, and the
+//! games table's moves going back into transcripts.
+
+mod common;
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use common::shared;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+fn export(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = kifu().arg("export").args(args).write_stdin(stdin.to_owned()).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
+}
+
+fn wthor_sample() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb").to_str().unwrap().to_owned()
+}
+
+#[test]
+fn games_have_names_counts_and_a_transcript_that_converts_back() {
+    let (out, err, code) = export(&[&wthor_sample(), "--table", "games"], "");
+    assert_eq!(code, 0, "{err}");
+    let mut reader = csv::Reader::from_reader(out.as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 50);
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    assert_eq!(&rows[0][col("black_player")], "Vecchi Elisabetta");
+    assert_eq!(&rows[0][col("event")], "Australian National");
+    assert_eq!((&rows[0][col("black")], &rows[0][col("white")], &rows[0][col("margin")]), ("41", "23", "18"));
+    // The moves column is a transcript of each game: converting the originals gives the same.
+    let transcripts = kifu().args(["convert", &wthor_sample(), "--to", "transcript", "-q"]).output().unwrap();
+    let want: Vec<String> = String::from_utf8(transcripts.stdout).unwrap().lines().map(String::from).collect();
+    let got: Vec<String> = rows.iter().map(|r| r[col("moves")].to_owned()).collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn moves_and_positions_follow_each_game() {
+    let game = "f5d6c3d3c4f4f6f3e6e7\n";
+    let (out, _, code) = export(&["--table", "moves", "-q"], game);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "source,game,ply,color,move,flipped,black,white,mobility_black,mobility_white,empties,is_corner"
+    );
+    assert_eq!(lines.len(), 11);
+    assert_eq!(lines[1], "-,1,1,black,f5,1,4,1,4,4,59,false");
+    let (out, _, _) = export(&["--table", "positions", "--format", "json", "-q"], game);
+    let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.len(), 11, "before each move, and the last position");
+    assert_eq!(rows[0]["side"], "black");
+    assert_eq!(rows[0]["board"].as_str().unwrap().len(), 64);
+    assert!(rows[0]["final_margin"].is_null(), "the game is not over");
+}
+
+#[test]
+fn columns_are_chosen_and_checked() {
+    let (out, _, code) = export(&["--table", "games", "--columns", "moves,winner,margin", "-q"], "f5d6c3\n");
+    assert_eq!(code, 0);
+    assert_eq!(out, "moves,winner,margin\nf5d6c3,,\n");
+    let (out, _, _) = export(&["--table", "games", "--columns", "plies,status", "--format", "json", "-q"], "f5d6c3\n");
+    assert_eq!(out.trim(), r#"{"plies":3,"status":"unfinished"}"#);
+    let (_, err, code) = export(&["--table", "games", "--columns", "nope"], "f5\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("no column `nope`"), "{err}");
+}
+
+#[test]
+fn invalid_records_are_included_skipped_or_fatal() {
+    let input = "f5d6c3\nf5f5\nf5d6\n";
+    let (out, err, code) = export(&["--table", "games", "--columns", "game,status"], input);
+    assert_eq!(code, 1);
+    assert_eq!(out, "game,status\n1,unfinished\n2,illegal\n3,unfinished\n");
+    assert!(err.contains("1 invalid records"), "{err}");
+    let (out, _, code) = export(&["--table", "games", "--columns", "game,status", "--invalid", "skip", "-q"], input);
+    assert_eq!((out.as_str(), code), ("game,status\n1,unfinished\n3,unfinished\n", 1));
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("export-fail-{}.csv", std::process::id()));
+    let (_, err, code) = export(&["--table", "games", "--invalid", "fail", "-q", "-o", file.to_str().unwrap()], input);
+    assert_eq!(code, 1);
+    assert!(err.contains("record 2 is invalid"), "{err}");
+    assert!(!file.exists(), "no half-written output");
+}
+
+#[test]
+fn the_whole_wthor_2004_exports_with_names() {
+    let Some(wtb) = shared("wthor/WTH_2004.wtb") else { return };
+    let (out, err, code) = export(&[wtb.to_str().unwrap(), "--table", "games"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 9114, "a header and 9113 games");
+    assert!(!out.lines().skip(1).any(|l| l.contains(",,,othello,")), "every game has names");
+}
