@@ -38,13 +38,14 @@
 //! writes `BO`; it then reads back with that board as `start`.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag_no_case, take_while1};
-use nom::character::complete::{anychar, char, digit0, digit1, none_of, one_of, satisfy};
-use nom::combinator::{all_consuming, map_res, opt, value};
-use nom::multi::many0_count;
-use nom::sequence::{delimited, preceded};
+use nom::bytes::complete::tag_no_case;
+use nom::character::complete::{digit1, satisfy};
+use nom::combinator::{all_consuming, map_res, value};
 use nom::{IResult, Parser};
 
+use super::property::{
+    at_char, bracketed, diagonal, error, identifier, no_value, number, property_of, put_value, skip_whitespace, tag_of,
+};
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::{Color, Position, Rules, Scoring};
 
@@ -85,73 +86,34 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 message: "the game is never closed with `;)`".into(),
             });
         }
-        let Ok((_, name)) = property_name(rest) else {
+        let Ok((_, name)) = identifier(rest) else {
             return Err(at_char(text, pos, "expected a property like `PB[name]` or the end of the game `;)`"));
         };
         let name_span = Span { start: pos, end: pos + name.len() };
-        let (content, end) = bracketed(text, skip_whitespace(text, name_span.end), name)?;
+        let (content, end) = value_of(text, skip_whitespace(text, name_span.end), name)?;
         property(&mut record, text, name, name_span, content)?;
         pos = end;
     }
 }
 
-fn property_name(input: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| c.is_ascii_alphabetic()).parse(input)
+/// The value `[...]` of property `name` at `pos`: the span of its raw content and the offset
+/// after `]`.
+fn value_of(text: &str, pos: usize, name: &str) -> Result<(Span, usize), SyntaxError> {
+    if !text[pos..].starts_with('[') {
+        return Err(no_value(text, pos, name));
+    }
+    bracketed(text, pos, || format!("the value of `{name}` is never closed with `]`"))
 }
 
-/// The value `[...]` at `pos`: the span of its raw content and the offset after `]`.
-fn bracketed(text: &str, pos: usize, name: &str) -> Result<(Span, usize), SyntaxError> {
-    let input = &text[pos..];
-    if !input.starts_with('[') {
-        return Err(at_char(text, pos, &format!("`{name}` has no value: expected `[`")));
-    }
-    match raw_value(input) {
-        Ok((rest, raw)) => Ok((Span { start: pos + 1, end: pos + 1 + raw.len() }, text.len() - rest.len())),
-        Err(_) => Err(SyntaxError {
-            span: Span { start: pos, end: text.len() },
-            message: format!("the value of `{name}` is never closed with `]`"),
-        }),
-    }
-}
-
-/// A value with its backslash escapes resolved.
+/// A GGF value with its backslash escapes resolved (a line break is kept).
 fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => out.extend(chars.next()),
-            c => out.push(c),
-        }
-    }
-    out
+    super::property::unescape(raw, false)
 }
 
 /// Writes `NAME[value]`, escaping `\\` and `]`.
 fn put(out: &mut String, name: &str, value: &str) {
     out.push_str(name);
-    out.push('[');
-    for c in value.chars() {
-        if matches!(c, '\\' | ']') {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out.push(']');
-}
-
-fn skip_whitespace(text: &str, pos: usize) -> usize {
-    text.len() - text[pos..].trim_start().len()
-}
-
-/// An error on the character at `pos` (or at the end).
-fn at_char(text: &str, pos: usize, message: &str) -> SyntaxError {
-    let len = text[pos..].chars().next().map_or(0, char::len_utf8);
-    SyntaxError { span: Span { start: pos, end: pos + len }, message: message.to_owned() }
-}
-
-fn error(span: Span, message: String) -> SyntaxError {
-    SyntaxError { span, message }
+    put_value(out, value);
 }
 
 fn property(record: &mut Record, text: &str, name: &str, name_span: Span, content: Span) -> Result<(), SyntaxError> {
@@ -189,18 +151,7 @@ fn property(record: &mut Record, text: &str, name: &str, name_span: Span, conten
             }
         }
         _ => {
-            let tag = match RENAMED.iter().find(|(_, p)| *p == upper) {
-                Some((tag, _)) => (*tag).to_owned(),
-                None => {
-                    let lower = upper.to_ascii_lowercase();
-                    if lower == "rules" || RENAMED.iter().any(|(tag, _)| *tag == lower) {
-                        format!("ggf_{lower}")
-                    } else {
-                        lower
-                    }
-                }
-            };
-            record.tags.push((tag, unescape(raw)));
+            record.tags.push((tag_of(&upper, RENAMED, "ggf_"), unescape(raw)));
         }
     }
     Ok(())
@@ -295,34 +246,6 @@ fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
     alt((pass, place)).parse(input)
 }
 
-/// The text `parser` consumed. (nom 8.0's `recognize` miscounts some nested parsers.)
-fn consumed<'a, O>(
-    mut parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-) -> impl FnMut(&'a str) -> IResult<&'a str, &'a str> {
-    move |input| {
-        let (rest, _) = parser.parse(input)?;
-        Ok((rest, &input[..input.len() - rest.len()]))
-    }
-}
-
-/// `[...]`: the raw text between the brackets, where `\\` escapes the next character.
-fn raw_value(input: &str) -> IResult<&str, &str> {
-    let content = consumed(many0_count(alt((consumed(preceded(char('\\'), anychar)), consumed(none_of("\\]"))))));
-    delimited(char('['), content, char(']')).parse(input)
-}
-
-/// A decimal: optional sign, digits, optional fraction (`-2.39`, `.5`, `3.`).
-fn decimal(input: &str) -> IResult<&str, &str> {
-    let digits = alt((consumed((digit1, opt((char('.'), digit0)))), consumed((char('.'), digit1))));
-    consumed((opt(one_of("+-")), digits)).parse(input)
-}
-
-/// A finite decimal number: optional sign, digits, optional fraction (`-2.39`, `.5`, `3.`).
-fn number(input: &str) -> Option<f64> {
-    let (_, text) = all_consuming(decimal).parse(input).ok()?;
-    text.parse::<f64>().ok().filter(|x| x.is_finite())
-}
-
 /// Seconds, or `mm:ss` / `h:mm:ss`, in seconds.
 fn duration(input: &str) -> Option<f64> {
     let parts: Vec<&str> = input.split(':').collect();
@@ -382,20 +305,9 @@ fn parse_board(text: &str, content: Span) -> Result<BoardSyntax, SyntaxError> {
     Ok(board)
 }
 
-/// The standard start: white on the upper-left and lower-right centre cells, black on the
-/// other two, black to move (an empty board for an odd size).
+/// The standard start, black to move (an empty board for an odd size).
 fn diagonal_start(size: u8) -> BoardSyntax {
-    let mut board = BoardSyntax::empty(size);
-    board.side = Some(Color::Black);
-    if size >= 2 && size % 2 == 0 {
-        let (n, h) = (usize::from(size), usize::from(size / 2));
-        let at = |file: usize, rank: usize| (rank - 1) * n + file;
-        board.cells[at(h - 1, h)] = Some(Color::White);
-        board.cells[at(h, h + 1)] = Some(Color::White);
-        board.cells[at(h, h)] = Some(Color::Black);
-        board.cells[at(h - 1, h + 1)] = Some(Color::Black);
-    }
-    board
+    BoardSyntax { side: Some(Color::Black), ..diagonal(size) }
 }
 
 /// The board to write when the record has none: the start of its rules.
@@ -443,13 +355,8 @@ pub fn write(record: &Record) -> String {
             },
             "ggf_type" => put(&mut out, "TY", value),
             _ => {
-                if let Some((_, property)) = RENAMED.iter().find(|(tag, _)| *tag == name) {
-                    put(&mut out, property, value);
-                } else {
-                    let bare = name.strip_prefix("ggf_").unwrap_or(&name);
-                    if !bare.is_empty() && bare.chars().all(|c| c.is_ascii_alphabetic()) {
-                        put(&mut out, &bare.to_ascii_uppercase(), value);
-                    }
+                if let Some(property) = property_of(&name, RENAMED, "ggf_") {
+                    put(&mut out, &property, value);
                 }
             }
         }

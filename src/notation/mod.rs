@@ -14,6 +14,7 @@ pub mod kifu;
 pub mod oq;
 pub mod pgn;
 pub mod playok;
+mod property;
 pub mod reader;
 pub mod sgf;
 pub mod transcript;

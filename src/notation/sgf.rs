@@ -36,14 +36,15 @@
 //! Round trip: `parse(&write(&r))` gives `r` back (spans aside) for every record [`parse`]
 //! produced (properties it ignores are not in the record, so they are not written).
 
-use nom::branch::alt;
-use nom::bytes::complete::take_while1;
-use nom::character::complete::{anychar, char, digit0, digit1, none_of, one_of, satisfy};
+use nom::character::complete::{char, digit1, satisfy};
 use nom::combinator::{all_consuming, opt};
-use nom::multi::many0_count;
-use nom::sequence::{delimited, preceded};
+use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
+use super::property::{
+    at_char, bracketed, consumed, diagonal, error, identifier, no_value, number, property_of, put_value,
+    skip_whitespace, tag_of,
+};
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::{Color, Rules};
 
@@ -78,20 +79,6 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         reader.node(node)?;
     }
     reader.finish()
-}
-
-fn skip_whitespace(text: &str, pos: usize) -> usize {
-    text.len() - text[pos..].trim_start().len()
-}
-
-/// An error on the character at `pos` (or at the end).
-fn at_char(text: &str, pos: usize, message: &str) -> SyntaxError {
-    let len = text[pos..].chars().next().map_or(0, char::len_utf8);
-    SyntaxError { span: Span { start: pos, end: pos + len }, message: message.to_owned() }
-}
-
-fn error(span: Span, message: String) -> SyntaxError {
-    SyntaxError { span, message }
 }
 
 /// The nodes of the main line, without recursion (any nesting depth is safe).
@@ -155,7 +142,7 @@ fn skip_tree(text: &str, start: usize) -> Result<usize, SyntaxError> {
                 }
             }
             Some('[') => {
-                pos = bracketed(text, pos)?.1;
+                pos = value_at(text, pos)?.1;
                 continue;
             }
             Some(_) => {}
@@ -165,15 +152,8 @@ fn skip_tree(text: &str, start: usize) -> Result<usize, SyntaxError> {
 }
 
 /// The value `[...]` at `pos`: the span of its raw content and the offset after `]`.
-fn bracketed(text: &str, pos: usize) -> Result<(Span, usize), SyntaxError> {
-    match raw_value(&text[pos..]) {
-        Ok((rest, raw)) => Ok((Span { start: pos + 1, end: pos + 1 + raw.len() }, text.len() - rest.len())),
-        Err(_) => Err(error(Span { start: pos, end: text.len() }, "a value is never closed with `]`".into())),
-    }
-}
-
-fn identifier(input: &str) -> IResult<&str, &str> {
-    take_while1(|c: char| c.is_ascii_alphabetic()).parse(input)
+fn value_at(text: &str, pos: usize) -> Result<(Span, usize), SyntaxError> {
+    bracketed(text, pos, || "a value is never closed with `]`".into())
 }
 
 /// The properties of the node whose `;` is just before `pos`, and the offset after them.
@@ -196,11 +176,11 @@ fn node(text: &str, mut pos: usize) -> Result<(Vec<Property>, usize), SyntaxErro
             let next = skip_whitespace(text, pos);
             if !text[next..].starts_with('[') {
                 if values.is_empty() {
-                    return Err(at_char(text, next, &format!("`{ident}` has no value: expected `[`")));
+                    return Err(no_value(text, next, ident));
                 }
                 break;
             }
-            let (content, end) = bracketed(text, next)?;
+            let (content, end) = value_at(text, next)?;
             values.push(content);
             pos = end;
         }
@@ -208,41 +188,16 @@ fn node(text: &str, mut pos: usize) -> Result<(Vec<Property>, usize), SyntaxErro
     }
 }
 
-/// A value with its escapes resolved (`\x` is `x`; a backslash before a line break removes both).
+/// An SGF value with its escapes resolved (`\x` is `x`; a backslash before a line break removes both).
 fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('\n') => {
-                chars.next_if_eq(&'\r');
-            }
-            Some('\r') => {
-                chars.next_if_eq(&'\n');
-            }
-            Some(c) => out.push(c),
-            None => {}
-        }
-    }
-    out
+    super::property::unescape(raw, true)
 }
 
 /// Writes `NAME[value]...`, escaping `\` and `]`.
 fn put<S: AsRef<str>>(out: &mut String, name: &str, values: &[S]) {
     out.push_str(name);
     for value in values {
-        out.push('[');
-        for c in value.as_ref().chars() {
-            if matches!(c, '\\' | ']') {
-                out.push('\\');
-            }
-            out.push(c);
-        }
-        out.push(']');
+        put_value(out, value.as_ref());
     }
 }
 
@@ -339,17 +294,7 @@ impl Reader<'_> {
                     }
                 }
                 name if !has_move => {
-                    let tag = match RENAMED.iter().find(|(_, p)| *p == name) {
-                        Some((tag, _)) => (*tag).to_owned(),
-                        None => {
-                            let lower = name.to_ascii_lowercase();
-                            if lower == "rules" || RENAMED.iter().any(|(tag, _)| *tag == lower) {
-                                format!("sgf_{lower}")
-                            } else {
-                                lower
-                            }
-                        }
-                    };
+                    let tag = tag_of(name, RENAMED, "sgf_");
                     for &span in values {
                         self.record.tags.push((tag.clone(), unescape(self.raw(span))));
                     }
@@ -359,7 +304,7 @@ impl Reader<'_> {
         }
         if let Some(span) = value {
             let raw = self.raw(span);
-            let v = number(raw).ok_or_else(|| error(span, format!("`V[{raw}]` is not a number")))?;
+            let v = number(raw.trim()).ok_or_else(|| error(span, format!("`V[{raw}]` is not a number")))?;
             if let Some(mv) = self.record.moves[moves_before..].last_mut() {
                 mv.eval = Some(if mv.color == Some(Color::White) { -v } else { v });
             }
@@ -441,21 +386,6 @@ fn plain_size(spec: &str) -> Option<u8> {
     (plain_spec(size) == spec && (4..=16).contains(&size)).then_some(size)
 }
 
-/// The standard start (white on the upper-left and lower-right centre cells), no side given;
-/// empty for an odd size.
-fn diagonal(size: u8) -> BoardSyntax {
-    let mut board = BoardSyntax::empty(size);
-    if size % 2 == 0 {
-        let (n, h) = (usize::from(size), usize::from(size / 2));
-        for (file, rank, color) in
-            [(h - 1, h, Color::White), (h, h + 1, Color::White), (h, h, Color::Black), (h - 1, h + 1, Color::Black)]
-        {
-            board.cells[(rank - 1) * n + file] = Some(color);
-        }
-    }
-    board
-}
-
 fn coordinate(input: &str) -> IResult<&str, (u8, u8)> {
     let letter = || satisfy(|c| c.is_ascii_lowercase()).map(|c| c as u8 - b'a');
     (letter(), letter()).parse(input)
@@ -485,34 +415,6 @@ fn points(raw: &str, size: u8) -> Option<Vec<(u8, u8)>> {
 /// An unsigned decimal: digits with an optional fraction.
 fn unsigned(input: &str) -> bool {
     all_consuming(consumed((digit1::<_, nom::error::Error<&str>>, opt((char('.'), digit1))))).parse(input).is_ok()
-}
-
-/// The text `parser` consumed. (nom 8.0's `recognize` miscounts some nested parsers.)
-fn consumed<'a, O>(
-    mut parser: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
-) -> impl FnMut(&'a str) -> IResult<&'a str, &'a str> {
-    move |input| {
-        let (rest, _) = parser.parse(input)?;
-        Ok((rest, &input[..input.len() - rest.len()]))
-    }
-}
-
-/// `[...]`: the raw text between the brackets, where `\\` escapes the next character.
-fn raw_value(input: &str) -> IResult<&str, &str> {
-    let content = consumed(many0_count(alt((consumed(preceded(char('\\'), anychar)), consumed(none_of("\\]"))))));
-    delimited(char('['), content, char(']')).parse(input)
-}
-
-/// A decimal: optional sign, digits, optional fraction (`-2.39`, `.5`, `3.`).
-fn decimal(input: &str) -> IResult<&str, &str> {
-    let digits = alt((consumed((digit1, opt((char('.'), digit0)))), consumed((char('.'), digit1))));
-    consumed((opt(one_of("+-")), digits)).parse(input)
-}
-
-/// A finite decimal number: optional sign, digits, optional fraction (`-2.39`, `.5`, `3.`).
-fn number(input: &str) -> Option<f64> {
-    let (_, text) = all_consuming(decimal).parse(input.trim()).ok()?;
-    text.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
 /// `RE` as black's margin when it is one.
@@ -579,13 +481,8 @@ pub fn write(record: &Record) -> String {
             }
             "result" => put(&mut out, "RE", &[&re_of(value)]),
             _ => {
-                if let Some((_, property)) = RENAMED.iter().find(|(tag, _)| *tag == name) {
-                    put(&mut out, property, &[value]);
-                } else {
-                    let bare = name.strip_prefix("sgf_").unwrap_or(&name);
-                    if !bare.is_empty() && bare.chars().all(|c| c.is_ascii_alphabetic()) {
-                        put(&mut out, &bare.to_ascii_uppercase(), &[value]);
-                    }
+                if let Some(property) = property_of(&name, RENAMED, "sgf_") {
+                    put(&mut out, &property, &[value]);
                 }
             }
         }
