@@ -419,13 +419,6 @@ mod tests {
         -------- -------- *]B[d3//0.01]W[c5//0.01]B[f6//0.01]W[f5//0.01]B[e6//0.01]W[e3//0.01]B[c3//0.01]\
         W[d2/2.39/0.01];)";
 
-    fn without_spans(mut record: Record) -> Record {
-        for t in &mut record.moves {
-            t.span = Span::default();
-        }
-        record
-    }
-
     #[test]
     fn reads_a_ggs_game() {
         let r = parse(GAME).unwrap();
@@ -493,7 +486,7 @@ mod tests {
         assert_eq!(r.tag("ggf_black"), Some("y"));
         assert_eq!(r.moves[0].comment.as_deref(), Some("one\ntwo"));
         let back = parse(&write(&r)).unwrap();
-        assert_eq!(without_spans(back), without_spans(r.clone()));
+        assert_eq!(back.without_spans(), r.clone().without_spans());
         assert!(write(&r).contains(r"C[a \] b \\ c]"));
     }
 
@@ -505,7 +498,7 @@ mod tests {
         assert!(text.contains("TY[8]RE[+0.000]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[d3//0.01]W[c5//0.01]"), "{text}");
         assert!(text.ends_with("W[d2/2.39/0.01];)"), "{text}");
         assert!(!text.contains('\n'));
-        assert_eq!(without_spans(parse(&text).unwrap()), without_spans(r));
+        assert_eq!(parse(&text).unwrap().without_spans(), r.without_spans());
     }
 
     #[test]
@@ -570,7 +563,7 @@ mod tests {
                 games += 1;
                 let record = parse(game).unwrap_or_else(|e| panic!("{name}: {e} at {:?}", e.span));
                 let again = parse(&write(&record)).unwrap_or_else(|e| panic!("{name}: rewritten: {e}"));
-                assert_eq!(without_spans(again), without_spans(record.clone()), "{name}: {game}");
+                assert_eq!(again.without_spans(), record.clone().without_spans(), "{name}: {game}");
                 let rules = record.rules().expect("a TY").unwrap().shared();
                 let replay = record.game(rules.clone()).unwrap().replay(Passes::Implicit);
                 assert!(replay.is_ok(), "{name}: {replay:?}\n{game}");
@@ -655,7 +648,7 @@ mod tests {
             let record = Record { tags, start: Some(start), moves };
             let text = write(&record);
             let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-            prop_assert_eq!(without_spans(back), record, "{}", text);
+            prop_assert_eq!(back.without_spans(), record, "{}", text);
         }
 
         #[test]

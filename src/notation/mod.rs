@@ -169,6 +169,15 @@ impl Record {
         }
     }
 
+    /// The record with every move's span cleared, to compare records read from different texts.
+    #[must_use]
+    pub fn without_spans(mut self) -> Record {
+        for t in &mut self.moves {
+            t.span = Span::default();
+        }
+        self
+    }
+
     /// The rules the record names in its `rules` tag, if any.
     pub fn rules(&self) -> Option<Result<Rules, crate::core::RulesError>> {
         self.tag("rules").map(str::parse)

@@ -552,13 +552,6 @@ pub(super) mod tests {
         ;B[dc];W[ce];B[ff];W[fe];B[ef];W[ec];B[cc];W[db]V[-2.39]C[white thinks +2.39];B[cd];W[be]V[2.37]
         ;B[fd];W[df];B[fc];W[bd];B[cg];W[dg];B[cf];W[eg];B[bf](;W[fg])(;W[aa]))";
 
-    fn without_spans(mut record: Record) -> Record {
-        for t in &mut record.moves {
-            t.span = Span::default();
-        }
-        record
-    }
-
     fn names(r: &Record) -> Vec<String> {
         r.moves.iter().map(|t| t.mv.to_string()).collect()
     }
@@ -600,7 +593,7 @@ pub(super) mod tests {
         assert!(text.starts_with("(;FF[4]GM[2]SZ[8]PB[Saio1200]PW[Saio3000]BR[2196.37]"), "{text}");
         assert!(text.contains("RE[0]C[Played on GGS;\\] a comment with a bracket]\n;B[dc];W[ce];"), "{text}");
         assert!(text.contains(";W[db]C[white thinks +2.39]V[-2.39];B[cd]"), "{text}");
-        assert_eq!(without_spans(parse(&text).unwrap()), without_spans(r));
+        assert_eq!(parse(&text).unwrap().without_spans(), r.without_spans());
     }
 
     #[test]
@@ -809,7 +802,7 @@ pub(super) mod tests {
         fn write_then_parse_gives_the_record_back(record in records()) {
             let text = write(&record);
             let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-            prop_assert_eq!(without_spans(back), record, "{}", text);
+            prop_assert_eq!(back.without_spans(), record, "{}", text);
         }
 
         #[test]
