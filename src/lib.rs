@@ -4,9 +4,11 @@
 //!   symmetries and perft.
 //! - [`notation`]: game-record formats read into syntax and written back, and record checks.
 //! - [`export`]: rows per game, move and position for data work.
+//! - [`render`]: SVG charts.
 //! - [`cli`]: the `kifu` command line, one module per subcommand.
 
 pub mod cli;
 pub mod core;
 pub mod export;
 pub mod notation;
+pub mod render;

@@ -1,0 +1,3 @@
+//! Drawing: charts (and, later, boards and kifu diagrams) as SVG.
+
+pub mod chart;
