@@ -4,6 +4,7 @@
 //!   symmetries and perft.
 //! - [`notation`]: game-record formats read into syntax and written back, and record checks.
 //! - [`export`]: rows per game, move and position for data work.
+//! - [`stats`]: per-game facts and mergeable statistics (totals, openings, players, duplicates).
 //! - [`render`]: SVG charts.
 //! - [`cli`]: the `kifu` command line, one module per subcommand.
 
@@ -12,3 +13,4 @@ pub mod core;
 pub mod export;
 pub mod notation;
 pub mod render;
+pub mod stats;

@@ -12,6 +12,7 @@ mod perft;
 mod progress;
 mod records;
 mod rules;
+mod stats;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -40,6 +41,9 @@ pub enum Command {
     Validate(validate::Args),
     /// Every game, move or position as CSV or JSON Lines rows.
     Export(export::Args),
+    /// Statistics: totals, results, lengths, named openings (merged under symmetry), players,
+    /// tournaments, years and duplicate games.
+    Stats(stats::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -91,6 +95,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Convert(args) => convert::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Export(args) => export::run(args),
+        Command::Stats(args) => stats::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

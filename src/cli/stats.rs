@@ -1,0 +1,536 @@
+//! `kifu stats`: totals, results, lengths, openings (named, merged under the start's
+//! symmetries), players, tournaments, years and duplicates over a set of game records.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use anyhow::Context as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::{Format, Output, Status};
+use crate::notation::check::{self, Status as Verdict};
+use crate::notation::reader::{RawRecord, RecordError};
+use crate::stats::{DEFAULT_DEPTH, Duplicate, Facts, Summary, Tally};
+
+/// Arguments of `kifu stats`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Text gives the whole report; csv and json (JSON Lines) give the rows of the --by \
+table, columns as in docs/output.md. Openings are the first --depth moves, merged under the symmetries of \
+the start position. Exit 0 when every record is ok, 1 otherwise, 2 for usage or I/O errors.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The table csv and json give.
+    #[arg(long, value_enum, default_value_t = By::Totals)]
+    pub by: By,
+    /// Moves that make an opening.
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = parse_depth)]
+    pub depth: usize,
+    /// Rows of each ranked table (openings, names, players, tournaments): default 10 in text,
+    /// all in csv and json.
+    #[arg(long)]
+    pub top: Option<usize>,
+    /// Also write SVG charts into this folder: results.svg, margins.svg, lengths.svg,
+    /// openings.svg.
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<PathBuf>,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parses `--depth`: a count of moves, 1 or more.
+fn parse_depth(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("`{s}` is not a count of moves (1 or more)")),
+    }
+}
+
+/// `--by` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum By {
+    /// One row per statistic: name, value.
+    Totals,
+    /// One row per player.
+    Player,
+    /// One row per tournament (event).
+    Tournament,
+    /// One row per year.
+    Year,
+    /// One row per opening (the first --depth moves, up to symmetry).
+    Opening,
+    /// One row per opening name (the deepest named line each game follows).
+    Name,
+    /// One row per finished game's black margin.
+    Margin,
+    /// One row per game length (discs placed).
+    Length,
+    /// One row per game in a group of duplicates.
+    Duplicates,
+}
+
+/// What the worker makes of one record.
+enum Outcome {
+    Facts(usize, Box<Facts>),
+    Failed(Verdict, Option<RecordError>),
+}
+
+/// Runs `kifu stats`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let progress = Progress::new(args.quiet, "counting");
+    let mut summary = Summary::new();
+    let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth);
+    records::for_each(&args.input, &progress, work, |source, result| {
+        match result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e))) {
+            Outcome::Facts(index, facts) => summary.add(source.name, index, &facts),
+            Outcome::Failed(status, error) => {
+                if let (Some(e), false) = (error, args.quiet) {
+                    progress.suspend(|| eprintln!("{e}"));
+                }
+                summary.add_failed(status);
+            }
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    let mut out = Output::open(args.output.as_deref())?;
+    match args.format {
+        Format::Text => out.write_all(report(&summary, &args).as_bytes())?,
+        format => {
+            let (columns, rows) = table(&summary, &args);
+            write_rows(&mut out, format, &columns, &rows)?;
+        }
+    }
+    out.finish()?;
+    if let Some(dir) = &args.plot {
+        plot(&summary, dir, args.top.unwrap_or(10))?;
+    }
+    if !args.quiet {
+        eprintln!(
+            "kifu stats: {} games, {} not ok ({:.2} s)",
+            summary.games,
+            summary.games - summary.status[0],
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if summary.status[0] == summary.games { Status::Ok } else { Status::SomeInvalid })
+}
+
+/// Reads, replays and checks one record, and gathers its facts.
+fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
+    let failed = |e: RecordError| Outcome::Failed(Verdict::ParseError, Some(e));
+    let record = match source.parse(raw) {
+        Ok(r) => r,
+        Err(e) => return failed(raw.error(source.name, e.span, e.message)),
+    };
+    let rules = match source.rules_for(&record) {
+        Ok(r) => r,
+        Err((span, message)) => return failed(raw.error(source.name, span, message)),
+    };
+    let check = check::check(&record, &rules, source.format);
+    match record.game(rules) {
+        Ok(game) => Outcome::Facts(raw.index + 1, Box::new(Facts::new(&record, &game, &check, depth))),
+        // A square the board does not have (illegal) or a start board that does not fit.
+        Err(e) => Outcome::Failed(check.status, Some(raw.error(source.name, e.span, e.message))),
+    }
+}
+
+/// A table: its column names and rows of values.
+type Table = (Vec<&'static str>, Vec<Vec<Value>>);
+
+fn pct(tally: &Tally) -> [Value; 3] {
+    tally.percentages().map_or([Value::Null, Value::Null, Value::Null], |p| p.map(round))
+}
+
+fn round(x: f64) -> Value {
+    Value::from((x * 100.0).round() / 100.0)
+}
+
+fn opt(x: Option<f64>) -> Value {
+    x.map_or(Value::Null, round)
+}
+
+fn tally_columns(first: &'static str) -> Vec<&'static str> {
+    vec![
+        first,
+        "games",
+        "black_wins",
+        "white_wins",
+        "draws",
+        "no_result",
+        "black_pct",
+        "white_pct",
+        "draw_pct",
+        "margin_mean",
+    ]
+}
+
+fn tally_row(first: Value, t: &Tally) -> Vec<Value> {
+    let mut row =
+        vec![first, t.games.into(), t.black_wins.into(), t.white_wins.into(), t.draws.into(), t.no_result.into()];
+    row.extend(pct(t));
+    row.push(opt(t.mean_margin()));
+    row
+}
+
+/// The rows of the `--by` table.
+fn table(s: &Summary, args: &Args) -> Table {
+    let top = args.top.unwrap_or(usize::MAX);
+    match args.by {
+        By::Totals => (vec!["name", "value"], s.totals().into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
+        By::Player => (
+            vec!["player", "games", "wins", "draws", "losses", "no_result", "margin_mean"],
+            s.players_ranked()
+                .into_iter()
+                .take(top)
+                .map(|(name, p)| {
+                    vec![
+                        name.into(),
+                        p.games.into(),
+                        p.wins.into(),
+                        p.draws.into(),
+                        p.losses.into(),
+                        p.no_result.into(),
+                        opt(p.mean_margin()),
+                    ]
+                })
+                .collect(),
+        ),
+        By::Tournament => (
+            tally_columns("tournament"),
+            s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_row(name.into(), t)).collect(),
+        ),
+        By::Year => (tally_columns("year"), s.years.iter().map(|(y, t)| tally_row((*y).into(), t)).collect()),
+        By::Opening => {
+            let mut columns = tally_columns("opening");
+            columns.insert(1, "name");
+            let rows = s
+                .openings_ranked()
+                .into_iter()
+                .take(top)
+                .map(|o| {
+                    let mut row = tally_row(o.moves.clone().into(), &o.tally);
+                    row.insert(1, o.name.unwrap_or_default().into());
+                    row
+                })
+                .collect();
+            (columns, rows)
+        }
+        By::Name => (
+            tally_columns("name"),
+            s.named_ranked().into_iter().take(top).map(|(name, t)| tally_row(name.into(), t)).collect(),
+        ),
+        By::Margin => {
+            (vec!["margin", "games"], s.margins.iter().map(|(m, k)| vec![(*m).into(), (*k).into()]).collect())
+        }
+        By::Length => {
+            (vec!["length", "games"], s.lengths.iter().map(|(l, k)| vec![(*l).into(), (*k).into()]).collect())
+        }
+        By::Duplicates => {
+            let mut rows = Vec::new();
+            for (kind, groups) in [("game", s.duplicate_games()), ("final_position", s.duplicate_finals())] {
+                for (i, group) in groups.iter().enumerate() {
+                    for (source, index) in &group.games {
+                        rows.push(vec![
+                            kind.into(),
+                            (i + 1).into(),
+                            format!("{:016x}", group.hash).into(),
+                            source.clone().into(),
+                            (*index).into(),
+                        ]);
+                    }
+                }
+            }
+            (vec!["kind", "group", "hash", "source", "game"], rows)
+        }
+    }
+}
+
+/// Writes rows as CSV (with a header) or JSON Lines.
+fn write_rows(out: &mut Output, format: Format, columns: &[&str], rows: &[Vec<Value>]) -> anyhow::Result<()> {
+    if format == Format::Json {
+        for row in rows {
+            let object: Map<String, Value> = columns.iter().map(|c| (*c).to_owned()).zip(row.iter().cloned()).collect();
+            serde_json::to_writer(&mut *out, &object)?;
+            out.write_all(b"\n")?;
+        }
+        return Ok(());
+    }
+    let mut w = csv::Writer::from_writer(&mut *out);
+    w.write_record(columns)?;
+    for row in rows {
+        w.write_record(row.iter().map(cell))?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// A value as a table cell: strings bare, null empty.
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => String::new(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether a cell reads as a number (`12`, `-0.5`, `+7.2`, `52.0%`) or is empty.
+fn number_like(cell: &str) -> bool {
+    cell.is_empty() || cell.trim_start_matches('+').trim_end_matches('%').parse::<f64>().is_ok()
+}
+
+/// Lays out a table with aligned columns: text columns to the left, numbers to the right.
+fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
+    let cells: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();
+    let numeric: Vec<bool> =
+        (0..columns.len()).map(|c| !cells.is_empty() && cells.iter().all(|r| number_like(&r[c]))).collect();
+    let width: Vec<usize> = (0..columns.len())
+        .map(|c| cells.iter().map(|r| r[c].chars().count()).chain([columns[c].len()]).max().unwrap_or(0))
+        .collect();
+    let line = |out: &mut String, row: &[String]| {
+        let mut text = String::from("  ");
+        for (c, value) in row.iter().enumerate() {
+            let pad = " ".repeat(width[c] - value.chars().count());
+            if c > 0 {
+                text.push_str("  ");
+            }
+            if numeric[c] {
+                text.push_str(&pad);
+                text.push_str(value);
+            } else {
+                text.push_str(value);
+                text.push_str(&pad);
+            }
+        }
+        out.push_str(text.trim_end());
+        out.push('\n');
+    };
+    line(out, &columns.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>());
+    for row in &cells {
+        line(out, row);
+    }
+}
+
+/// The text report.
+fn report(s: &Summary, args: &Args) -> String {
+    let top = args.top.unwrap_or(10);
+    let totals: Vec<(&str, Value)> = s.totals();
+    let get = |name: &str| totals.iter().find(|(k, _)| *k == name).map_or(String::new(), |(_, v)| cell(v));
+    let mut out = String::new();
+    let section = |out: &mut String, title: String| {
+        let _ = writeln!(out, "\n{title}\n{}", "-".repeat(title.chars().count()));
+    };
+    out.push_str("Games\n-----\n");
+    let rows: Vec<Vec<Value>> = ["games", "ok", "illegal", "unfinished", "result_mismatch", "parse_error"]
+        .iter()
+        .map(|k| vec![Value::from(*k), totals.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()).unwrap_or_default()])
+        .collect();
+    aligned(&mut out, &["status", "games"], &rows);
+
+    section(&mut out, "Results".to_owned());
+    let t = &s.results;
+    let share = |k: u64| if t.games > 0 { format!("{:.1}%", 100.0 * k as f64 / t.games as f64) } else { String::new() };
+    let rows: Vec<Vec<Value>> =
+        [("black wins", t.black_wins), ("white wins", t.white_wins), ("draws", t.draws), ("no result", t.no_result)]
+            .iter()
+            .map(|(k, v)| vec![Value::from(*k), Value::from(*v), Value::from(share(*v))])
+            .collect();
+    aligned(&mut out, &["result", "games", "share"], &rows);
+    let _ = writeln!(
+        out,
+        "  black's margin: mean {}, median {}; mean winning margin (absolute) {}",
+        get("margin_mean"),
+        get("margin_median"),
+        get("abs_margin_mean")
+    );
+    let buckets: [(&str, i32, i32); 7] = [
+        ("white by 33+", -64, -33),
+        ("white by 17-32", -32, -17),
+        ("white by 1-16", -16, -1),
+        ("draw", 0, 0),
+        ("black by 1-16", 1, 16),
+        ("black by 17-32", 17, 32),
+        ("black by 33+", 33, 64),
+    ];
+    let rows: Vec<Vec<Value>> = buckets
+        .iter()
+        .map(|(label, lo, hi)| {
+            let k: u64 = s.margins.iter().filter(|(m, _)| (*lo..=*hi).contains(*m)).map(|(_, k)| k).sum();
+            vec![Value::from(*label), Value::from(k)]
+        })
+        .collect();
+    aligned(&mut out, &["margin", "games"], &rows);
+
+    section(&mut out, "Length".to_owned());
+    let _ = writeln!(
+        out,
+        "  discs placed: min {}, median {}, mean {}, max {}",
+        get("length_min"),
+        get("length_median"),
+        get("length_mean"),
+        get("length_max")
+    );
+    let _ = writeln!(out, "  passes: {} in {} games", get("passes"), get("games_with_passes"));
+    let _ = writeln!(
+        out,
+        "  finished games with empty cells left: {} (mean empties {})",
+        get("finished_with_empties"),
+        get("empties_mean")
+    );
+    let _ = writeln!(
+        out,
+        "  most discs flipped by one move: {} (mean per game {}); corners per game: black {}, white {}; first corner at ply {} on average",
+        get("max_flips"),
+        get("max_flips_mean"),
+        get("corners_black_mean"),
+        get("corners_white_mean"),
+        get("first_corner_ply_mean")
+    );
+
+    let pct_cells = |t: &Tally| -> Vec<Value> {
+        pct(t).into_iter().map(|v| v.as_f64().map_or(Value::from(""), |x| Value::from(format!("{x:.1}")))).collect()
+    };
+    section(&mut out, format!("Openings (first {} moves, top {top} of {})", args.depth, s.openings.len()));
+    let rows: Vec<Vec<Value>> = s
+        .openings_ranked()
+        .into_iter()
+        .take(top)
+        .map(|o| {
+            let mut row = vec![o.moves.clone().into(), o.name.unwrap_or("").into(), o.tally.games.into()];
+            row.extend(pct_cells(&o.tally));
+            row
+        })
+        .collect();
+    aligned(&mut out, &["moves", "name", "games", "black%", "white%", "draw%"], &rows);
+
+    section(&mut out, format!("Named openings (deepest named line, top {top} of {})", s.named.len()));
+    let rows: Vec<Vec<Value>> = s
+        .named_ranked()
+        .into_iter()
+        .take(top)
+        .map(|(name, t)| {
+            let mut row = vec![name.into(), t.games.into()];
+            row.extend(pct_cells(t));
+            row
+        })
+        .collect();
+    aligned(&mut out, &["name", "games", "black%", "white%", "draw%"], &rows);
+
+    section(&mut out, format!("Players (top {top} of {})", s.players.len()));
+    let rows: Vec<Vec<Value>> = s
+        .players_ranked()
+        .into_iter()
+        .take(top)
+        .map(|(name, p)| {
+            let mean = p.mean_margin().map_or(String::new(), |m| format!("{m:+.1}"));
+            vec![name.into(), p.games.into(), p.wins.into(), p.draws.into(), p.losses.into(), mean.into()]
+        })
+        .collect();
+    aligned(&mut out, &["player", "games", "wins", "draws", "losses", "margin"], &rows);
+
+    let tally_cells = |first: Value, t: &Tally| -> Vec<Value> {
+        let mut row = vec![first, t.games.into()];
+        row.extend(pct_cells(t));
+        row
+    };
+    section(&mut out, format!("Tournaments (top {top} of {})", s.tournaments.len()));
+    let rows: Vec<Vec<Value>> =
+        s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_cells(name.into(), t)).collect();
+    aligned(&mut out, &["tournament", "games", "black%", "white%", "draw%"], &rows);
+
+    section(&mut out, format!("Years ({})", s.years.len()));
+    let rows: Vec<Vec<Value>> = s.years.iter().map(|(y, t)| tally_cells(Value::from(*y), t)).collect();
+    aligned(&mut out, &["year", "games", "black%", "white%", "draw%"], &rows);
+
+    let groups = |out: &mut String, title: &str, groups: &[Duplicate]| {
+        section(out, format!("{title} ({} groups)", groups.len()));
+        for g in groups {
+            let games: Vec<String> = g.games.iter().map(|(src, i)| format!("{src}#{i}")).collect();
+            let _ = writeln!(out, "  {:016x}  {}", g.hash, games.join(", "));
+        }
+    };
+    groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games());
+    groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals());
+    out
+}
+
+/// Writes the charts of `--plot`, each atomically.
+fn plot(summary: &Summary, dir: &std::path::Path, top: usize) -> anyhow::Result<()> {
+    use crate::render::chart::BarChart;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let r = &summary.results;
+    let charts = [
+        (
+            "results.svg",
+            BarChart {
+                title: format!("Results of {} games", summary.games),
+                x_label: "result".into(),
+                y_label: "games".into(),
+                bars: vec![
+                    ("black wins".into(), r.black_wins as f64),
+                    ("draws".into(), r.draws as f64),
+                    ("white wins".into(), r.white_wins as f64),
+                    ("no result".into(), r.no_result as f64),
+                ],
+            },
+        ),
+        (
+            "margins.svg",
+            BarChart {
+                title: "Black's final margin".into(),
+                x_label: "margin (discs, black minus white)".into(),
+                y_label: "finished games".into(),
+                bars: summary.margins.iter().map(|(m, n)| (format!("{m:+}"), *n as f64)).collect(),
+            },
+        ),
+        (
+            "lengths.svg",
+            BarChart {
+                title: "Game length".into(),
+                x_label: "discs placed".into(),
+                y_label: "games".into(),
+                bars: summary.lengths.iter().map(|(l, n)| (l.to_string(), *n as f64)).collect(),
+            },
+        ),
+        (
+            "openings.svg",
+            BarChart {
+                title: format!("The {top} most played openings"),
+                x_label: "opening".into(),
+                y_label: "games".into(),
+                bars: summary
+                    .openings_ranked()
+                    .into_iter()
+                    .take(top)
+                    .map(|o| {
+                        let label = match o.name {
+                            Some(name) => format!("{} {name}", o.moves),
+                            None => o.moves.clone(),
+                        };
+                        (label, o.tally.games as f64)
+                    })
+                    .collect(),
+            },
+        ),
+    ];
+    for (file, chart) in charts {
+        let mut out = Output::open(Some(&dir.join(file)))?;
+        out.write_all(chart.to_svg().as_bytes())?;
+        out.finish()?;
+    }
+    Ok(())
+}

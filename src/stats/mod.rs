@@ -1,0 +1,916 @@
+//! Statistics over game records: the facts of one game ([`Facts`]), computed from its record,
+//! its game and its check, and a mergeable accumulator over many games ([`Summary`]): totals,
+//! openings merged under the start position's symmetries (with names from a shipped table of
+//! opening lines), players, tournaments, years, and duplicate games and final positions.
+//!
+//! The opening names come from `src/stats/openings.txt` (see `src/stats/SOURCES.md`).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock};
+
+use serde_json::Value;
+
+use crate::core::{Color, Game, Move, Passes, Position, Rules, Symmetry, preserves_start};
+use crate::export::canonical_hash;
+use crate::notation::check::{Check, Status};
+use crate::notation::{Record, transcript};
+
+/// How many moves make an opening unless told otherwise.
+pub const DEFAULT_DEPTH: usize = 6;
+
+/// The named opening lines shipped with kifu, one per line (`F5d6C3d3C4   Tiger`).
+pub const OPENINGS_TXT: &str = include_str!("openings.txt");
+
+/// The statuses in output order; [`Summary::status`] is indexed the same way.
+pub const STATUSES: [Status; 5] =
+    [Status::Ok, Status::Illegal, Status::Unfinished, Status::ResultMismatch, Status::ParseError];
+
+/// A finished game's result.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Winner {
+    /// Black won.
+    Black,
+    /// White won.
+    White,
+    /// A draw.
+    Draw,
+}
+
+impl Winner {
+    /// `black`, `white` or `draw`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Winner::Black => "black",
+            Winner::White => "white",
+            Winner::Draw => "draw",
+        }
+    }
+}
+
+/// A game's first moves, up to the symmetries of its start position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Opening {
+    /// What identifies the opening: a hash of the rules and start position, and the smallest of
+    /// the move-code sequences the start's symmetries make of the moves (passes left out).
+    pub key: (u64, Vec<u8>),
+    /// The moves as a compact transcript, turned by a symmetry of the start so that the first
+    /// move is `f5` when it can be.
+    pub moves: String,
+    /// The name of the deepest named line that is a prefix of these moves (standard Othello from
+    /// the standard start only).
+    pub name: Option<&'static str>,
+}
+
+/// The facts of one game.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Facts {
+    /// The record's verdict.
+    pub status: Status,
+    /// Discs placed (moves replayed, passes left out), up to the first illegal move.
+    pub length: usize,
+    /// Passes played, written or inferred.
+    pub passes: u32,
+    /// Black's discs at the end.
+    pub black: u32,
+    /// White's discs at the end.
+    pub white: u32,
+    /// Empty cells at the end.
+    pub empties: u32,
+    /// The result when the game is over.
+    pub result: Option<Winner>,
+    /// Black's margin under the rules' scoring when the game is over.
+    pub margin: Option<i32>,
+    /// The most discs one move flipped.
+    pub max_flips: u32,
+    /// Corners taken by black and by white.
+    pub corners: [u32; 2],
+    /// The 1-based ply (passes count) of the first move onto a corner.
+    pub first_corner_ply: Option<usize>,
+    /// Black's name (empty when the record gives none).
+    pub black_player: String,
+    /// White's name (empty when the record gives none).
+    pub white_player: String,
+    /// The event or tournament (empty when the record gives none).
+    pub event: String,
+    /// The year: the first four digits in a row of the date.
+    pub year: Option<u16>,
+    /// The canonical game hash of [`canonical_hash`] (the same for games one another turned or
+    /// mirrored by a symmetry of the start).
+    pub game_hash: u64,
+    /// A hash of the rules and the start position (games are only duplicates from the same start).
+    pub start_hash: u64,
+    /// A hash of the final position's canonical form (the smallest over the symmetries the board
+    /// allows), its side to move and the rules.
+    pub final_hash: u64,
+    /// The first moves (up to the depth asked for).
+    pub opening: Opening,
+    /// The name of the deepest named line that is a prefix of the whole game.
+    pub opening_name: Option<&'static str>,
+}
+
+impl Facts {
+    /// The facts of a game, from its record (for the names), the game (replayed up to its first
+    /// illegal move) and its check (status, counts, result); the opening is the first `depth`
+    /// moves.
+    #[must_use]
+    pub fn new(record: &Record, game: &Game, check: &Check, depth: usize) -> Facts {
+        let rules = game.rules();
+        let size = rules.size();
+        let (mut ply, mut max_flips, mut corners, mut first_corner_ply) = (0usize, 0u32, [0u32; 2], None);
+        let mut placed: Vec<Move> = Vec::with_capacity(game.moves().len());
+        let mut passes = 0u32;
+        let visit = |before: &Position, mv: Move, flipped: u32| {
+            ply += 1;
+            match mv {
+                Move::Pass => passes += 1,
+                Move::Place(sq) => {
+                    placed.push(mv);
+                    max_flips = max_flips.max(flipped);
+                    let last = size - 1;
+                    if (sq.file() == 0 || sq.file() == last) && (sq.row() == 0 || sq.row() == last) {
+                        corners[before.side_to_move().index()] += 1;
+                        first_corner_ply.get_or_insert(ply);
+                    }
+                }
+            }
+        };
+        let end = match game.replay_with(Passes::Implicit, visit) {
+            Ok(replay) => replay.position,
+            Err(e) => *e.position,
+        };
+        let symmetries = start_symmetries(game);
+        let spec = rules.variant().spec();
+        let start_hash = fnv(
+            FNV_START,
+            [spec.as_bytes(), game.start().board_string().as_bytes(), game.start().side_to_move().name().as_bytes()],
+        );
+        let (canonical_end, _) = end.canonical();
+        let final_hash = fnv(
+            FNV_START,
+            [spec.as_bytes(), canonical_end.board_string().as_bytes(), canonical_end.side_to_move().name().as_bytes()],
+        );
+        let standard = spec == "othello" && symmetries.len() == STANDARD_SYMMETRIES;
+        let names = OpeningNames::builtin();
+        let prefix = &placed[..depth.min(placed.len())];
+        let opening = Opening {
+            key: (start_hash, canonical_codes(prefix, &symmetries, size)),
+            moves: display(prefix, &symmetries, rules),
+            name: if standard { names.name(prefix) } else { None },
+        };
+        let tag = |name: &str| record.tag(name).unwrap_or_default().trim().to_owned();
+        Facts {
+            status: check.status,
+            length: placed.len(),
+            passes,
+            black: check.black,
+            white: check.white,
+            empties: check.empties,
+            result: check.over.then_some(match check.score.winner {
+                Some(Color::Black) => Winner::Black,
+                Some(Color::White) => Winner::White,
+                None => Winner::Draw,
+            }),
+            margin: check.over.then(|| check.score.score(Color::Black)),
+            max_flips,
+            corners,
+            first_corner_ply,
+            black_player: tag("black"),
+            white_player: tag("white"),
+            event: tag("event"),
+            year: record.tag("date").and_then(year),
+            game_hash: canonical_hash(game, check.plies),
+            start_hash,
+            final_hash,
+            opening,
+            opening_name: if standard { names.name(&placed) } else { None },
+        }
+    }
+}
+
+/// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`).
+#[must_use]
+pub fn year(date: &str) -> Option<u16> {
+    let bytes = date.as_bytes();
+    bytes.windows(4).enumerate().find_map(|(i, w)| {
+        let starts_run = i == 0 || !bytes[i - 1].is_ascii_digit();
+        (starts_run && w.iter().all(u8::is_ascii_digit)).then(|| date[i..i + 4].parse().ok()).flatten()
+    })
+}
+
+/// The symmetries of the standard start: the identity, the half turn and the two diagonal mirrors.
+const STANDARD_SYMMETRIES: usize = 4;
+
+/// The symmetries that keep a game's start position (the identity alone for a start the record
+/// sets up itself, which kifu does not try to match).
+fn start_symmetries(game: &Game) -> Vec<Symmetry> {
+    let rules = game.rules();
+    if *game.start() == Position::start(rules.clone()) {
+        Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, rules)).collect()
+    } else {
+        vec![Symmetry::Identity]
+    }
+}
+
+/// A move as one byte: the square's index under the symmetry, 255 for a pass.
+fn code(mv: Move, sym: Symmetry, size: u8) -> u8 {
+    match mv {
+        Move::Pass => 255,
+        Move::Place(sq) => sym.apply(sq, size).index(),
+    }
+}
+
+/// The smallest of the move-code sequences the symmetries make of `moves`.
+fn canonical_codes(moves: &[Move], symmetries: &[Symmetry], size: u8) -> Vec<u8> {
+    symmetries
+        .iter()
+        .map(|&sym| moves.iter().map(|&m| code(m, sym, size)).collect::<Vec<u8>>())
+        .min()
+        .unwrap_or_default()
+}
+
+/// The moves as a compact transcript, turned by the symmetry that makes the first move `f5`
+/// (else the one giving the smallest codes).
+fn display(moves: &[Move], symmetries: &[Symmetry], rules: &Arc<Rules>) -> String {
+    let size = rules.size();
+    let name = |m: Move| m.square().map(|sq| rules.square_name(sq)).unwrap_or_else(|| "pass".to_owned());
+    let sym = symmetries
+        .iter()
+        .copied()
+        .min_by_key(|&sym| {
+            let first = moves.first().map(|&m| name(sym.apply_move(m, size)));
+            (first.as_deref() != Some("f5"), moves.iter().map(|&m| code(m, sym, size)).collect::<Vec<u8>>())
+        })
+        .unwrap_or(Symmetry::Identity);
+    moves.iter().map(|&m| name(sym.apply_move(m, size))).collect()
+}
+
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over byte strings, each followed by a zero byte.
+fn fnv<'a>(start: u64, parts: impl IntoIterator<Item = &'a [u8]>) -> u64 {
+    parts.into_iter().fold(start, |h, part| {
+        part.iter().chain(std::iter::once(&0)).fold(h, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    })
+}
+
+/// A table of named opening lines, matched up to the symmetries of the standard start.
+#[derive(Clone, Debug, Default)]
+pub struct OpeningNames {
+    /// Canonical move codes of each line, and its name.
+    lines: HashMap<Vec<u8>, String>,
+    /// The distinct line lengths, longest first.
+    lengths: Vec<usize>,
+}
+
+impl OpeningNames {
+    /// Reads a table: one line per opening, the moves as a transcript then the name after two
+    /// spaces or a tab (one space is accepted too); blank lines and `//` comments are skipped.
+    ///
+    /// # Errors
+    /// The 1-based line number and what is wrong, for a line whose moves do not read or are not
+    /// legal from the standard start, or that has no name.
+    pub fn parse(text: &str) -> Result<OpeningNames, String> {
+        let rules = Rules::othello().shared();
+        let symmetries: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, &rules)).collect();
+        let mut table = OpeningNames::default();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with("//") {
+                continue;
+            }
+            let at = |message: String| format!("line {}: {message}", i + 1);
+            // The grammar takes a name after two spaces; a name after one space is split off here.
+            let (record, name) = match transcript::parse(line) {
+                Ok(r) if r.tag("name").is_some() => {
+                    let name = r.tag("name").unwrap_or_default().to_owned();
+                    (r, name)
+                }
+                _ => {
+                    let (moves, name) = line.split_once(char::is_whitespace).ok_or_else(|| at("no name".into()))?;
+                    (transcript::parse(moves).map_err(|e| at(e.message))?, name.trim().to_owned())
+                }
+            };
+            let moves = record.moves_under(&rules).map_err(|k| at(format!("move {} is not a square", k + 1)))?;
+            let game = Game::new(rules.clone()).with_moves(moves.iter().copied());
+            game.replay(Passes::Explicit).map_err(|e| at(format!("move {} is illegal: {}", e.ply, e.reason)))?;
+            let key = canonical_codes(&moves, &symmetries, 8);
+            if !table.lengths.contains(&moves.len()) {
+                table.lengths.push(moves.len());
+            }
+            table.lines.entry(key).or_insert(name);
+        }
+        table.lengths.sort_unstable_by(|a, b| b.cmp(a));
+        Ok(table)
+    }
+
+    /// The table shipped with kifu (`src/stats/openings.txt`).
+    ///
+    /// # Panics
+    /// Never: the shipped table is checked by the tests.
+    #[must_use]
+    pub fn builtin() -> &'static OpeningNames {
+        static TABLE: OnceLock<OpeningNames> = OnceLock::new();
+        TABLE.get_or_init(|| OpeningNames::parse(OPENINGS_TXT).expect("the shipped opening table reads"))
+    }
+
+    /// How many named lines (distinct up to symmetry) the table has.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Whether the table is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The name of the deepest line that is a prefix of `moves` (placements of standard Othello
+    /// from the standard start) up to the start's symmetries.
+    #[must_use]
+    pub fn name(&self, moves: &[Move]) -> Option<&str> {
+        let rules = Rules::othello().shared();
+        let symmetries: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, &rules)).collect();
+        self.lengths
+            .iter()
+            .filter(|&&n| n <= moves.len())
+            .find_map(|&n| self.lines.get(&canonical_codes(&moves[..n], &symmetries, 8)))
+            .map(String::as_str)
+    }
+}
+
+/// Results over a set of games.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Tally {
+    /// Games.
+    pub games: u64,
+    /// Games black won.
+    pub black_wins: u64,
+    /// Games white won.
+    pub white_wins: u64,
+    /// Drawn games.
+    pub draws: u64,
+    /// Games with no result: not over (unfinished or stopped at an illegal move) or unreadable.
+    pub no_result: u64,
+    /// The sum of black's margins over the finished games.
+    pub margin_sum: i64,
+}
+
+impl Tally {
+    fn add(&mut self, result: Option<Winner>, margin: Option<i32>) {
+        self.games += 1;
+        match result {
+            Some(Winner::Black) => self.black_wins += 1,
+            Some(Winner::White) => self.white_wins += 1,
+            Some(Winner::Draw) => self.draws += 1,
+            None => self.no_result += 1,
+        }
+        self.margin_sum += i64::from(margin.unwrap_or(0));
+    }
+
+    fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        self.black_wins += other.black_wins;
+        self.white_wins += other.white_wins;
+        self.draws += other.draws;
+        self.no_result += other.no_result;
+        self.margin_sum += other.margin_sum;
+    }
+
+    /// Games with a result.
+    #[must_use]
+    pub fn finished(&self) -> u64 {
+        self.black_wins + self.white_wins + self.draws
+    }
+
+    /// Black's average margin over the finished games.
+    #[must_use]
+    pub fn mean_margin(&self) -> Option<f64> {
+        ratio(self.margin_sum as f64, self.finished())
+    }
+
+    /// Black wins, white wins and draws as percentages of the finished games.
+    #[must_use]
+    pub fn percentages(&self) -> Option<[f64; 3]> {
+        let n = self.finished();
+        (n > 0).then(|| [self.black_wins, self.white_wins, self.draws].map(|k| 100.0 * k as f64 / n as f64))
+    }
+}
+
+/// One player's record over the games they played (either colour).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PlayerTally {
+    /// Games.
+    pub games: u64,
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games with no result.
+    pub no_result: u64,
+    /// The sum of the margins, from the player's side, over the finished games.
+    pub margin_sum: i64,
+}
+
+impl PlayerTally {
+    fn add(&mut self, color: Color, result: Option<Winner>, margin: Option<i32>) {
+        self.games += 1;
+        match (result, color) {
+            (None, _) => self.no_result += 1,
+            (Some(Winner::Draw), _) => self.draws += 1,
+            (Some(Winner::Black), Color::Black) | (Some(Winner::White), Color::White) => self.wins += 1,
+            _ => self.losses += 1,
+        }
+        let m = i64::from(margin.unwrap_or(0));
+        self.margin_sum += if color == Color::Black { m } else { -m };
+    }
+
+    fn merge(&mut self, other: &PlayerTally) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.no_result += other.no_result;
+        self.margin_sum += other.margin_sum;
+    }
+
+    /// The average margin from the player's side over the finished games.
+    #[must_use]
+    pub fn mean_margin(&self) -> Option<f64> {
+        ratio(self.margin_sum as f64, self.wins + self.draws + self.losses)
+    }
+}
+
+/// An opening's games and results.
+#[derive(Clone, PartialEq, Debug)]
+pub struct OpeningTally {
+    /// The moves, as [`Opening::moves`] gives them for the first game seen.
+    pub moves: String,
+    /// The opening's name, if named.
+    pub name: Option<&'static str>,
+    /// The results.
+    pub tally: Tally,
+}
+
+/// Where a game is: its source and 1-based index there.
+pub type Location = (String, usize);
+
+/// Games that are the same game, or reach the same final position.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Duplicate {
+    /// The canonical game hash, or the final position's hash.
+    pub hash: u64,
+    /// The games, in input order.
+    pub games: Vec<Location>,
+}
+
+/// A game's place in a run: the index of its source in [`Summary`]'s list, and its index.
+type Loc = (u32, usize);
+
+/// What makes two games the same game: the start's hash and the canonical game hash.
+type GameKey = (u64, u64);
+
+/// Statistics accumulated over games; [`Summary::merge`] combines summaries of separate runs
+/// or threads.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    sources: Vec<String>,
+    /// Games seen, readable or not.
+    pub games: u64,
+    /// Games per status, in the order of [`STATUSES`].
+    pub status: [u64; 5],
+    /// Results over every game.
+    pub results: Tally,
+    /// Finished games per black margin.
+    pub margins: BTreeMap<i32, u64>,
+    /// Readable games per length (discs placed).
+    pub lengths: BTreeMap<usize, u64>,
+    /// Finished games per count of empty cells at the end.
+    pub empties: BTreeMap<u32, u64>,
+    /// Passes over all games.
+    pub passes: u64,
+    /// Games with at least one pass.
+    pub games_with_passes: u64,
+    /// The most discs one move flipped, over all games.
+    pub max_flips: u32,
+    /// The sum over games of each game's most discs flipped by one move.
+    pub max_flips_sum: u64,
+    /// Corners taken by black and by white, over all games.
+    pub corners: [u64; 2],
+    /// The sum of the first corner plies, and the games with a corner move.
+    pub first_corner: (u64, u64),
+    /// Games per opening key.
+    pub openings: HashMap<(u64, Vec<u8>), OpeningTally>,
+    /// Games per name of the deepest named line each game follows.
+    pub named: HashMap<&'static str, Tally>,
+    /// Games per player name.
+    pub players: HashMap<String, PlayerTally>,
+    /// Games per event.
+    pub tournaments: HashMap<String, Tally>,
+    /// Games per year.
+    pub years: BTreeMap<u16, Tally>,
+    same_game: HashMap<GameKey, Vec<Loc>>,
+    same_final: HashMap<u64, Vec<(Loc, GameKey)>>,
+}
+
+impl Summary {
+    /// An empty summary.
+    #[must_use]
+    pub fn new() -> Summary {
+        Summary::default()
+    }
+
+    fn source_id(&mut self, source: &str) -> u32 {
+        match self.sources.iter().rposition(|s| s == source) {
+            Some(i) => i as u32,
+            None => {
+                self.sources.push(source.to_owned());
+                (self.sources.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Adds a game: `index` is its 1-based index in `source`.
+    pub fn add(&mut self, source: &str, index: usize, facts: &Facts) {
+        let loc = (self.source_id(source), index);
+        self.games += 1;
+        self.status[status_index(facts.status)] += 1;
+        self.results.add(facts.result, facts.margin);
+        if let Some(m) = facts.margin {
+            *self.margins.entry(m).or_default() += 1;
+            *self.empties.entry(facts.empties).or_default() += 1;
+        }
+        *self.lengths.entry(facts.length).or_default() += 1;
+        self.passes += u64::from(facts.passes);
+        self.games_with_passes += u64::from(facts.passes > 0);
+        self.max_flips = self.max_flips.max(facts.max_flips);
+        self.max_flips_sum += u64::from(facts.max_flips);
+        self.corners[0] += u64::from(facts.corners[0]);
+        self.corners[1] += u64::from(facts.corners[1]);
+        if let Some(p) = facts.first_corner_ply {
+            self.first_corner.0 += p as u64;
+            self.first_corner.1 += 1;
+        }
+        let opening = self.openings.entry(facts.opening.key.clone()).or_insert_with(|| OpeningTally {
+            moves: facts.opening.moves.clone(),
+            name: facts.opening.name,
+            tally: Tally::default(),
+        });
+        opening.tally.add(facts.result, facts.margin);
+        if let Some(name) = facts.opening_name {
+            self.named.entry(name).or_default().add(facts.result, facts.margin);
+        }
+        for (name, color) in [(&facts.black_player, Color::Black), (&facts.white_player, Color::White)] {
+            if !name.is_empty() {
+                self.players.entry(name.clone()).or_default().add(color, facts.result, facts.margin);
+            }
+        }
+        if !facts.event.is_empty() {
+            self.tournaments.entry(facts.event.clone()).or_default().add(facts.result, facts.margin);
+        }
+        if let Some(y) = facts.year {
+            self.years.entry(y).or_default().add(facts.result, facts.margin);
+        }
+        if facts.length > 0 {
+            let game_key = (facts.start_hash, facts.game_hash);
+            self.same_game.entry(game_key).or_default().push(loc);
+            if facts.result.is_some() {
+                self.same_final.entry(facts.final_hash).or_default().push((loc, game_key));
+            }
+        }
+    }
+
+    /// Counts a game that could not be replayed (unreadable, or naming a square the board does
+    /// not have) under its status.
+    pub fn add_failed(&mut self, status: Status) {
+        self.games += 1;
+        self.status[status_index(status)] += 1;
+        self.results.add(None, None);
+    }
+
+    /// Adds another summary's games to this one.
+    pub fn merge(&mut self, other: Summary) {
+        let ids: Vec<u32> = other.sources.iter().map(|s| self.source_id(s)).collect();
+        let remap = |(s, i): Loc| (ids[s as usize], i);
+        self.games += other.games;
+        for (a, b) in self.status.iter_mut().zip(other.status) {
+            *a += b;
+        }
+        self.results.merge(&other.results);
+        for (k, v) in other.margins {
+            *self.margins.entry(k).or_default() += v;
+        }
+        for (k, v) in other.lengths {
+            *self.lengths.entry(k).or_default() += v;
+        }
+        for (k, v) in other.empties {
+            *self.empties.entry(k).or_default() += v;
+        }
+        self.passes += other.passes;
+        self.games_with_passes += other.games_with_passes;
+        self.max_flips = self.max_flips.max(other.max_flips);
+        self.max_flips_sum += other.max_flips_sum;
+        self.corners[0] += other.corners[0];
+        self.corners[1] += other.corners[1];
+        self.first_corner.0 += other.first_corner.0;
+        self.first_corner.1 += other.first_corner.1;
+        for (k, v) in other.openings {
+            match self.openings.get_mut(&k) {
+                Some(mine) => mine.tally.merge(&v.tally),
+                None => {
+                    self.openings.insert(k, v);
+                }
+            }
+        }
+        for (k, v) in other.named {
+            self.named.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.players {
+            self.players.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.tournaments {
+            self.tournaments.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.years {
+            self.years.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.same_game {
+            self.same_game.entry(k).or_default().extend(v.into_iter().map(remap));
+        }
+        for (k, v) in other.same_final {
+            self.same_final.entry(k).or_default().extend(v.into_iter().map(|(l, g)| (remap(l), g)));
+        }
+    }
+
+    /// The openings, most played first (ties by moves).
+    #[must_use]
+    pub fn openings_ranked(&self) -> Vec<&OpeningTally> {
+        let mut v: Vec<&OpeningTally> = self.openings.values().collect();
+        v.sort_by(|a, b| b.tally.games.cmp(&a.tally.games).then_with(|| a.moves.cmp(&b.moves)));
+        v
+    }
+
+    /// The opening names games follow (the deepest named line of each game), most played first.
+    #[must_use]
+    pub fn named_ranked(&self) -> Vec<(&'static str, &Tally)> {
+        let mut v: Vec<(&'static str, &Tally)> = self.named.iter().map(|(k, t)| (*k, t)).collect();
+        v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+
+    /// The players, most games first (ties by name).
+    #[must_use]
+    pub fn players_ranked(&self) -> Vec<(&str, &PlayerTally)> {
+        let mut v: Vec<(&str, &PlayerTally)> = self.players.iter().map(|(k, t)| (k.as_str(), t)).collect();
+        v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+
+    /// The tournaments, most games first (ties by name).
+    #[must_use]
+    pub fn tournaments_ranked(&self) -> Vec<(&str, &Tally)> {
+        let mut v: Vec<(&str, &Tally)> = self.tournaments.iter().map(|(k, t)| (k.as_str(), t)).collect();
+        v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
+        v
+    }
+
+    fn groups(&self, groups: Vec<(u64, Vec<Loc>)>) -> Vec<Duplicate> {
+        let mut groups: Vec<(u64, Vec<Loc>)> = groups
+            .into_iter()
+            .filter(|(_, locs)| locs.len() > 1)
+            .map(|(h, mut locs)| {
+                locs.sort_unstable();
+                (h, locs)
+            })
+            .collect();
+        groups.sort_by(|a, b| a.1[0].cmp(&b.1[0]));
+        groups
+            .into_iter()
+            .map(|(hash, locs)| Duplicate {
+                hash,
+                games: locs.into_iter().map(|(s, i)| (self.sources[s as usize].clone(), i)).collect(),
+            })
+            .collect()
+    }
+
+    /// Groups of games that are the same game up to the start's symmetries (same rules and
+    /// start), in input order of their first game; games with no move are left out.
+    #[must_use]
+    pub fn duplicate_games(&self) -> Vec<Duplicate> {
+        self.groups(self.same_game.iter().map(|((_, hash), locs)| (*hash, locs.clone())).collect())
+    }
+
+    /// Groups of finished games that reach the same final position up to the board's symmetries
+    /// although they are not all the same game.
+    #[must_use]
+    pub fn duplicate_finals(&self) -> Vec<Duplicate> {
+        self.groups(
+            self.same_final
+                .iter()
+                .filter(|(_, games)| games.iter().any(|(_, g)| *g != games[0].1))
+                .map(|(hash, games)| (*hash, games.iter().map(|(l, _)| *l).collect()))
+                .collect(),
+        )
+    }
+
+    /// The totals as (name, value) pairs, in the documented order (docs/output.md); means and
+    /// medians are `null` when there is nothing to average.
+    #[must_use]
+    pub fn totals(&self) -> Vec<(&'static str, Value)> {
+        let n = |v: u64| Value::from(v);
+        let f = |v: Option<f64>| v.map_or(Value::Null, |x| Value::from((x * 100.0).round() / 100.0));
+        let finished = self.results.finished();
+        let abs_sum: u64 = self.margins.iter().map(|(m, k)| u64::from(m.unsigned_abs()) * k).sum();
+        let readable: u64 = self.lengths.values().sum();
+        let length_sum: u64 = self.lengths.iter().map(|(l, k)| *l as u64 * k).sum();
+        let empties_sum: u64 = self.empties.iter().map(|(e, k)| u64::from(*e) * k).sum();
+        let dup_games: u64 = self.duplicate_games().iter().map(|d| d.games.len() as u64 - 1).sum();
+        let dup_finals = self.duplicate_finals().len() as u64;
+        vec![
+            ("games", n(self.games)),
+            ("ok", n(self.status[0])),
+            ("illegal", n(self.status[1])),
+            ("unfinished", n(self.status[2])),
+            ("result_mismatch", n(self.status[3])),
+            ("parse_error", n(self.status[4])),
+            ("black_wins", n(self.results.black_wins)),
+            ("white_wins", n(self.results.white_wins)),
+            ("draws", n(self.results.draws)),
+            ("no_result", n(self.results.no_result)),
+            ("black_win_pct", f(self.results.percentages().map(|p| p[0]))),
+            ("white_win_pct", f(self.results.percentages().map(|p| p[1]))),
+            ("draw_pct", f(self.results.percentages().map(|p| p[2]))),
+            ("margin_mean", f(self.results.mean_margin())),
+            ("margin_median", f(median(&self.margins, f64::from))),
+            ("abs_margin_mean", f(ratio(abs_sum as f64, finished))),
+            ("length_min", self.lengths.keys().next().map_or(Value::Null, |&l| Value::from(l))),
+            ("length_median", f(median(&self.lengths, |l| l as f64))),
+            ("length_mean", f(ratio(length_sum as f64, readable))),
+            ("length_max", self.lengths.keys().next_back().map_or(Value::Null, |&l| Value::from(l))),
+            ("passes", n(self.passes)),
+            ("games_with_passes", n(self.games_with_passes)),
+            ("finished_with_empties", n(self.empties.range(1..).map(|(_, k)| k).sum())),
+            ("empties_mean", f(ratio(empties_sum as f64, finished))),
+            ("max_flips", Value::from(self.max_flips)),
+            ("max_flips_mean", f(ratio(self.max_flips_sum as f64, readable))),
+            ("corners_black_mean", f(ratio(self.corners[0] as f64, readable))),
+            ("corners_white_mean", f(ratio(self.corners[1] as f64, readable))),
+            ("first_corner_ply_mean", f(ratio(self.first_corner.0 as f64, self.first_corner.1))),
+            ("openings", n(self.openings.len() as u64)),
+            ("players", n(self.players.len() as u64)),
+            ("tournaments", n(self.tournaments.len() as u64)),
+            ("years", n(self.years.len() as u64)),
+            ("duplicate_games", n(dup_games)),
+            ("duplicate_final_positions", n(dup_finals)),
+        ]
+    }
+}
+
+fn status_index(status: Status) -> usize {
+    STATUSES.iter().position(|&s| s == status).unwrap_or(4)
+}
+
+fn ratio(sum: f64, count: u64) -> Option<f64> {
+    (count > 0).then(|| sum / count as f64)
+}
+
+/// The median of a distribution (the mean of the two middle values for an even count).
+fn median<K: Copy>(dist: &BTreeMap<K, u64>, value: impl Fn(K) -> f64) -> Option<f64> {
+    let total: u64 = dist.values().sum();
+    if total == 0 {
+        return None;
+    }
+    let nth = |n: u64| {
+        let mut seen = 0;
+        dist.iter().find_map(|(&k, &c)| {
+            seen += c;
+            (seen > n).then(|| value(k))
+        })
+    };
+    let (a, b) = (nth((total - 1) / 2)?, nth(total / 2)?);
+    Some(f64::midpoint(a, b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::{check, format::Format};
+
+    fn facts(text: &str) -> Facts {
+        let record = transcript::parse(text).unwrap();
+        let rules = Rules::othello().shared();
+        let game = record.game(rules.clone()).unwrap();
+        let c = check::check(&record, &rules, Format::Transcript);
+        Facts::new(&record, &game, &c, DEFAULT_DEPTH)
+    }
+
+    fn record_game(text: &str) -> Game {
+        transcript::parse(text).unwrap().game(Rules::othello().shared()).unwrap()
+    }
+
+    const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+
+    #[test]
+    fn the_shipped_table_reads_every_line() {
+        let lines = OPENINGS_TXT.lines().filter(|l| !l.trim().is_empty() && !l.starts_with("//")).count();
+        assert_eq!(lines, 86);
+        assert_eq!(OpeningNames::builtin().len(), 86, "no two lines are one line under symmetry");
+        // The line whose name follows one space only.
+        let twenty = transcript::parse("F5d6C3d3C4f4C5b3C2b4E3e6C6f6A5a4B5a6D7c7").unwrap();
+        let moves = twenty.moves_under(&Rules::othello()).unwrap();
+        assert_eq!(OpeningNames::builtin().name(&moves), Some("20-move opening"));
+    }
+
+    #[test]
+    fn a_game_is_named_by_its_deepest_line_under_symmetry() {
+        // `F5d6C3d3C4f4C6   Spencer` in the table; Tiger (F5d6C3d3C4) is a shorter prefix.
+        let f = facts("f5d6c3d3c4f4c6");
+        assert_eq!(f.opening_name, Some("Spencer"));
+        // The same game mirrored in the a1-h8 diagonal.
+        let mirrored: String = ["f5", "d6", "c3", "d3", "c4", "f4", "c6"]
+            .iter()
+            .map(|m| Symmetry::FlipDiagonal.apply(m.parse().unwrap(), 8).to_string())
+            .collect();
+        assert_eq!(mirrored, "e6f4c3c4d3d6f3");
+        let g = facts(&mirrored);
+        assert_eq!(g.opening_name, Some("Spencer"));
+        assert_eq!(g.opening, f.opening);
+        assert_eq!(g.opening.moves, "f5d6c3d3c4f4", "shown from f5");
+        assert_eq!(g.opening.name, Some("Tiger"), "the first six moves are the Tiger");
+        assert_eq!(facts("f5d6c3d3c4f4c6e3").opening_name, Some("Spencer"));
+        assert_eq!(facts("f5d6c3d3c4f4c5b4").opening_name, Some("Grand Central"));
+        assert_eq!(facts("f5d6c3d3c4").opening_name, Some("Tiger"));
+        assert_eq!(facts("f5d6c3d3").opening_name, Some("Perpendicular"));
+        assert_eq!(facts("f5").opening_name, None);
+    }
+
+    #[test]
+    fn facts_of_a_whole_game() {
+        let f = facts(GAME);
+        assert_eq!((f.status, f.length, f.passes), (Status::Ok, 60, 1));
+        assert_eq!((f.black, f.white, f.empties, f.result, f.margin), (41, 23, 0, Some(Winner::Black), Some(18)));
+        assert_eq!(f.corners[0] + f.corners[1], 4);
+        // The first corner ply as the moves table gives it (passes counted).
+        let rows = crate::export::move_rows("x", 1, &record_game(GAME));
+        assert_eq!(f.first_corner_ply, rows.iter().find(|r| r.is_corner).map(|r| r.ply));
+        assert_eq!(Some(f.max_flips), rows.iter().map(|r| r.flipped).max());
+        let black_corners = rows.iter().filter(|r| r.is_corner && r.color == "black").count() as u32;
+        assert_eq!(f.corners[0], black_corners);
+        assert_eq!(f.year, None);
+    }
+
+    #[test]
+    fn transpositions_reach_the_same_final_position() {
+        // Games 2113 and 6517 of WTH_2004.wtb: the same final position after different orders.
+        let a = "f5f6e6f4g5e7f7h5e3d3g4h4h3g6g3c6c5f3e2d2c4c2f2f1c7h2c3e1b1b3d1b4e8b6a6f8h7d7d6d8b5c1g1a5a2a7a4b7c8b8g7h8h6g8a8a3h1g2b2a1";
+        let b = "f5f6e6f4g5e7f7h5e3d3g4h4h3g6g3c6c5f3e2d2c4c2f2f1c3h2c7e1b1b3d1b4e8b6a6f8h7d7d6d8b5c1g1a5a2a7a4b7c8b8g7h8h6g8h1g2a8a3b2a1";
+        let mut s = Summary::new();
+        s.add("w", 2113, &facts(a));
+        s.add("w", 6517, &facts(b));
+        s.add("w", 1, &facts(GAME));
+        assert!(s.duplicate_games().is_empty());
+        let finals = s.duplicate_finals();
+        assert_eq!(finals.len(), 1);
+        assert_eq!(finals[0].games, vec![("w".to_owned(), 2113), ("w".to_owned(), 6517)]);
+        // The same game twice is a duplicate game, not a transposition.
+        s.add("w", 7000, &facts(a));
+        assert_eq!(s.duplicate_games().len(), 1);
+        assert_eq!(s.duplicate_finals()[0].games.len(), 3);
+    }
+
+    #[test]
+    fn years_are_the_first_four_digits_in_a_row() {
+        assert_eq!(year("2004"), Some(2004));
+        assert_eq!(year("2004.05.01"), Some(2004));
+        assert_eq!(year("01/05/1998"), Some(1998));
+        assert_eq!(year("12345"), Some(1234));
+        assert_eq!(year("?"), None);
+    }
+
+    #[test]
+    fn summaries_merge_to_the_same_as_one_run() {
+        let games = ["f5d6c3", "e6f4c3", GAME, "f5f6e6", GAME];
+        let mut one = Summary::new();
+        for (i, g) in games.iter().enumerate() {
+            one.add("a", i + 1, &facts(g));
+        }
+        let (mut left, mut right) = (Summary::new(), Summary::new());
+        for (i, g) in games.iter().enumerate() {
+            if i < 2 { &mut left } else { &mut right }.add("a", i + 1, &facts(g));
+        }
+        left.merge(right);
+        assert_eq!(one.totals(), left.totals());
+        assert_eq!(one.duplicate_games(), left.duplicate_games());
+        let ranked = one.openings_ranked();
+        assert_eq!((ranked[0].tally.games, ranked[0].moves.as_str()), (2, "f5d6c3"));
+        let dup = one.duplicate_games();
+        assert_eq!(dup.len(), 2, "{dup:?}");
+        assert_eq!(dup[0].games, vec![("a".to_owned(), 1), ("a".to_owned(), 2)]);
+        assert_eq!(dup[1].games, vec![("a".to_owned(), 3), ("a".to_owned(), 5)]);
+        assert_eq!(one.results.black_wins, 2);
+        assert_eq!(one.results.no_result, 3);
+    }
+}

@@ -1,0 +1,276 @@
+//! `kifu stats`: totals that add up, player counts checked against the games table of
+//! `kifu export`, openings and duplicates merged under symmetry, the csv and json shapes, and
+//! the report on a whole WTHOR year when the shared data is here.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use assert_cmd::Command;
+use common::shared;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+/// Runs `kifu` with these arguments and stdin: stdout, stderr, exit code.
+fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = kifu().args(args).write_stdin(stdin.to_owned()).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
+}
+
+fn data(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name).to_str().unwrap().to_owned()
+}
+
+/// CSV text as a header and rows of named fields.
+fn rows(csv_text: &str) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    reader.records().map(|r| header.iter().cloned().zip(r.unwrap().iter().map(String::from)).collect()).collect()
+}
+
+/// The `--by totals` rows as numbers by name (empty values left out).
+fn totals(input: &str, stdin: &str) -> HashMap<String, f64> {
+    let (out, err, _) = run(&["stats", input, "--format", "csv", "-q"], stdin);
+    assert!(err.is_empty(), "{err}");
+    let rows = rows(&out);
+    assert_eq!(rows[0]["name"], "games");
+    rows.iter().filter(|r| !r["value"].is_empty()).map(|r| (r["name"].clone(), r["value"].parse().unwrap())).collect()
+}
+
+/// A whole game (white passes once) from the export tests.
+const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+
+/// A compact transcript mirrored in the a1-h8 diagonal (file and rank swap).
+fn mirrored(transcript: &str) -> String {
+    transcript
+        .as_bytes()
+        .chunks(2)
+        .map(|m| format!("{}{}", (b'a' + m[1] - b'1') as char, (b'1' + m[0] - b'a') as char))
+        .collect()
+}
+
+fn check_totals_add_up(t: &HashMap<String, f64>) {
+    let games = t["games"];
+    assert_eq!(t["black_wins"] + t["white_wins"] + t["draws"] + t["no_result"], games, "{t:?}");
+    let statuses: f64 = ["ok", "illegal", "unfinished", "result_mismatch", "parse_error"].iter().map(|s| t[*s]).sum();
+    assert_eq!(statuses, games);
+}
+
+#[test]
+fn totals_add_up_on_wthor_and_the_logbook() {
+    let t = totals(&data("wthor/WTH_2004-50.wtb"), "");
+    check_totals_add_up(&t);
+    assert_eq!((t["games"], t["ok"], t["years"], t["tournaments"]), (50.0, 50.0, 1.0, 2.0));
+    let t = totals(&data("logbook-200.gam"), "");
+    check_totals_add_up(&t);
+    assert_eq!(t["games"], 200.0);
+    // Every logbook game is over, so each counts under one result; the lengths are those of the
+    // games table.
+    let (games, _, _) = run(&["export", &data("logbook-200.gam"), "--table", "games", "-q"], "");
+    let games = rows(&games);
+    let finished = games.iter().filter(|g| !g["winner"].is_empty()).count() as f64;
+    assert_eq!(t["black_wins"] + t["white_wins"] + t["draws"], finished);
+    let black = games.iter().filter(|g| g["winner"] == "black").count() as f64;
+    assert_eq!(t["black_wins"], black);
+    let placed: Vec<usize> = games.iter().map(|g| g["moves"].len() / 2).collect();
+    assert_eq!(t["length_max"], *placed.iter().max().unwrap() as f64);
+    assert_eq!(t["length_min"], *placed.iter().min().unwrap() as f64);
+    let passes: u64 = games.iter().map(|g| g["passes"].parse::<u64>().unwrap()).sum();
+    assert_eq!(t["passes"], passes as f64);
+}
+
+#[test]
+fn player_counts_match_the_games_table() {
+    let input = data("wthor/WTH_2004-50.wtb");
+    let (games, _, code) = run(&["export", &input, "--table", "games", "-q"], "");
+    assert_eq!(code, 0);
+    let mut want: HashMap<String, (u64, u64)> = HashMap::new();
+    for g in rows(&games) {
+        for (side, name) in [("black", &g["black_player"]), ("white", &g["white_player"])] {
+            let entry = want.entry(name.clone()).or_default();
+            entry.0 += 1;
+            entry.1 += u64::from(g["winner"] == side);
+        }
+    }
+    let (out, _, code) = run(&["stats", &input, "--format", "csv", "--by", "player", "-q"], "");
+    assert_eq!(code, 0);
+    let got = rows(&out);
+    assert_eq!(got.len(), want.len());
+    for row in &got {
+        let (games, wins) = want[&row["player"]];
+        assert_eq!(row["games"].parse::<u64>().unwrap(), games, "{row:?}");
+        assert_eq!(row["wins"].parse::<u64>().unwrap(), wins, "{row:?}");
+        let sum: u64 = ["wins", "draws", "losses", "no_result"].iter().map(|c| row[*c].parse::<u64>().unwrap()).sum();
+        assert_eq!(sum, games);
+    }
+    // Most games first.
+    let counts: Vec<u64> = got.iter().map(|r| r["games"].parse().unwrap()).collect();
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]));
+    assert_eq!(got[0]["player"], "Brightwell Graham");
+}
+
+#[test]
+fn openings_merge_under_the_start_symmetries() {
+    // f5d6c3 and its mirror in the a1-h8 diagonal.
+    assert_eq!(mirrored("f5d6c3"), "e6f4c3");
+    let (out, _, code) = run(&["stats", "--format", "csv", "--by", "opening"], "f5d6c3\ne6f4c3\nf5f6e6\n");
+    assert_eq!(code, 1, "unfinished games are not ok");
+    let openings = rows(&out);
+    assert_eq!(openings.len(), 2, "{out}");
+    assert_eq!((openings[0]["opening"].as_str(), openings[0]["games"].as_str()), ("f5d6c3", "2"));
+    assert_eq!(openings[0]["name"], "Perpendicular");
+    assert_eq!((openings[1]["opening"].as_str(), openings[1]["name"].as_str()), ("f5f6e6", "Diagonal"));
+    // A game is named by the deepest named line it follows, whichever way it is turned.
+    let spencer = "f5d6c3d3c4f4c6";
+    let (out, _, _) =
+        run(&["stats", "--format", "csv", "--by", "name", "-q"], &format!("{spencer}\n{}\n", mirrored(spencer)));
+    let names = rows(&out);
+    assert_eq!(names.len(), 1, "{out}");
+    assert_eq!((names[0]["name"].as_str(), names[0]["games"].as_str()), ("Spencer", "2"));
+    // --depth 2: both are the Perpendicular.
+    let (out, _, _) = run(&["stats", "--format", "csv", "--by", "opening", "--depth", "2", "-q"], "f5d6c3\nf5d6c4\n");
+    assert_eq!(rows(&out).len(), 1);
+}
+
+#[test]
+fn duplicates_are_found_with_their_sources() {
+    let other = "f5d6c3d3c4f4f6f3e6e7";
+    let input = format!("{GAME}\n{other}\n{GAME}\n{}\n", mirrored(GAME));
+    let (out, _, code) = run(&["stats", "--format", "csv", "--by", "duplicates", "-q"], &input);
+    assert_eq!(code, 1, "one unfinished game");
+    let groups = rows(&out);
+    let games: Vec<(&str, &str, &str, &str)> = groups
+        .iter()
+        .filter(|r| r["kind"] == "game")
+        .map(|r| (r["group"].as_str(), r["source"].as_str(), r["game"].as_str(), r["hash"].as_str()))
+        .collect();
+    assert_eq!(
+        games.iter().map(|g| (g.0, g.1, g.2)).collect::<Vec<_>>(),
+        [("1", "-", "1"), ("1", "-", "3"), ("1", "-", "4")]
+    );
+    // The hash is the games table's canonical hash.
+    let (table, _, _) = run(&["export", "--table", "games", "-q"], &input);
+    assert_eq!(rows(&table)[0]["canonical_hash"], games[0].3);
+    // The text report lists them too.
+    let (text, _, _) = run(&["stats", "-q"], &input);
+    assert!(text.contains("Duplicate games (same game up to symmetry) (1 groups)"), "{text}");
+    assert!(text.contains("-#1, -#3, -#4"), "{text}");
+    let t = totals("-", &input);
+    assert_eq!(t["duplicate_games"], 2.0);
+}
+
+#[test]
+fn csv_and_json_shapes() {
+    let input = data("wthor/WTH_2004-50.wtb");
+    for (by, header) in [
+        ("totals", "name,value"),
+        ("player", "player,games,wins,draws,losses,no_result,margin_mean"),
+        (
+            "tournament",
+            "tournament,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
+        ),
+        ("year", "year,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
+        (
+            "opening",
+            "opening,name,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
+        ),
+        ("name", "name,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
+        ("margin", "margin,games"),
+        ("length", "length,games"),
+        ("duplicates", "kind,group,hash,source,game"),
+    ] {
+        let (csv_out, err, code) = run(&["stats", &input, "--format", "csv", "--by", by, "-q"], "");
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(csv_out.lines().next(), Some(header), "--by {by}");
+        let (json_out, _, _) = run(&["stats", &input, "--format", "json", "--by", by, "-q"], "");
+        let objects: Vec<serde_json::Map<String, serde_json::Value>> =
+            json_out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(objects.len(), csv_out.lines().count() - 1, "--by {by}: one object per csv row");
+        for o in &objects {
+            assert_eq!(o.keys().cloned().collect::<Vec<_>>().join(","), header, "--by {by}");
+        }
+    }
+    let (json_out, _, _) = run(&["stats", &input, "--format", "json", "-q"], "");
+    let first: serde_json::Value = serde_json::from_str(json_out.lines().next().unwrap()).unwrap();
+    assert_eq!(first, serde_json::json!({"name": "games", "value": 50}));
+    let (year, _, _) = run(&["stats", &input, "--format", "csv", "--by", "year", "-q"], "");
+    assert_eq!(year.lines().nth(1).unwrap().split(',').take(2).collect::<Vec<_>>(), ["2004", "50"]);
+    let (top, _, _) = run(&["stats", &input, "--format", "csv", "--by", "player", "--top", "3", "-q"], "");
+    assert_eq!(top.lines().count(), 4);
+    let (_, err, code) = run(&["stats", &input, "--depth", "0"], "");
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn the_report_has_every_section() {
+    let (text, _, code) = run(&["stats", &data("wthor/WTH_2004-50.wtb"), "-q"], "");
+    assert_eq!(code, 0);
+    for section in [
+        "Games\n",
+        "Results\n",
+        "Length\n",
+        "Openings (first 6 moves",
+        "Named openings",
+        "Players",
+        "Tournaments",
+        "Years",
+    ] {
+        assert!(text.contains(section), "{section} missing:\n{text}");
+    }
+    assert!(text.contains("British Nationals"));
+    let line = text.lines().find(|l| l.trim_start().starts_with("games ")).unwrap();
+    assert!(line.ends_with(" 50"), "{line}");
+}
+
+#[test]
+fn a_whole_wthor_year() {
+    let Some(path) = shared("wthor/WTH_2004.wtb") else { return };
+    let path = path.to_str().unwrap();
+    let (text, err, code) = run(&["stats", path, "-q"], "");
+    assert_eq!(code, 0, "{err}");
+    let line = text.lines().find(|l| l.trim_start().starts_with("games ")).unwrap();
+    assert!(line.ends_with(" 9113"), "{line}");
+    assert!(text.contains("Named openings"));
+    assert!(text.contains("f5d6c3d3c4f4  Tiger"), "the most played six moves are the Tiger:\n{text}");
+    assert!(text.contains("Players (top 10 of"));
+    assert!(text.contains("Duplicate games (same game up to symmetry)"));
+    // The duplicate groups are the canonical hashes the games table gives more than once.
+    let (table, _, _) = run(&["export", path, "--table", "games", "-q"], "");
+    let mut by_hash: HashMap<String, usize> = HashMap::new();
+    for g in rows(&table) {
+        if !g["moves"].is_empty() {
+            *by_hash.entry(g["canonical_hash"].clone()).or_default() += 1;
+        }
+    }
+    let repeated = by_hash.values().filter(|&&k| k > 1).count();
+    assert!(text.contains(&format!("Duplicate games (same game up to symmetry) ({repeated} groups)")), "{text}");
+}
+
+#[test]
+fn plot_writes_four_svg_charts() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("plots-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_, err, code) = run(&["stats", &data("wthor/WTH_2004-50.wtb"), "--plot", dir.to_str().unwrap(), "-q"], "");
+    assert_eq!(code, 0, "{err}");
+    for (file, title) in [
+        ("results.svg", "Results of 50 games"),
+        ("margins.svg", "Black's final margin"),
+        ("lengths.svg", "Game length"),
+        ("openings.svg", "most played openings"),
+    ] {
+        let svg = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.trim_end().ends_with("</svg>"),
+            "{file}"
+        );
+        assert!(svg.contains(title), "{file}");
+        assert!(svg.matches("<rect").count() > 1, "{file} has bars");
+    }
+}
