@@ -100,3 +100,26 @@ fn the_whole_wthor_2004_exports_with_names() {
     assert_eq!(out.lines().count(), 9114, "a header and 9113 games");
     assert!(!out.lines().skip(1).any(|l| l.contains(",,,othello,")), "every game has names");
 }
+
+#[test]
+fn ggf_games_export_with_their_players_and_rules() {
+    let Some(ggf) = shared("ggf/test2.ggf") else { return };
+    let (out, err, code) =
+        export(&[ggf.to_str().unwrap(), "--table", "games", "--columns", "black_player,rules,status,plies"], "");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines.contains(&"james,\"othello,size=4\",ok,13"), "{out}");
+    let (out, err, code) = kifu_stats(&[ggf.to_str().unwrap(), "--format", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l == "games,3"), "{out}");
+}
+
+fn kifu_stats(args: &[&str]) -> (String, String, i32) {
+    let out = kifu().arg("stats").args(args).arg("-q").output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
+}

@@ -274,3 +274,12 @@ fn plot_writes_four_svg_charts() {
         assert!(svg.matches("<rect").count() > 1, "{file} has bars");
     }
 }
+
+#[test]
+fn the_text_report_on_the_wthor_sample() {
+    // Run beside the sample so the source name is short and WTHOR.JOU/TRN are found.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor");
+    let out = kifu().current_dir(&dir).args(["stats", "WTH_2004-50.wtb", "-q"]).output().unwrap();
+    assert!(out.status.success());
+    insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
+}

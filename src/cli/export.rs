@@ -155,6 +155,7 @@ fn names(table: Table) -> &'static [&'static str] {
             "stored_result",
             "theoretical",
             "status",
+            "opening",
             "canonical_hash",
         ],
         Table::Moves => &[

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::bitboard::Bitboard;
-use super::position::{Position, Setup};
+use super::position::{Cells, Position, Setup};
 use super::rules::Rules;
 use super::square::{Color, Move, Square};
 use super::wide::WideBits;
@@ -131,6 +131,25 @@ impl Position {
     /// one with the smallest (black, white) cell sets, with the symmetry that gives it.
     #[must_use]
     pub fn canonical(&self) -> (Position, Symmetry) {
+        // On 8x8 bitboards the symmetry is chosen without building the seven other positions.
+        let masks = self.rules().bitboard_masks().filter(|_| self.rules().size() == 8);
+        if let (Some([black, white]), Some((playable, _))) = (self.bitboards(), masks) {
+            let on = |s: Symmetry, b: u64| s.apply_bitboard(Bitboard(b)).0.to_wide();
+            let best = Symmetry::ALL
+                .iter()
+                .copied()
+                .filter(|&s| on(s, playable) == playable.to_wide())
+                .min_by(|&a, &b| (on(a, black), on(a, white), a).cmp(&(on(b, black), on(b, white), b)))
+                .unwrap_or(Symmetry::Identity);
+            if let Some(p) = self.transformed(best) {
+                return (p, best);
+            }
+        }
+        self.canonical_by_transforming()
+    }
+
+    /// [`Position::canonical`] by building every transformed position (the slow twin).
+    fn canonical_by_transforming(&self) -> (Position, Symmetry) {
         let key = |p: &Position| (p.discs_of(Color::Black), p.discs_of(Color::White));
         Symmetry::ALL
             .iter()
@@ -145,12 +164,47 @@ impl Position {
 #[must_use]
 pub fn preserves_start(sym: Symmetry, rules: &Arc<Rules>) -> bool {
     let start = Position::start(Arc::clone(rules));
+    // On 8x8 bitboards: the board and both colours map onto themselves.
+    let masks = rules.bitboard_masks().filter(|_| rules.size() == 8);
+    if let (Some(discs), Some((playable, _))) = (start.bitboards(), masks) {
+        return [playable, discs[0], discs[1]].iter().all(|&b| sym.apply_bitboard(Bitboard(b)).0 == b);
+    }
     start.transformed(sym).as_ref() == Some(&start)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The bitboard test of a symmetry of the start agrees with building the position.
+        #[test]
+        fn preserves_start_agrees_with_transforming(spec in prop::sample::select(vec!["othello", "othello,start=parallel", "othello,holes=a1/h8", "othello,holes=a1", "8stars", "othello,start=empty"])) {
+            let rules = spec.parse::<Rules>().unwrap().shared();
+            let start = Position::start(rules.clone());
+            for sym in Symmetry::ALL {
+                prop_assert_eq!(preserves_start(sym, &rules), start.transformed(sym).as_ref() == Some(&start), "{:?}", sym);
+            }
+        }
+
+        /// The bitboard choice of the canonical form agrees with building all eight positions.
+        #[test]
+        fn canonical_agrees_with_its_slow_twin(seed in any::<u64>(), plies in 0usize..60, spec in prop::sample::select(vec!["othello", "othello,holes=a1/h8", "othello,size=6", "8stars"])) {
+            let rules = spec.parse::<Rules>().unwrap().shared();
+            let mut pos = Position::start(rules);
+            let mut s = seed;
+            for _ in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                s = crate::core::splitmix64(s);
+                pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
+            }
+            prop_assert_eq!(pos.canonical(), pos.canonical_by_transforming());
+        }
+    }
 
     #[test]
     fn inverses_undo() {

@@ -3,9 +3,10 @@
 
 use serde::Serialize;
 
-use crate::core::{Color, Game, Move, Passes, Position, Symmetry, preserves_start};
+use crate::core::{Color, Game, Move, Passes, Position, Symmetry, Variant, preserves_start};
 use crate::notation::Record;
 use crate::notation::check::Check;
+use crate::stats::OpeningNames;
 
 /// One game.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -44,6 +45,9 @@ pub struct GameRow {
     pub theoretical: String,
     /// The validation status.
     pub status: &'static str,
+    /// The name of the deepest named opening line the game follows (standard Othello from the
+    /// standard start), up to the start's symmetries.
+    pub opening: String,
     /// A hash of the moves up to the symmetries of the start position (equal for games that are
     /// the same game turned or mirrored), 16 hex digits.
     pub canonical_hash: String,
@@ -124,8 +128,20 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         stored_result: tag("result"),
         theoretical: tag("theoretical"),
         status: check.status.name(),
+        opening: opening_name(game, check.plies),
         canonical_hash: format!("{:016x}", canonical_hash(game, check.plies)),
     }
+}
+
+/// The opening name of a standard game from the standard start (empty otherwise or unnamed).
+fn opening_name(game: &Game, plies: usize) -> String {
+    let rules = game.rules();
+    if *rules.variant() != Variant::default() || *game.start() != Position::start(rules.clone()) {
+        return String::new();
+    }
+    let placements: Vec<Move> =
+        game.moves()[..plies.min(game.moves().len())].iter().copied().filter(|m| *m != Move::Pass).collect();
+    OpeningNames::builtin().name(&placements).unwrap_or_default().to_owned()
 }
 
 fn winner(check: &Check) -> &'static str {
@@ -243,6 +259,7 @@ mod tests {
         assert_eq!((row.black, row.white, row.winner, row.margin), (41, 23, "black", Some(18)));
         assert_eq!(row.moves, GAME);
         assert_eq!(row.passes, 1);
+        assert_eq!(row.opening, "Diagonal", "f5f6e6f4: the diagonal opening");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
-use crate::core::{Color, Game, Move, Passes, Position, Rules, Symmetry, preserves_start};
+use crate::core::{Color, Game, Move, Passes, Position, Rules, Symmetry, Variant, preserves_start};
 use crate::export::canonical_hash;
 use crate::notation::check::{Check, Status};
 use crate::notation::{Record, transcript};
@@ -140,7 +140,8 @@ impl Facts {
             Err(e) => *e.position,
         };
         let symmetries = start_symmetries(game);
-        let spec = rules.variant().spec();
+        // The spec names the rules in the hashes; standard rules need no search for it.
+        let spec = if *rules.variant() == Variant::default() { "othello".to_owned() } else { rules.variant().spec() };
         let start_hash = fnv(
             FNV_START,
             [spec.as_bytes(), game.start().board_string().as_bytes(), game.start().side_to_move().name().as_bytes()],
@@ -261,6 +262,8 @@ pub struct OpeningNames {
     lines: HashMap<Vec<u8>, String>,
     /// The distinct line lengths, longest first.
     lengths: Vec<usize>,
+    /// The symmetries of the standard start.
+    symmetries: Vec<Symmetry>,
 }
 
 impl OpeningNames {
@@ -301,6 +304,7 @@ impl OpeningNames {
             table.lines.entry(key).or_insert(name);
         }
         table.lengths.sort_unstable_by(|a, b| b.cmp(a));
+        table.symmetries = symmetries;
         Ok(table)
     }
 
@@ -330,12 +334,10 @@ impl OpeningNames {
     /// from the standard start) up to the start's symmetries.
     #[must_use]
     pub fn name(&self, moves: &[Move]) -> Option<&str> {
-        let rules = Rules::othello().shared();
-        let symmetries: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, &rules)).collect();
         self.lengths
             .iter()
             .filter(|&&n| n <= moves.len())
-            .find_map(|&n| self.lines.get(&canonical_codes(&moves[..n], &symmetries, 8)))
+            .find_map(|&n| self.lines.get(&canonical_codes(&moves[..n], &self.symmetries, 8)))
             .map(String::as_str)
     }
 }
