@@ -39,6 +39,14 @@ pub struct GameRow {
     pub winner: &'static str,
     /// Black's margin under the rules' scoring when the game is over.
     pub margin: Option<i32>,
+    /// The most discs one move flipped.
+    pub max_flipped: u32,
+    /// Corners black took.
+    pub corners_black: u32,
+    /// Corners white took.
+    pub corners_white: u32,
+    /// The 1-based ply of the first corner move (passes count), if any.
+    pub first_corner_ply: Option<usize>,
     /// The result the record states.
     pub stored_result: String,
     /// WTHOR's theoretical score (black's margin).
@@ -110,6 +118,16 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         .iter()
         .filter_map(|m| m.square().map(|sq| rules.square_name(sq)))
         .collect();
+    let (mut max_flipped, mut corners, mut first_corner_ply, mut ply) = (0, [0u32; 2], None, 0usize);
+    let size = rules.size();
+    let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
+        ply += 1;
+        max_flipped = max_flipped.max(flipped);
+        if mv.square().is_some_and(|sq| is_corner(sq, size)) {
+            corners[before.side_to_move().index()] += 1;
+            first_corner_ply.get_or_insert(ply);
+        }
+    });
     GameRow {
         source: source.to_owned(),
         game: index,
@@ -125,6 +143,10 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         white: check.white,
         winner: winner(check),
         margin: check.over.then(|| check.score.score(Color::Black)),
+        max_flipped,
+        corners_black: corners[0],
+        corners_white: corners[1],
+        first_corner_ply,
         stored_result: tag("result"),
         theoretical: tag("theoretical"),
         status: check.status.name(),
@@ -259,6 +281,8 @@ mod tests {
         assert_eq!((row.black, row.white, row.winner, row.margin), (41, 23, "black", Some(18)));
         assert_eq!(row.moves, GAME);
         assert_eq!(row.passes, 1);
+        assert_eq!((row.corners_black, row.corners_white, row.first_corner_ply), (2, 2, Some(50)), "a1 at move 50");
+        assert!(row.max_flipped >= 1);
         assert_eq!(row.opening, "Diagonal", "f5f6e6f4: the diagonal opening");
     }
 
