@@ -123,3 +123,13 @@ fn kifu_stats(args: &[&str]) -> (String, String, i32) {
         out.status.code().unwrap(),
     )
 }
+
+#[test]
+fn unreadable_and_off_board_records_still_get_their_rows() {
+    let (out, _, code) = export(&["--table", "games", "--columns", "game,status,plies", "-q"], "zz9 garbage\nf5d6\n");
+    assert_eq!(code, 1);
+    assert_eq!(out, "game,status,plies\n1,parse_error,0\n2,unfinished,2\n");
+    let (out, _, _) =
+        export(&["--rules", "othello,size=6", "--table", "moves", "--columns", "ply,move", "-q"], "c2d2e3g4\n");
+    assert_eq!(out, "ply,move\n1,c2\n2,d2\n3,e3\n", "moves up to the square off the board");
+}

@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         if stop.is_some() {
             return Ok(());
         }
-        let r = result.unwrap_or_else(|e| Rendered { text: Vec::new(), rows: 0, invalid: true, error: Some(e) });
+        let r = result.unwrap_or_else(|e| unreadable(e, &args, &columns));
         games += 1;
         if let Some(e) = &r.error {
             progress.suspend(|| eprintln!("{e}"));
@@ -197,9 +197,19 @@ fn header(table: Table, columns: &[String]) -> String {
     format!("{}\n", chosen.join(","))
 }
 
+/// A record that could not be read: a `parse_error` row in the games table, no rows in the others.
+fn unreadable(e: RecordError, args: &Args, columns: &[String]) -> Rendered {
+    let mut text = Vec::new();
+    let rows = match args.table {
+        Table::Games => write_rows(&mut text, &[export::unreadable_row(&e.file, e.record)], args.format, columns),
+        Table::Moves | Table::Positions => 0,
+    };
+    Rendered { text, rows, invalid: true, error: Some(e) }
+}
+
 /// Checks one record and renders its rows.
 fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> Rendered {
-    let failed = |e: RecordError| Rendered { text: Vec::new(), rows: 0, invalid: true, error: Some(e) };
+    let failed = |e: RecordError| unreadable(e, args, columns);
     let record = match source.parse(raw) {
         Ok(r) => r,
         Err(e) => return failed(raw.error(source.name, e.span, e.message)),
@@ -208,8 +218,9 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
         Ok(r) => r,
         Err((span, message)) => return failed(raw.error(source.name, span, message)),
     };
-    let game = match record.game(rules.clone()) {
-        Ok(g) => g,
+    // Moves and positions go up to the first illegal move, a square off the board included.
+    let game = match record.game_before_bad_square(rules.clone()) {
+        Ok((g, _)) => g,
         Err(e) => return failed(raw.error(source.name, e.span, e.message)),
     };
     let check = check::check(&record, &rules, source.format);

@@ -155,6 +155,36 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
     }
 }
 
+/// The row of a record that could not be read: its place and `parse_error`, nothing else.
+#[must_use]
+pub fn unreadable_row(source: &str, index: usize) -> GameRow {
+    GameRow {
+        source: source.to_owned(),
+        game: index,
+        event: String::new(),
+        date: String::new(),
+        black_player: String::new(),
+        white_player: String::new(),
+        rules: String::new(),
+        moves: String::new(),
+        plies: 0,
+        passes: 0,
+        black: 0,
+        white: 0,
+        winner: "",
+        margin: None,
+        max_flipped: 0,
+        corners_black: 0,
+        corners_white: 0,
+        first_corner_ply: None,
+        stored_result: String::new(),
+        theoretical: String::new(),
+        status: "parse_error",
+        opening: String::new(),
+        canonical_hash: String::new(),
+    }
+}
+
 /// The opening name of a standard game from the standard start (empty otherwise or unnamed).
 fn opening_name(game: &Game, plies: usize) -> String {
     let rules = game.rules();

@@ -85,24 +85,37 @@ pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     if let Some(check) = quick_check(record, rules, format, &stored) {
         return check;
     }
-    let game = match record.game(rules.clone()) {
-        Ok(game) => game,
-        Err(e) => {
-            // A square the board does not have is an illegal move; a bad start board is not.
-            let token = record.moves.iter().position(|t| t.span == e.span && e.span != Span::default());
-            let start = Position::start(rules.clone());
-            let (status, ply, mv, reason) = match token {
-                Some(i) => (
-                    Status::Illegal,
-                    i + 1,
-                    record.moves[i].mv.to_string(),
-                    "the square is outside the board".to_owned(),
-                ),
-                None => (Status::ParseError, 0, String::new(), e.message),
+    let game = match record.game_before_bad_square(rules.clone()) {
+        Ok((game, None)) => game,
+        Ok((game, Some(i))) => {
+            // A square the board does not have is an illegal move: judge the moves before it.
+            let prefix =
+                Record { tags: record.tags.clone(), start: record.start.clone(), moves: record.moves[..i].to_vec() };
+            let before = check(&prefix, rules, format);
+            if before.status == Status::Illegal {
+                return before;
+            }
+            let token = &record.moves[i];
+            let mut replay_passes = 0;
+            let end = match game.replay_with(Passes::Implicit, |_, mv, _| replay_passes += u32::from(mv == Move::Pass))
+            {
+                Ok(r) => r.position,
+                Err(e) => *e.position,
             };
+            let mut check = verdict(Status::Illegal, i, &end, replay_passes, stored);
+            check.problem = Some(Problem {
+                ply: i + 1,
+                mv: token.mv.to_string(),
+                reason: "the square is outside the board".into(),
+                span: token.span,
+            });
+            return check;
+        }
+        Err(e) => {
+            let start = Position::start(rules.clone());
             return Check {
-                problem: Some(Problem { ply, mv, reason, span: e.span }),
-                ..verdict(status, 0, &start, 0, stored)
+                problem: Some(Problem { ply: 0, mv: String::new(), reason: e.message, span: e.span }),
+                ..verdict(Status::ParseError, 0, &start, 0, stored)
             };
         }
     };
@@ -347,6 +360,22 @@ mod tests {
                 prop_assert!(full.status != Status::Ok, "{}: the quick path declined a clean game", text);
             }
         }
+    }
+
+    #[test]
+    fn an_off_board_square_keeps_the_moves_before_it() {
+        let rules = "othello,size=6".parse::<Rules>().unwrap().shared();
+        let c = check(&transcript::parse("c2d2e3g4").unwrap(), &rules, Format::Transcript);
+        assert_eq!(c.status, Status::Illegal);
+        assert_eq!(c.plies, 3);
+        assert_eq!(c.black + c.white, 7, "the discs after three moves");
+        assert_eq!(
+            c.problem.as_ref().map(|p| (p.ply, p.reason.as_str())),
+            Some((4, "the square is outside the board"))
+        );
+        // An earlier illegal move is the one reported.
+        let c = check(&transcript::parse("c2c2g4").unwrap(), &rules, Format::Transcript);
+        assert_eq!(c.problem.map(|p| p.ply), Some(2));
     }
 
     #[test]

@@ -199,6 +199,18 @@ impl Record {
         Ok(Game::from_position(start).with_moves(moves).with_colors(self.moves.iter().map(|t| t.color)))
     }
 
+    /// The game of the moves before the first token that names no square of the board (all of
+    /// them when every token does), and that token's index if there is one. A start board that
+    /// does not fit the rules is still an error.
+    pub fn game_before_bad_square(&self, rules: Arc<Rules>) -> Result<(Game, Option<usize>), SyntaxError> {
+        let bad = self.moves_under(&rules).err();
+        let prefix = match bad {
+            Some(i) => Record { tags: Vec::new(), start: self.start.clone(), moves: self.moves[..i].to_vec() },
+            None => return self.game(rules).map(|g| (g, None)),
+        };
+        prefix.game(rules).map(|g| (g, bad))
+    }
+
     /// The moves as squares of `rules` (a rank resolves to a row by its numbering); the index of
     /// the first token that names no square of the board is the error.
     pub fn moves_under(&self, rules: &Rules) -> Result<Vec<Move>, usize> {
@@ -297,4 +309,21 @@ impl Record {
         }
         Ok(Resolved { record, start: game.start().clone(), end: replay.position })
     }
+}
+
+/// The calendar date (year, month, day; proleptic Gregorian) of a day counted from 1970-01-01,
+/// for formats that store dates as day or second counts.
+#[must_use]
+pub fn civil_date(days_since_1970: u64) -> (u16, u8, u8) {
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days_since_1970 as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
+    (year, month, day)
 }

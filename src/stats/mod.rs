@@ -192,10 +192,18 @@ impl Facts {
 /// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`).
 #[must_use]
 pub fn year(date: &str) -> Option<u16> {
+    let date = date.trim();
+    // GGS writes seconds since 1970 (`DT[940607137]`).
+    if date.len() >= 9 && date.bytes().all(|b| b.is_ascii_digit()) {
+        let seconds: u64 = date.parse().ok()?;
+        return Some(crate::notation::civil_date(seconds / 86_400).0);
+    }
     let bytes = date.as_bytes();
     bytes.windows(4).enumerate().find_map(|(i, w)| {
-        let starts_run = i == 0 || !bytes[i - 1].is_ascii_digit();
-        (starts_run && w.iter().all(u8::is_ascii_digit)).then(|| date[i..i + 4].parse().ok()).flatten()
+        let alone = (i == 0 || !bytes[i - 1].is_ascii_digit()) && bytes.get(i + 4).is_none_or(|b| !b.is_ascii_digit());
+        let year: Option<u16> =
+            (alone && w.iter().all(u8::is_ascii_digit)).then(|| date[i..i + 4].parse().ok()).flatten();
+        year.filter(|y| (1800..=2100).contains(y))
     })
 }
 
@@ -888,7 +896,9 @@ mod tests {
         assert_eq!(year("2004"), Some(2004));
         assert_eq!(year("2004.05.01"), Some(2004));
         assert_eq!(year("01/05/1998"), Some(1998));
-        assert_eq!(year("12345"), Some(1234));
+        assert_eq!(year("12345"), None, "a longer run of digits is no year");
+        assert_eq!(year("940607137"), Some(1999), "GGS dates are seconds since 1970");
+        assert_eq!(year("0333"), None, "out of range");
         assert_eq!(year("?"), None);
     }
 
