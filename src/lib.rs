@@ -3,6 +3,7 @@
 //! - [`core`]: squares, bitboards, rules for standard Othello and its variants, positions, games,
 //!   symmetries and perft.
 //! - [`notation`]: game-record formats read into syntax and written back, and record checks.
+//! - [`engine`]: the exact endgame solver.
 //! - [`export`]: rows per game, move and position for data work.
 //! - [`stats`]: per-game facts and mergeable statistics (totals, openings, players, duplicates).
 //! - [`render`]: SVG charts.
@@ -10,6 +11,7 @@
 
 pub mod cli;
 pub mod core;
+pub mod engine;
 pub mod export;
 pub mod notation;
 pub mod render;

@@ -12,6 +12,7 @@ mod perft;
 mod progress;
 mod records;
 mod rules;
+mod solve;
 mod stats;
 mod validate;
 
@@ -44,6 +45,8 @@ pub enum Command {
     /// Statistics: totals, results, lengths, named openings (merged under symmetry), players,
     /// tournaments, years and duplicate games.
     Stats(stats::Args),
+    /// The exact result of positions: best move, score, principal variation (standard 8x8).
+    Solve(solve::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -95,6 +98,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Convert(args) => convert::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Export(args) => export::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),

@@ -1,0 +1,189 @@
+//! `kifu solve`: the exact result of positions (board strings, OBF lines, diagrams, or the last
+//! position of any game record).
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::{Format, Output, Status};
+use crate::core::{Move, Position};
+use crate::engine::solve::{Counting, Solver};
+use crate::notation::reader::{RawRecord, RecordError};
+
+/// Arguments of `kifu solve`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Scores are the final disc margin for the side to move under perfect play, the empty \
+squares going to the winner (the official rule); --plain counts discs only. Standard 8x8 Othello only for now.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Also give the exact score of every legal move.
+    #[arg(long)]
+    pub all_moves: bool,
+    /// Score plain disc counts instead of giving the empty squares to the winner.
+    #[arg(long)]
+    pub plain: bool,
+    /// Transposition table size per thread, in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash_mb: usize,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One solved position; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct Row {
+    source: String,
+    index: usize,
+    empties: u32,
+    side: &'static str,
+    best_move: String,
+    score: i32,
+    nodes: u64,
+    seconds: f64,
+    pv: String,
+    moves: String,
+}
+
+thread_local! {
+    static SOLVER: RefCell<Option<(Counting, Solver)>> = const { RefCell::new(None) };
+}
+
+/// Runs `kifu solve`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let mut out = Output::open(args.output.as_deref())?;
+    let progress = Progress::new(args.quiet, "solving");
+    let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+    if args.format == Format::Csv {
+        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves")?;
+    }
+    records::for_each(
+        &args.input,
+        &progress,
+        |source, raw| solve(source, raw, &args),
+        |_, result| {
+            match result.and_then(|r| r) {
+                Err(e) => {
+                    progress.suspend(|| eprintln!("{e}"));
+                    failed += 1;
+                }
+                Ok(row) => {
+                    solved += 1;
+                    nodes += row.nodes;
+                    match args.format {
+                        Format::Csv => {
+                            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+                            w.serialize(&row)?;
+                            out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+                        }
+                        Format::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
+                        Format::Text => writeln!(out, "{}", text(&row))?,
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    progress.finish();
+    out.finish()?;
+    if !args.quiet {
+        eprintln!(
+            "kifu solve: {solved} positions solved, {failed} not ({nodes} nodes, {:.2} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+fn text(row: &Row) -> String {
+    let mut s = format!(
+        "{}#{}: {} empties, {} to move: best {}, score {:+} ({} nodes, {:.3} s)",
+        row.source, row.index, row.empties, row.side, row.best_move, row.score, row.nodes, row.seconds
+    );
+    if !row.pv.is_empty() {
+        s.push_str(&format!("\n  pv: {}", row.pv));
+    }
+    if !row.moves.is_empty() {
+        s.push_str(&format!("\n  moves: {}", row.moves));
+    }
+    s
+}
+
+/// The position a record leads to: its start board after its moves (replayed by the core).
+fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
+    let record = source.parse(raw).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let rules = source.rules_for(&record).map_err(|(span, message)| raw.error(source.name, span, message))?;
+    let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    Ok(resolved.end)
+}
+
+fn solve(source: &Source, raw: &RawRecord, args: &Args) -> Result<Row, RecordError> {
+    let mut pos = position(source, raw)?;
+    if args.plain {
+        let mut variant = pos.rules().variant().clone();
+        variant.scoring = crate::core::Scoring::Plain;
+        let rules =
+            crate::core::Rules::new(variant).map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
+        pos = Position::from_setup(
+            rules.shared(),
+            &crate::core::Setup {
+                black: pos.discs_of(crate::core::Color::Black).squares().collect(),
+                white: pos.discs_of(crate::core::Color::White).squares().collect(),
+                side: pos.side_to_move(),
+            },
+        )
+        .map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
+    }
+    let Some(counting) = Solver::counting_for(&pos) else {
+        return Err(raw.error(source.name, Default::default(), "the solver plays standard 8x8 Othello only (for now)"));
+    };
+    let rules = pos.rules().clone();
+    let name = |mv: Move| match mv {
+        Move::Pass => "pass".to_owned(),
+        Move::Place(sq) => rules.square_name(sq),
+    };
+    let started = Instant::now();
+    let (solution, moves) = SOLVER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(c, _)| *c != counting) {
+            *slot = Some((counting, Solver::new(args.hash_mb, counting)));
+        }
+        let solver = &mut slot.as_mut().expect("just set").1;
+        let solution = solver.solve(&pos).expect("checked above");
+        let mut nodes = solution.nodes;
+        let moves = if args.all_moves {
+            let all = solver.solve_moves(&pos).expect("checked above");
+            nodes += solver.nodes();
+            all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
+        } else {
+            String::new()
+        };
+        (crate::engine::solve::Solution { nodes, ..solution }, moves)
+    });
+    Ok(Row {
+        source: source.name.to_owned(),
+        index: raw.index + 1,
+        empties: pos.empties(),
+        side: pos.side_to_move().name(),
+        best_move: solution.best.map(name).unwrap_or_default(),
+        score: solution.score,
+        nodes: solution.nodes,
+        seconds: started.elapsed().as_secs_f64(),
+        pv: solution.pv.iter().map(|&m| name(m)).collect::<Vec<_>>().join(" "),
+        moves,
+    })
+}

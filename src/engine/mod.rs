@@ -1,0 +1,3 @@
+//! Engines: the exact endgame solver (midgame search and evaluation to come).
+
+pub mod solve;

@@ -1,0 +1,100 @@
+//! The exact solver on the FFO endgame positions (best scores from the files) when
+//! `../shared/data` is present; the quick sets run in CI, #40-59 under `--ignored`.
+
+mod common;
+
+use std::time::Instant;
+
+use common::shared;
+use kifu::core::{Color, Rules};
+use kifu::engine::solve::{Counting, Solver};
+use kifu::notation::board::{self, Digits};
+
+/// Solves every position of an OBF file; returns (index, solved score, file's best score, nodes).
+fn solve_file(path: &std::path::Path) -> Vec<(usize, i32, i32, u64)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let rules = Rules::othello().shared();
+    let mut solver = Solver::new(64, Counting::EmptiesToWinner);
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .enumerate()
+        .map(|(i, line)| {
+            let record = board::parse(line, Digits::default()).unwrap();
+            let pos = record.start.as_ref().unwrap().position(rules.clone(), Color::Black).unwrap();
+            let best: i32 = record
+                .tag("scores")
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .split(':')
+                .nth(1)
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            let started = Instant::now();
+            let solution = solver.solve(&pos).unwrap();
+            eprintln!(
+                "#{} {} empties: {} ({} nodes, {:.2} s)",
+                i + 1,
+                pos.empties(),
+                solution.score,
+                solution.nodes,
+                started.elapsed().as_secs_f64()
+            );
+            (i + 1, solution.score, best, solution.nodes)
+        })
+        .collect()
+}
+
+#[test]
+fn ffo_1_to_19_scores() {
+    let Some(path) = shared("ffo/fforum-1-19.obf") else { return };
+    for (i, got, want, _) in solve_file(&path) {
+        assert_eq!(got, want, "FFO #{i}");
+    }
+}
+
+#[test]
+#[ignore = "about 100 s in release: not yet fast enough for CI (cargo test --release --test solve -- --ignored)"]
+fn ffo_20_to_39_scores() {
+    let Some(path) = shared("ffo/fforum-20-39.obf") else { return };
+    for (i, got, want, _) in solve_file(&path) {
+        assert_eq!(got, want, "FFO #{}", i + 19);
+    }
+}
+
+#[test]
+#[ignore = "minutes: the hard FFO set (cargo test --release --test solve -- --ignored)"]
+fn ffo_40_to_59_scores() {
+    let Some(path) = shared("ffo/fforum-40-59.obf") else { return };
+    for (i, got, want, _) in solve_file(&path) {
+        assert_eq!(got, want, "FFO #{}", i + 39);
+    }
+}
+
+#[test]
+fn solve_all_moves_matches_the_obf_scores() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", path.to_str().unwrap(), "--all-moves", "--format", "json", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    for (line, row) in text.lines().zip(String::from_utf8(out.stdout).unwrap().lines()) {
+        let row: serde_json::Value = serde_json::from_str(row).unwrap();
+        let mut want: Vec<String> =
+            line.split(';').skip(1).map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty()).collect();
+        let mut got: Vec<String> = row["moves"].as_str().unwrap().split(' ').map(String::from).collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want, "{line}");
+        assert_eq!(
+            row["score"],
+            want.iter().map(|m| m.split(':').nth(1).unwrap().parse::<i32>().unwrap()).max().unwrap()
+        );
+    }
+}
