@@ -85,13 +85,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 
 /// Parses, replays, shapes and (for text formats) writes one record.
 fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
-    let resolved = source.parse(raw).map_err(|e| (e.span, e.message)).and_then(|record| {
-        let rules = source.rules_for(&record)?;
-        record.resolve(rules).map_err(|e| (e.span, e.message))
-    });
+    let resolved = match source.read(raw) {
+        Ok((record, rules)) => record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message)),
+        Err(e) => Err(e),
+    };
     let resolved = match resolved {
         Ok(r) => r,
-        Err((span, message)) => return Converted::Failed(raw.error(source.name, span, message)),
+        Err(e) => return Converted::Failed(e),
     };
     if let Err(message) = fits(&resolved, to) {
         return Converted::Failed(raw.error(source.name, Span::default(), message));

@@ -210,13 +210,9 @@ fn unreadable(e: RecordError, args: &Args, columns: &[String]) -> Rendered {
 /// Checks one record and renders its rows.
 fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> Rendered {
     let failed = |e: RecordError| unreadable(e, args, columns);
-    let record = match source.parse(raw) {
-        Ok(r) => r,
-        Err(e) => return failed(raw.error(source.name, e.span, e.message)),
-    };
-    let rules = match source.rules_for(&record) {
-        Ok(r) => r,
-        Err((span, message)) => return failed(raw.error(source.name, span, message)),
+    let (record, rules) = match source.read(raw) {
+        Ok(read) => read,
+        Err(e) => return failed(e),
     };
     // Moves and positions go up to the first illegal move, a square off the board included.
     let game = match record.game_before_bad_square(rules.clone()) {

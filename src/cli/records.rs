@@ -82,6 +82,13 @@ impl Source<'_> {
         }
     }
 
+    /// Parses a record and finds its rules; the error is located in the file.
+    pub fn read(&self, raw: &RawRecord) -> Result<(Record, Arc<Rules>), RecordError> {
+        let record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        let rules = self.rules_for(&record).map_err(|(span, message)| raw.error(self.name, span, message))?;
+        Ok((record, rules))
+    }
+
     /// The rules of a record with no tags or start board: `--rules`, else standard Othello.
     pub fn untagged_rules(&self) -> Arc<Rules> {
         self.forced.clone().unwrap_or_else(|| self.default_rules.clone())

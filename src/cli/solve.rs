@@ -125,8 +125,7 @@ fn text(row: &Row) -> String {
 
 /// The position a record leads to: its start board after its moves (replayed by the core).
 fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
-    let record = source.parse(raw).map_err(|e| raw.error(source.name, e.span, e.message))?;
-    let rules = source.rules_for(&record).map_err(|(span, message)| raw.error(source.name, span, message))?;
+    let (record, rules) = source.read(raw)?;
     let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
     Ok(resolved.end)
 }

@@ -133,13 +133,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 /// Reads, replays and checks one record, and gathers its facts.
 fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
     let failed = |e: RecordError| Outcome::Failed(Verdict::ParseError, Some(e));
-    let record = match source.parse(raw) {
-        Ok(r) => r,
-        Err(e) => return failed(raw.error(source.name, e.span, e.message)),
-    };
-    let rules = match source.rules_for(&record) {
-        Ok(r) => r,
-        Err((span, message)) => return failed(raw.error(source.name, span, message)),
+    let (record, rules) = match source.read(raw) {
+        Ok(read) => read,
+        Err(e) => return failed(e),
     };
     let check = check::check(&record, &rules, source.format);
     match record.game(rules) {

@@ -129,13 +129,9 @@ fn validate(source: &Source, raw: &RawRecord) -> Checked {
             };
         }
     }
-    let record = match source.parse(raw) {
-        Ok(r) => r,
-        Err(e) => return unreadable(source, raw.error(source.name, e.span, e.message)),
-    };
-    let rules = match source.rules_for(&record) {
-        Ok(r) => r,
-        Err((span, message)) => return unreadable(source, raw.error(source.name, span, message)),
+    let (record, rules) = match source.read(raw) {
+        Ok(read) => read,
+        Err(e) => return unreadable(source, e),
     };
     let check = check::check(&record, &rules, source.format);
     let located = check.problem.as_ref().map(|p| {
