@@ -98,3 +98,38 @@ fn solve_all_moves_matches_the_obf_scores() {
         );
     }
 }
+
+/// NTest's solver files: 64 cells with `w` the side to move, `b` the opponent, `.` empty, then
+/// the plain disc margin for the side to move (positions that must pass and a finished game
+/// included).
+fn solve_ntest(name: &str) -> usize {
+    let Some(path) = shared(&format!("solver/{name}")) else { return 0 };
+    let rules = "othello,scoring=plain".parse::<Rules>().unwrap().shared();
+    let mut solver = Solver::new(16, Counting::Plain);
+    let mut n = 0;
+    for line in std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+        let (cells, score) = line.split_at(64);
+        let board: String = cells
+            .chars()
+            .map(|c| match c {
+                'w' => 'X',
+                'b' => 'O',
+                _ => '-',
+            })
+            .collect();
+        let record = board::parse(&format!("{board} X"), Digits::default()).unwrap();
+        let pos = record.start.unwrap().position(rules.clone(), Color::Black).unwrap();
+        let want: i32 = score.trim().parse().unwrap();
+        assert_eq!(solver.solve(&pos).unwrap().score, want, "{line}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn ntest_solver_positions() {
+    let (six, twelve) = (solve_ntest("solver6.txt"), solve_ntest("solver12.txt"));
+    if six + twelve > 0 {
+        assert!(six > 100 && twelve > 10, "{six} {twelve}");
+    }
+}
