@@ -57,7 +57,7 @@ fn ffo_1_to_19_scores() {
 }
 
 #[test]
-#[ignore = "about 100 s in release: not yet fast enough for CI (cargo test --release --test solve -- --ignored)"]
+#[ignore = "about a minute in release: not yet fast enough for CI (cargo test --release --test solve -- --ignored)"]
 fn ffo_20_to_39_scores() {
     let Some(path) = shared("ffo/fforum-20-39.obf") else { return };
     for (i, got, want, _) in solve_file(&path) {

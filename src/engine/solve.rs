@@ -1,11 +1,11 @@
 //! An exact endgame solver for 8x8 positions: principal-variation search over bitboards with a
-//! transposition table, fastest-first move ordering (fewest replies for the opponent, corners
-//! first) and plain alpha-beta near the end.
+//! transposition table and enhanced transposition cut-offs, fastest-first move ordering (fewest
+//! replies for the opponent, corners first), and alpha-beta with quadrant parity near the end.
 //!
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
 
-use crate::core::bitboard::{flips, legal_moves};
+use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Move, Position, Scoring, Square};
 
 /// The solver's answer for a position.
@@ -191,6 +191,11 @@ impl Solver {
             rest &= rest - 1;
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1 << sq), o & !f);
+            // Enhanced transposition cut-off: a child the table already refutes ends the search.
+            let child = self.table[self.slot(no, np)];
+            if child.player == no && child.opponent == np && -i32::from(child.upper) >= beta {
+                return -i32::from(child.upper);
+            }
             let replies = legal_moves(no, np);
             let mut key = (replies.count_ones() as i32) * 16 + (replies & CORNERS).count_ones() as i32 * 32;
             if (1u64 << sq) & CORNERS != 0 {
@@ -235,13 +240,16 @@ impl Solver {
         best
     }
 
-    /// Alpha-beta without table or ordering, for the last few empties.
+    /// Alpha-beta without a table for the last few empties; moves in quadrants with an odd
+    /// number of empty squares go first (parity: the last move of a region is worth having).
     fn shallow(&mut self, p: u64, o: u64, moves: u64, mut alpha: i32, beta: i32) -> i32 {
+        const QUADRANTS: [u64; 4] =
+            [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+        let empty = !(p | o);
+        let odd = QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0u64, |acc, &q| acc | q);
         let mut best = -65;
-        let mut rest = moves;
-        while rest != 0 {
-            let sq = rest.trailing_zeros();
-            rest &= rest - 1;
+        let (first, second) = (moves & odd, moves & !odd);
+        for sq in Bits(first).chain(Bits(second)) {
             let f = flips(sq, p, o);
             let score = -self.search(o & !f, p | f | (1 << sq), -beta, -alpha, false);
             if score > best {
