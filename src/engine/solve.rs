@@ -153,6 +153,9 @@ impl Solver {
         if empties == 0 {
             return self.final_score(p, o);
         }
+        if empties == 1 {
+            return self.last_move(p, o);
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if passed {
@@ -238,6 +241,22 @@ impl Solver {
         };
         self.table[slot] = Entry { player: p, opponent: o, lower: lower as i8, upper: upper as i8, best: best_move };
         best
+    }
+
+    /// The score with one empty square: the side to move takes it if it flips something, else
+    /// the opponent does if it can, else the game ends as it stands.
+    fn last_move(&mut self, p: u64, o: u64) -> i32 {
+        let sq = (!(p | o)).trailing_zeros();
+        let f = flips(sq, p, o);
+        if f != 0 {
+            return self.final_score(p | f | (1 << sq), o & !f);
+        }
+        let g = flips(sq, o, p);
+        if g != 0 {
+            self.nodes += 1;
+            return -self.final_score(o | g | (1 << sq), p & !g);
+        }
+        self.final_score(p, o)
     }
 
     /// Alpha-beta without a table for the last few empties; moves in quadrants with an odd
