@@ -1,6 +1,7 @@
 //! An exact endgame solver for 8x8 positions: principal-variation search over bitboards with a
 //! transposition table and enhanced transposition cut-offs, fastest-first move ordering (fewest
-//! replies for the opponent, corners first), and alpha-beta with quadrant parity near the end.
+//! replies and least potential mobility for the opponent, corners first), and alpha-beta with
+//! quadrant parity near the end.
 //!
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
@@ -185,7 +186,8 @@ impl Solver {
             hash_move = entry.best;
         }
         let original_alpha = alpha;
-        // Order: the table's move, then corners, then fewest replies for the opponent.
+        // Order: the table's move, then corners, then fewest replies for the opponent and the
+        // fewest empty squares next to our discs (the opponent's potential mobility).
         let mut ordered: [(i32, u8, u64); 32] = [(0, 0, 0); 32];
         let mut n = 0;
         let mut rest = moves;
@@ -200,7 +202,10 @@ impl Solver {
                 return -i32::from(child.upper);
             }
             let replies = legal_moves(no, np);
-            let mut key = (replies.count_ones() as i32) * 16 + (replies & CORNERS).count_ones() as i32 * 32;
+            let frontier = crate::core::Bitboard(np).neighbours().0 & !(np | no);
+            let mut key = (replies.count_ones() as i32) * 16
+                + (replies & CORNERS).count_ones() as i32 * 32
+                + frontier.count_ones() as i32 * 8;
             if (1u64 << sq) & CORNERS != 0 {
                 key -= 40;
             }
