@@ -1,7 +1,7 @@
 //! An exact endgame solver for 8x8 positions: principal-variation search over bitboards with a
 //! transposition table and enhanced transposition cut-offs, fastest-first move ordering (fewest
 //! replies and least potential mobility for the opponent, corners first), and alpha-beta with
-//! quadrant parity near the end.
+//! quadrant parity near the end, the last two empty squares played out directly.
 //!
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
@@ -157,6 +157,9 @@ impl Solver {
         if empties == 1 {
             return self.last_move(p, o);
         }
+        if empties == 2 {
+            return self.two_empties(p, o, alpha, beta, passed);
+        }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if passed {
@@ -262,6 +265,36 @@ impl Solver {
             return -self.final_score(o | g | (1 << sq), p & !g);
         }
         self.final_score(p, o)
+    }
+
+    /// Two empty squares: each placement is followed by [`Solver::last_move`]; a side with no
+    /// placement passes, and the game ends when neither has one.
+    fn two_empties(&mut self, p: u64, o: u64, alpha: i32, beta: i32, passed: bool) -> i32 {
+        let empty = !(p | o);
+        let a = empty.trailing_zeros();
+        let b = (empty & (empty - 1)).trailing_zeros();
+        let mut best = -65;
+        for sq in [a, b] {
+            let f = flips(sq, p, o);
+            if f == 0 {
+                continue;
+            }
+            self.nodes += 1;
+            let score = -self.last_move(o & !f, p | f | (1 << sq));
+            if score > best {
+                best = score;
+                if best >= beta {
+                    return best;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.two_empties(o, p, -beta, -alpha, true)
     }
 
     /// Alpha-beta without a table for the last few empties; moves in quadrants with an odd
