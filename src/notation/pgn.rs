@@ -495,23 +495,41 @@ pub(crate) fn movetext(record: &Record) -> String {
 /// Writes a record as a PGN-like game: tag pairs, a blank line, the movetext.
 #[must_use]
 pub fn write(record: &Record) -> String {
+    write_layout(record, ("?", "?"), &[])
+}
+
+/// The PGN layout shared by PGN dialects: the seven-tag roster (with these defaults for a
+/// missing `Site` and `Round`), then `optional` tags (kifu name, PGN name) that the record has,
+/// the start board, the other tags, a blank line and the movetext.
+pub(crate) fn write_layout(
+    record: &Record,
+    (site, round): (&'static str, &'static str),
+    optional: &[(&str, &str)],
+) -> String {
     let or = |name: &str, default: &'static str| record.tag(name).unwrap_or(default).to_owned();
     let mut out = String::new();
     for (name, value) in [
         ("Event", or("event", "?")),
-        ("Site", or("place", "?")),
+        ("Site", or("place", site)),
         ("Date", or("date", "????.??.??")),
-        ("Round", or("round", "?")),
+        ("Round", or("round", round)),
         ("Black", or("black", "?")),
         ("White", or("white", "?")),
         ("Result", result_text(record)),
     ] {
         out.push_str(&tag_line(name, &value));
     }
+    for &(tag, name) in optional {
+        if let Some(value) = record.tag(tag) {
+            out.push_str(&tag_line(name, value));
+        }
+    }
     for (name, value) in setup_tags(record) {
         out.push_str(&tag_line(&name, &value));
     }
-    for (name, value) in other_tags(record, &["event", "place", "date", "round", "black", "white"]) {
+    let mut skip = vec!["event", "place", "date", "round", "black", "white"];
+    skip.extend(optional.iter().map(|(tag, _)| *tag));
+    for (name, value) in other_tags(record, &skip) {
         out.push_str(&tag_line(&name, value));
     }
     out.push('\n');

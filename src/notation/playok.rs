@@ -29,19 +29,6 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 /// Writes a record in PlayOK's layout.
 #[must_use]
 pub fn write(record: &Record) -> String {
-    let or = |name: &str, default: &'static str| record.tag(name).unwrap_or(default).to_owned();
-    let mut out = String::new();
-    for (name, value) in [
-        ("Event", or("event", "?")),
-        ("Site", or("place", "PlayOK")),
-        ("Date", or("date", "????.??.??")),
-        ("Round", or("round", "-")),
-        ("Black", or("black", "?")),
-        ("White", or("white", "?")),
-        ("Result", pgn::result_text(record)),
-    ] {
-        out.push_str(&pgn::tag_line(name, &value));
-    }
     const OPTIONAL: [(&str, &str); 5] = [
         ("start_time", "Time"),
         ("time", "TimeControl"),
@@ -49,22 +36,7 @@ pub fn write(record: &Record) -> String {
         ("white_rating", "WhiteElo"),
         ("variant", "Variant"),
     ];
-    for (tag, name) in OPTIONAL {
-        if let Some(value) = record.tag(tag) {
-            out.push_str(&pgn::tag_line(name, value));
-        }
-    }
-    for (name, value) in pgn::setup_tags(record) {
-        out.push_str(&pgn::tag_line(&name, &value));
-    }
-    let mut skip = vec!["event", "place", "date", "round", "black", "white"];
-    skip.extend(OPTIONAL.iter().map(|(tag, _)| *tag));
-    for (name, value) in pgn::other_tags(record, &skip) {
-        out.push_str(&pgn::tag_line(&name, value));
-    }
-    out.push('\n');
-    out.push_str(&pgn::movetext(record));
-    out
+    pgn::write_layout(record, ("PlayOK", "-"), &OPTIONAL)
 }
 
 #[cfg(test)]
