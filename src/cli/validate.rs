@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
-use crate::core::Color;
 use crate::notation::Span;
 use crate::notation::check::{self, Check, Status as Verdict};
 use crate::notation::format::Format as RecordFormat;
@@ -156,12 +155,6 @@ fn position(located: Option<&RecordError>, raw: &RawRecord) -> (Option<usize>, O
 }
 
 fn row(source: &str, game: usize, check: &Check, line: Option<usize>, column: Option<usize>) -> Row {
-    let winner = match (check.over, check.score.winner) {
-        (false, _) => "",
-        (true, Some(Color::Black)) => "black",
-        (true, Some(Color::White)) => "white",
-        (true, None) => "draw",
-    };
     let problem = check.problem.as_ref();
     Row {
         source: source.to_owned(),
@@ -170,12 +163,12 @@ fn row(source: &str, game: usize, check: &Check, line: Option<usize>, column: Op
         plies: check.plies,
         black: check.black,
         white: check.white,
-        winner,
+        winner: check.winner(),
         error_ply: problem.map(|p| p.ply).filter(|&p| p > 0),
         error_move: problem.map(|p| p.mv.clone()).unwrap_or_default(),
         reason: problem.map(|p| p.reason.clone()).unwrap_or_default(),
         suggestion: check.suggestion.clone().unwrap_or_default(),
-        margin: check.over.then(|| check.score.score(Color::Black)),
+        margin: check.margin(),
         passes: check.passes,
         empties: check.empties,
         stored_result: check.stored.clone().unwrap_or_default(),

@@ -141,8 +141,8 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         passes: check.passes,
         black: check.black,
         white: check.white,
-        winner: winner(check),
-        margin: check.over.then(|| check.score.score(Color::Black)),
+        winner: check.winner(),
+        margin: check.margin(),
         max_flipped,
         corners_black: corners[0],
         corners_white: corners[1],
@@ -194,15 +194,6 @@ fn opening_name(game: &Game, plies: usize) -> String {
     let placements: Vec<Move> =
         game.moves()[..plies.min(game.moves().len())].iter().copied().filter(|m| *m != Move::Pass).collect();
     OpeningNames::builtin().name(&placements).unwrap_or_default().to_owned()
-}
-
-fn winner(check: &Check) -> &'static str {
-    match (check.over, check.score.winner) {
-        (false, _) => "",
-        (true, Some(Color::Black)) => "black",
-        (true, Some(Color::White)) => "white",
-        (true, None) => "draw",
-    }
 }
 
 /// FNV-1a over the smallest of the move lists the start position's symmetries make of the first

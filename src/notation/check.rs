@@ -78,6 +78,25 @@ pub struct Check {
     pub suggestion: Option<String>,
 }
 
+impl Check {
+    /// `black`, `white` or `draw` when the game is over, else empty.
+    #[must_use]
+    pub fn winner(&self) -> &'static str {
+        match (self.over, self.score.winner) {
+            (false, _) => "",
+            (true, Some(Color::Black)) => "black",
+            (true, Some(Color::White)) => "white",
+            (true, None) => "draw",
+        }
+    }
+
+    /// Black's margin under the rules' scoring, when the game is over.
+    #[must_use]
+    pub fn margin(&self) -> Option<i32> {
+        self.over.then(|| self.score.score(Color::Black))
+    }
+}
+
 /// Checks a record of `format` under `rules`.
 #[must_use]
 pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {

@@ -172,7 +172,7 @@ impl Facts {
                 Some(Color::White) => Winner::White,
                 None => Winner::Draw,
             }),
-            margin: check.over.then(|| check.score.score(Color::Black)),
+            margin: check.margin(),
             max_flips,
             corners,
             first_corner_ply,
