@@ -133,3 +133,28 @@ fn ntest_solver_positions() {
         assert!(six > 100 && twelve > 10, "{six} {twelve}");
     }
 }
+
+/// Two threads and one give the same scores; `--wld` gives their signs.
+#[test]
+fn threads_and_wld_agree_with_the_exact_scores() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let run = |extra: &[&str]| -> Vec<i64> {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", path.to_str().unwrap(), "--format", "json", "-q"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["score"].as_i64().unwrap())
+            .collect()
+    };
+    let one = run(&["--threads", "1"]);
+    assert_eq!(one, [18, 10, 2, 0, 32]);
+    assert_eq!(run(&["--threads", "2"]), one);
+    let wld: Vec<i64> = one.iter().map(|s| s.signum()).collect();
+    assert_eq!(run(&["--wld", "-j", "2"]), wld);
+}

@@ -122,6 +122,18 @@ pub fn for_each<T: Send>(
     args: &InputArgs,
     progress: &Progress,
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
+    sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    for_each_in_batches(args, progress, BATCH, work, sink)
+}
+
+/// [`for_each`] with `batch` records at a time (1: one after the other, each result passed on
+/// as soon as it is ready, for work that is parallel inside).
+pub fn for_each_in_batches<T: Send>(
+    args: &InputArgs,
+    progress: &Progress,
+    batch_size: usize,
+    work: impl Fn(&Source, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
@@ -158,8 +170,8 @@ pub fn for_each<T: Send>(
             scope.spawn(move || {
                 let mut reader = reader;
                 loop {
-                    let mut batch = Vec::with_capacity(BATCH);
-                    for item in reader.by_ref().take(BATCH) {
+                    let mut batch = Vec::with_capacity(batch_size);
+                    for item in reader.by_ref().take(batch_size) {
                         match item {
                             Ok(raw) => batch.push(Ok(raw)),
                             Err(ReadError::Record(e)) => batch.push(Err(e)),

@@ -1,9 +1,9 @@
 //! `kifu solve`: the exact result of positions (board strings, OBF lines, diagrams, or the last
 //! position of any game record).
 
-use std::cell::RefCell;
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -12,7 +12,7 @@ use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
 use crate::core::{Move, Position};
-use crate::engine::solve::{Counting, Solver};
+use crate::engine::solve::{Limits, Solver, Target};
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
@@ -23,14 +23,24 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Also give the exact score of every legal move.
+    /// The exact final margin (the default).
+    #[arg(long, conflicts_with = "wld")]
+    pub exact: bool,
+    /// Only win, loss or draw (faster): the score is 1, 0 or -1 and the pv only the best move.
     #[arg(long)]
+    pub wld: bool,
+    /// Also give the exact score of every legal move.
+    #[arg(long, conflicts_with = "wld")]
     pub all_moves: bool,
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
     pub plain: bool,
-    /// Transposition table size per thread, in MiB.
-    #[arg(long, default_value_t = 64)]
+    /// Threads per search (default: every core); positions are solved one after the other.
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+    /// Transposition table size, in MiB (one table shared by the threads and kept from one
+    /// position to the next).
+    #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]
@@ -58,10 +68,6 @@ struct Row {
     moves: String,
 }
 
-thread_local! {
-    static SOLVER: RefCell<Option<(Counting, Solver)>> = const { RefCell::new(None) };
-}
-
 /// Runs `kifu solve`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
@@ -71,33 +77,39 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if args.format == Format::Csv {
         writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves")?;
     }
-    records::for_each(
-        &args.input,
-        &progress,
-        |source, raw| solve(source, raw, &args),
-        |_, result| {
-            match result.and_then(|r| r) {
-                Err(e) => {
-                    progress.suspend(|| eprintln!("{e}"));
-                    failed += 1;
-                }
-                Ok(row) => {
-                    solved += 1;
-                    nodes += row.nodes;
-                    match args.format {
-                        Format::Csv => {
-                            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
-                            w.serialize(&row)?;
-                            out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let solvers: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+    pool.install(|| {
+        records::for_each_in_batches(
+            &args.input,
+            &progress,
+            1,
+            |source, raw| solve(source, raw, &args, threads, &solvers),
+            |_, result| {
+                match result.and_then(|r| r) {
+                    Err(e) => {
+                        progress.suspend(|| eprintln!("{e}"));
+                        failed += 1;
+                    }
+                    Ok(row) => {
+                        solved += 1;
+                        nodes += row.nodes;
+                        match args.format {
+                            Format::Csv => {
+                                let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+                                w.serialize(&row)?;
+                                out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+                            }
+                            Format::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
+                            Format::Text => writeln!(out, "{}", text(&row))?,
                         }
-                        Format::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
-                        Format::Text => writeln!(out, "{}", text(&row))?,
                     }
                 }
-            }
-            Ok(())
-        },
-    )?;
+                Ok(())
+            },
+        )
+    })?;
     progress.finish();
     out.finish()?;
     if !args.quiet {
@@ -130,7 +142,13 @@ fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
     Ok(resolved.end)
 }
 
-fn solve(source: &Source, raw: &RawRecord, args: &Args) -> Result<Row, RecordError> {
+fn solve(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    threads: usize,
+    solvers: &Mutex<Vec<Solver>>,
+) -> Result<Row, RecordError> {
     let mut pos = position(source, raw)?;
     if args.plain {
         let mut variant = pos.rules().variant().clone();
@@ -156,23 +174,28 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args) -> Result<Row, RecordErr
         Move::Place(sq) => rules.square_name(sq),
     };
     let started = Instant::now();
-    let (solution, moves) = SOLVER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.as_ref().is_none_or(|(c, _)| *c != counting) {
-            *slot = Some((counting, Solver::new(args.hash_mb, counting)));
+    let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
+    // One solver per scoring, its table kept from one position to the next.
+    let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let index = match solvers.iter().position(|s| s.counting() == counting) {
+        Some(i) => i,
+        None => {
+            solvers.push(Solver::new(args.hash_mb, counting).with_threads(threads));
+            solvers.len() - 1
         }
-        let solver = &mut slot.as_mut().expect("just set").1;
-        let solution = solver.solve(&pos).expect("checked above");
-        let mut nodes = solution.nodes;
-        let moves = if args.all_moves {
-            let all = solver.solve_moves(&pos).expect("checked above");
-            nodes += solver.nodes();
-            all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
-        } else {
-            String::new()
-        };
-        (crate::engine::solve::Solution { nodes, ..solution }, moves)
-    });
+    };
+    let solver = &mut solvers[index];
+    let fail = |e: crate::engine::solve::SolveError| raw.error(source.name, Default::default(), e.to_string());
+    let solution = solver.solve_with(&pos, target, Limits::default()).map_err(fail)?;
+    let mut nodes = solution.nodes;
+    let moves = if args.all_moves {
+        let all = solver.solve_moves_with(&pos, Limits::default()).map_err(fail)?;
+        nodes += solver.nodes();
+        all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
+    } else {
+        String::new()
+    };
+    let solution = crate::engine::solve::Solution { nodes, ..solution };
     Ok(Row {
         source: source.name.to_owned(),
         index: raw.index + 1,

@@ -1,0 +1,253 @@
+//! Stable discs: discs that no sequence of moves can flip. A disc is stable when, along each of
+//! the four lines through it, the line is full, or the board ends there, or it touches a stable
+//! disc of its own colour; the edges are settled exactly by a table of every edge pattern.
+
+use std::sync::OnceLock;
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+const RANK_1: u64 = 0x0000_0000_0000_00FF;
+const RANK_8: u64 = 0xFF00_0000_0000_0000;
+const BORDER: u64 = FILE_A | FILE_H | RANK_1 | RANK_8;
+
+/// For every pair of 8-bit edge patterns (discs of one side, of the other), the discs of either
+/// colour that no sequence of placements along the edge can flip, indexed `p << 8 | o`.
+fn edge_table() -> &'static [u8] {
+    static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut memo = vec![None; 1 << 16];
+        for p in 0..256u32 {
+            for o in 0..256u32 {
+                if p & o == 0 {
+                    edge_stable(p as u8, o as u8, &mut memo);
+                }
+            }
+        }
+        memo.into_iter().map(|s| s.unwrap_or(0)).collect()
+    })
+}
+
+/// The discs flipped along one line of 8 when the side with `p` places on `x`.
+fn line_flips(x: u32, p: u8, o: u8) -> u8 {
+    let mut flipped = 0u8;
+    for step in [-1i32, 1] {
+        let mut run = 0u8;
+        let mut i = x as i32 + step;
+        while (0..8).contains(&i) {
+            let bit = 1u8 << i;
+            if o & bit != 0 {
+                run |= bit;
+            } else {
+                if p & bit != 0 {
+                    flipped |= run;
+                }
+                break;
+            }
+            i += step;
+        }
+    }
+    flipped
+}
+
+/// The stable discs of the edge pattern: those of both colours unchanged by any placement (of
+/// either side, capturing along the edge or not) and stable in every position that follows.
+fn edge_stable(p: u8, o: u8, memo: &mut [Option<u8>]) -> u8 {
+    let key = usize::from(p) << 8 | usize::from(o);
+    if let Some(s) = memo[key] {
+        return s;
+    }
+    let mut stable = p | o;
+    let empty = !(p | o);
+    for x in 0..8 {
+        if empty & (1 << x) == 0 {
+            continue;
+        }
+        let f = line_flips(x, p, o);
+        stable &= !f & edge_stable(p | f | (1 << x), o & !f, memo);
+        let g = line_flips(x, o, p);
+        stable &= !g & edge_stable(p & !g, o | g | (1 << x), memo);
+        if stable == 0 {
+            break;
+        }
+    }
+    memo[key] = Some(stable);
+    stable
+}
+
+/// The 8 cells of file A (bit 0 = a1) as a byte.
+fn file_a_byte(x: u64) -> u8 {
+    (((x & FILE_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u8
+}
+
+/// A byte spread back onto file A (the inverse of [`file_a_byte`]).
+fn byte_to_file_a(b: u8) -> u64 {
+    (0..8).filter(|i| b >> i & 1 != 0).fold(0, |x, i| x | 1 << (8 * i))
+}
+
+/// The stable discs along the four edges, for both colours.
+fn edge_stable_discs(p: u64, o: u64) -> u64 {
+    let table = edge_table();
+    let lookup = |a: u8, b: u8| table[usize::from(a) << 8 | usize::from(b)];
+    let rank1 = u64::from(lookup(p as u8, o as u8));
+    let rank8 = u64::from(lookup((p >> 56) as u8, (o >> 56) as u8)) << 56;
+    let file_a = byte_to_file_a(lookup(file_a_byte(p), file_a_byte(o)));
+    let file_h = byte_to_file_a(lookup(file_a_byte(p >> 7), file_a_byte(o >> 7))) << 7;
+    rank1 | rank8 | file_a | file_h
+}
+
+/// The lines of each direction that are full: (horizontal, vertical, a1-h8 diagonal, h1-a8).
+fn full_lines(filled: u64) -> [u64; 4] {
+    // Horizontal: a row is full when every cell is.
+    let mut h = filled & (filled >> 1) & 0x7F7F_7F7F_7F7F_7F7F;
+    h &= h >> 2 & 0x3F3F_3F3F_3F3F_3F3F;
+    h &= h >> 4 & 0x0F0F_0F0F_0F0F_0F0F;
+    h = (h & FILE_A).wrapping_mul(0xFF);
+    // Vertical.
+    let mut v = filled & (filled >> 8);
+    v &= v >> 16;
+    v &= v >> 32;
+    v = (v & RANK_1).wrapping_mul(FILE_A);
+    [
+        h,
+        v,
+        diagonal_full(filled, 9, FILE_A | RANK_1, FILE_H | RANK_8),
+        diagonal_full(filled, 7, FILE_H | RANK_1, FILE_A | RANK_8),
+    ]
+}
+
+/// Cells of `filled` whose diagonal of step `step` (9: a1-h8, 7: h1-a8) is full: full toward the
+/// low end (`low_end` cells start it) and toward the high end.
+fn diagonal_full(filled: u64, step: u32, low_end: u64, high_end: u64) -> u64 {
+    // Toward low bits: a cell is good if it is filled and either on the low end or its lower
+    // neighbour on the diagonal is good.
+    let mut low = filled & low_end;
+    let mut high = filled & high_end;
+    for _ in 0..7 {
+        low |= filled & (low << step) & !low_end;
+        high |= filled & (high >> step) & !high_end;
+    }
+    low & high
+}
+
+/// The discs of `p` (with `o` the other side) that can never be flipped.
+#[must_use]
+pub fn stable_discs(p: u64, o: u64) -> u64 {
+    let filled = p | o;
+    let [h, v, d9, d7] = full_lines(filled);
+    let mut stable = edge_stable_discs(p, o) & p;
+    stable |= p & h & v & d9 & d7;
+    if stable == 0 {
+        return 0;
+    }
+    loop {
+        let safe_h = h | (stable << 1 & !FILE_A) | (stable >> 1 & !FILE_H) | FILE_A | FILE_H;
+        let safe_v = v | stable << 8 | stable >> 8 | RANK_1 | RANK_8;
+        let safe_d9 = d9 | (stable << 9 & !FILE_A) | (stable >> 9 & !FILE_H) | BORDER;
+        let safe_d7 = d7 | (stable << 7 & !FILE_H) | (stable >> 7 & !FILE_A) | BORDER;
+        let grown = stable | (p & safe_h & safe_v & safe_d9 & safe_d7 & !BORDER);
+        if grown == stable {
+            return stable;
+        }
+        stable = grown;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::bitboard::{flips, legal_moves};
+    use crate::core::splitmix64;
+
+    #[test]
+    fn file_bytes_round_trip() {
+        for b in 0..=255u8 {
+            assert_eq!(file_a_byte(byte_to_file_a(b)), b);
+        }
+        let mut s = 1;
+        for _ in 0..1000 {
+            s = splitmix64(s);
+            assert_eq!(byte_to_file_a(file_a_byte(s)), s & FILE_A);
+        }
+    }
+
+    /// Slow twin: which discs a full row, column or diagonal covers, cell by cell.
+    fn full_lines_by_walking(filled: u64) -> [u64; 4] {
+        let mut out = [0u64; 4];
+        for (k, (df, dr)) in [(1i32, 0i32), (0, 1), (1, 1), (-1, 1)].into_iter().enumerate() {
+            for sq in 0..64 {
+                let (f, r) = (sq % 8, sq / 8);
+                let mut full = true;
+                for sign in [-1, 1] {
+                    let (mut x, mut y) = (f + sign * df, r + sign * dr);
+                    while (0..8).contains(&x) && (0..8).contains(&y) {
+                        full &= filled & (1 << (y * 8 + x)) != 0;
+                        x += sign * df;
+                        y += sign * dr;
+                    }
+                }
+                if full && filled & (1 << sq) != 0 {
+                    out[k] |= 1 << sq;
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn full_lines_match_the_walk() {
+        let mut s = 7;
+        for _ in 0..3000 {
+            s = splitmix64(s);
+            let t = splitmix64(s);
+            let filled = s | t | splitmix64(t);
+            assert_eq!(full_lines(filled), full_lines_by_walking(filled), "{filled:#x}");
+        }
+        assert_eq!(full_lines(!0), [!0; 4]);
+    }
+
+    /// Every disc called stable keeps its colour through random play to the end.
+    #[test]
+    fn stable_discs_never_flip() {
+        let mut s = 11;
+        for _ in 0..2000 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut passes = 0;
+            let mut stable_p: u64 = 0;
+            let mut stable_o: u64 = 0;
+            let mut mover_is_first = true;
+            while passes < 2 {
+                // Everything found stable so far stays with its colour.
+                let (first, second) = if mover_is_first { (p, o) } else { (o, p) };
+                assert_eq!(first & stable_p, stable_p);
+                assert_eq!(second & stable_o, stable_o);
+                stable_p |= stable_discs(first, second);
+                stable_o |= stable_discs(second, first);
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    passes += 1;
+                } else {
+                    passes = 0;
+                    s = splitmix64(s);
+                    let n = moves.count_ones();
+                    let mut m = moves;
+                    for _ in 0..(s % u64::from(n)) {
+                        m &= m - 1;
+                    }
+                    let sq = m.trailing_zeros();
+                    let f = flips(sq, p, o);
+                    p |= f | 1 << sq;
+                    o &= !f;
+                }
+                std::mem::swap(&mut p, &mut o);
+                mover_is_first = !mover_is_first;
+            }
+        }
+    }
+
+    #[test]
+    fn corners_and_full_boards() {
+        assert_eq!(stable_discs(1, 0), 1);
+        assert_eq!(stable_discs(2, 0), 0);
+        assert_eq!(stable_discs(0x0F0F_0F0F_0F0F_0F0F, 0xF0F0_F0F0_F0F0_F0F0), 0x0F0F_0F0F_0F0F_0F0F);
+    }
+}

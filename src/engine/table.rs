@@ -1,0 +1,168 @@
+//! The transposition table: score bounds and best moves of searched positions, shared by every
+//! thread of a search without locks.
+//!
+//! Each slot holds three words: the data, and the two bitboards each mixed with the data. A
+//! reader accepts a slot only when both bitboards come back from that mix, so a slot torn by two
+//! threads writing at once reads as a miss instead of a wrong answer. Slots come in pairs: the
+//! first keeps the deeper of the positions that meet there, the second takes the rest.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Entry {
+    /// The score is at least this.
+    pub lower: i8,
+    /// The score is at most this.
+    pub upper: i8,
+    /// The best move found (a bit index), or [`NO_MOVE`].
+    pub best: u8,
+    /// Empty squares when stored: the size of the search behind the bounds.
+    pub empties: u8,
+}
+
+/// No best move known.
+pub(crate) const NO_MOVE: u8 = 255;
+
+impl Entry {
+    fn pack(self, generation: u8) -> u64 {
+        u64::from(self.lower as u8)
+            | u64::from(self.upper as u8) << 8
+            | u64::from(self.best) << 16
+            | u64::from(self.empties) << 24
+            | u64::from(generation) << 32
+            // Never zero, so an empty slot (all zero) matches no position.
+            | 1 << 63
+    }
+
+    fn unpack(data: u64) -> Entry {
+        Entry {
+            lower: data as u8 as i8,
+            upper: (data >> 8) as u8 as i8,
+            best: (data >> 16) as u8,
+            empties: (data >> 24) as u8,
+        }
+    }
+}
+
+fn generation_of(data: u64) -> u8 {
+    (data >> 32) as u8
+}
+
+#[derive(Default)]
+struct Slot {
+    player: AtomicU64,
+    opponent: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    fn read(&self) -> (u64, u64, u64) {
+        let data = self.data.load(Relaxed);
+        (self.player.load(Relaxed) ^ data, self.opponent.load(Relaxed) ^ data, data)
+    }
+
+    fn write(&self, p: u64, o: u64, data: u64) {
+        self.data.store(data, Relaxed);
+        self.player.store(p ^ data, Relaxed);
+        self.opponent.store(o ^ data, Relaxed);
+    }
+}
+
+/// A lock-free transposition table of a fixed size.
+pub(crate) struct Table {
+    slots: Box<[Slot]>,
+    /// Mask of a pair's first slot index.
+    mask: usize,
+}
+
+impl Table {
+    /// A table of about `mib` MiB (a power of two number of slots, at least 1024).
+    pub fn new(mib: usize) -> Table {
+        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Slot>();
+        let size = (wanted.next_power_of_two() / 2).max(1024);
+        let slots: Box<[Slot]> = (0..size).map(|_| Slot::default()).collect();
+        Table { slots, mask: (size - 1) & !1 }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for slot in self.slots.iter_mut() {
+            *slot = Slot::default();
+        }
+    }
+
+    fn pair(&self, p: u64, o: u64) -> usize {
+        let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
+        (h as usize) & self.mask
+    }
+
+    /// What the table holds for the position `p` to move against `o`.
+    #[inline]
+    pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let i = self.pair(p, o);
+        for slot in &self.slots[i..i + 2] {
+            let (sp, so, data) = slot.read();
+            if sp == p && so == o && data != 0 {
+                return Some(Entry::unpack(data));
+            }
+        }
+        None
+    }
+
+    /// Records what a search of `p` to move against `o` found; `generation` tells this search's
+    /// entries from older ones, which give way first.
+    #[inline]
+    pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
+        let i = self.pair(p, o);
+        let data = entry.pack(generation);
+        let (first, second) = (&self.slots[i], &self.slots[i + 1]);
+        let (fp, fo, fdata) = first.read();
+        if fp == p && fo == o {
+            first.write(p, o, data);
+            return;
+        }
+        let (sp, so, _) = second.read();
+        if sp == p && so == o {
+            second.write(p, o, data);
+            return;
+        }
+        let old = Entry::unpack(fdata);
+        if fdata == 0 || generation_of(fdata) != generation || old.empties <= entry.empties {
+            first.write(p, o, data);
+        } else {
+            second.write(p, o, data);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_both_positions_of_a_pair() {
+        let table = Table::new(1);
+        let a = Entry { lower: -4, upper: 10, best: 19, empties: 12 };
+        let b = Entry { lower: 2, upper: 2, best: NO_MOVE, empties: 8 };
+        table.store(1, 2, a, 0);
+        assert_eq!(table.probe(1, 2), Some(a));
+        assert_eq!(table.probe(2, 1), None);
+        // Same pair, shallower: the deeper entry stays.
+        let i = table.pair(1, 2);
+        let (p, o) = (0..u64::MAX).map(|k| (k << 8 | 3, 4)).find(|&(p, o)| table.pair(p, o) == i).unwrap();
+        table.store(p, o, b, 0);
+        assert_eq!(table.probe(1, 2), Some(a));
+        assert_eq!(table.probe(p, o), Some(b));
+        // A newer search replaces an old generation's entry first.
+        table.store(p, o, b, 1);
+        assert_eq!(table.probe(p, o), Some(b));
+    }
+
+    #[test]
+    fn an_empty_table_finds_nothing() {
+        let table = Table::new(1);
+        assert_eq!(table.probe(0, 0), None);
+        assert_eq!(table.probe(0x0000_0008_1000_0000, 0x0000_0010_0800_0000), None);
+    }
+}
