@@ -103,7 +103,10 @@ pub struct Solver {
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Empties at and below which the search drops the table and orders by parity only.
-const SHALLOW: u32 = 7;
+const SHALLOW: u32 = 6;
+/// Empties from which a node looks its children up in the table before searching them
+/// (enhanced transposition cut-offs).
+const ETC_FROM: u32 = 10;
 /// Empties from which a null-window node checks the opponent's stable discs.
 const STABILITY_FROM: u32 = 8;
 /// Empties from which nodes split their moves between threads.
@@ -391,13 +394,15 @@ impl Search<'_> {
     /// with that bound.
     fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
         let mut n = 0;
+        let etc = 64 - (p | o).count_ones() >= ETC_FROM;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1 << sq), o & !f);
-            if let Some(child) = self.table.probe(no, np) {
-                if -i32::from(child.upper) >= beta {
-                    return Err(-i32::from(child.upper));
-                }
+            if etc
+                && let Some(child) = self.table.probe(no, np)
+                && -i32::from(child.upper) >= beta
+            {
+                return Err(-i32::from(child.upper));
             }
             let replies = legal_moves(no, np);
             let frontier = Bitboard(np).neighbours().0 & !(np | no);
