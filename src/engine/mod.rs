@@ -1,3 +1,6 @@
-//! Engines: the exact endgame solver (midgame search and evaluation to come).
+//! Engines: the exact endgame solver, the pattern evaluation and its trainer (midgame search to
+//! come).
 
+pub mod eval;
 pub mod solve;
+pub mod train;
