@@ -1,5 +1,8 @@
-//! Engines: the exact endgame solver (midgame search and evaluation to come).
+//! Engines: the exact endgame solver, the pattern evaluation and its trainer (midgame search to
+//! come).
 
+pub mod eval;
 pub mod solve;
 mod stability;
 mod table;
+pub mod train;

@@ -1,0 +1,343 @@
+//! A pattern evaluation of standard 8x8 Othello positions: the expected final disc margin for
+//! the side to move, from weights fitted to solved endgames (see [`crate::engine::train`]).
+//!
+//! The features are those of the Logistello / Edax family: the edges with their two X-squares,
+//! the 3x3 and 2x5 corners, rows and columns 2 to 4, and the diagonals of length 4 to 8 (46
+//! instances of 11 shapes, each shape sharing one table among its instances), plus the number
+//! of legal moves of each side and a bias per count of empty squares. Every table exists once
+//! per game phase ([`PHASES`] buckets of four empty-square counts). The evaluation is exactly
+//! symmetric under the eight symmetries of the board.
+//!
+//! Weights are stored as 16-bit integers in units of `1 / SCALE` of a disc and shipped in the
+//! binary ([`Evaluator::embedded`]); the file format is described on [`Evaluator::to_bytes`].
+
+pub(crate) mod pattern;
+
+use std::io::{Read as _, Write as _};
+use std::path::{Path, PathBuf};
+
+use crate::core::bitboard::legal_moves;
+use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, layout};
+
+/// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
+pub const SCALE: i32 = 32;
+
+/// Game phases: one table set per four empty-square counts (0-3, 4-7, ..., 52-55, 56-60).
+pub const PHASES: usize = 15;
+
+/// The phase of a position with `empties` empty squares.
+#[inline]
+#[must_use]
+pub const fn phase(empties: u32) -> usize {
+    let p = empties as usize / 4;
+    if p < PHASES { p } else { PHASES - 1 }
+}
+
+const MAGIC: &[u8; 8] = b"KIFUEVAL";
+const VERSION: u32 = 1;
+/// Magic, version, phases, values per phase, scale.
+const HEADER_LEN: usize = 8 + 4 * 4;
+
+/// Why weights could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// The data does not start like a weights file.
+    #[error("not a kifu weights file")]
+    Magic,
+    /// A format version this build does not read.
+    #[error("weights format version {0}; this build reads version {VERSION}")]
+    Version(u32),
+    /// The file was made for another set of patterns, phases or scale.
+    #[error(
+        "weights for {phases} phases of {len} values at scale {scale}; this build needs {PHASES} phases of {expected} at scale {SCALE}"
+    )]
+    Shape {
+        /// Phases in the file.
+        phases: u32,
+        /// Values per phase in the file.
+        len: u32,
+        /// Scale in the file.
+        scale: u32,
+        /// Values per phase this build needs.
+        expected: usize,
+    },
+    /// The compressed data is damaged or has the wrong length.
+    #[error("damaged weights data: {0}")]
+    Data(String),
+    /// The file could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+}
+
+/// A pattern evaluation with its weights.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Evaluator {
+    /// Per phase, every shape's raw-index table, then the mover's and the opponent's mobility.
+    full: Vec<i16>,
+    /// Per phase, one bias per empty-square count.
+    bias: Vec<i16>,
+}
+
+impl std::fmt::Debug for Evaluator {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let nonzero = self.full.iter().filter(|&&w| w != 0).count();
+        f.debug_struct("Evaluator").field("phases", &PHASES).field("nonzero_weights", &nonzero).finish()
+    }
+}
+
+impl Evaluator {
+    /// The weights shipped with kifu (`src/engine/weights.bin`, made by `kifu train`; see
+    /// docs/eval.md), decoded on first use.
+    #[must_use]
+    pub fn embedded() -> &'static Evaluator {
+        static EMBEDDED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+        EMBEDDED.get_or_init(|| {
+            Evaluator::from_bytes(include_bytes!("../weights.bin")).expect("the shipped weights file is valid")
+        })
+    }
+
+    /// The expected final margin for `player` (the side to move) against `opponent`, in units of
+    /// `1 / SCALE` disc, empty squares going to the winner. The two must not overlap.
+    #[inline]
+    #[must_use]
+    pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
+        self.evaluate_with(player, opponent, pattern::pext)
+    }
+
+    #[inline(always)]
+    fn evaluate_with(&self, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64 + Copy) -> i32 {
+        debug_assert_eq!(p & o, 0, "the sides overlap");
+        let layout = layout();
+        let empties = (!(p | o)).count_ones().min(60);
+        let phase = phase(empties);
+        let table = &self.full[phase * layout.full_len..][..layout.full_len];
+        let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
+        for inst in &layout.instances {
+            sum += i32::from(table[inst.full_offset as usize + layout.raw_index(inst, p, o, extract)]);
+        }
+        let mobility = &table[layout.full_mobility..];
+        let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
+        let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
+        sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
+    }
+
+    /// [`Evaluator::evaluate`] with the portable bit extraction, for tests.
+    #[cfg(test)]
+    fn evaluate_portable(&self, player: u64, opponent: u64) -> i32 {
+        self.evaluate_with(player, opponent, pattern::pext_portable)
+    }
+
+    /// An evaluator from compact per-phase vectors (see [`Layout::compact_len`]), phase after
+    /// phase.
+    pub(crate) fn from_compact(values: &[i16]) -> Evaluator {
+        let layout = layout();
+        assert_eq!(values.len(), PHASES * layout.compact_len, "compact weights of the wrong length");
+        let mut full = vec![0i16; PHASES * layout.full_len];
+        let mut bias = vec![0i16; PHASES * EMPTIES_SLOTS];
+        for phase in 0..PHASES {
+            let compact = &values[phase * layout.compact_len..][..layout.compact_len];
+            let table = &mut full[phase * layout.full_len..][..layout.full_len];
+            for shape in &layout.shapes {
+                for (raw, &slot) in shape.slot_of.iter().enumerate() {
+                    table[shape.full_offset + raw] = compact[shape.compact_offset + slot as usize];
+                }
+            }
+            table[layout.full_mobility..][..2 * MOBILITY_SLOTS]
+                .copy_from_slice(&compact[layout.compact_mobility..][..2 * MOBILITY_SLOTS]);
+            bias[phase * EMPTIES_SLOTS..][..EMPTIES_SLOTS]
+                .copy_from_slice(&compact[layout.compact_bias..][..EMPTIES_SLOTS]);
+        }
+        Evaluator { full, bias }
+    }
+
+    /// The compact per-phase vectors, phase after phase (the inverse of `from_compact`).
+    fn compact(&self) -> Vec<i16> {
+        let layout: &Layout = layout();
+        let mut out = Vec::with_capacity(PHASES * layout.compact_len);
+        for phase in 0..PHASES {
+            let table = &self.full[phase * layout.full_len..][..layout.full_len];
+            for shape in &layout.shapes {
+                out.extend(shape.representative.iter().map(|&raw| table[shape.full_offset + raw as usize]));
+            }
+            out.extend_from_slice(&table[layout.full_mobility..][..2 * MOBILITY_SLOTS]);
+            out.extend_from_slice(&self.bias[phase * EMPTIES_SLOTS..][..EMPTIES_SLOTS]);
+        }
+        out
+    }
+
+    /// The weights file: `KIFUEVAL`, then four little-endian `u32` (format version, phases,
+    /// values per phase, scale), then a zlib stream of the values (`i16`, one slot per symmetry
+    /// orbit of each shape's indices, then the mobility tables and the biases, phase after phase)
+    /// as two byte planes: every low byte, then every high byte. The same weights always give the
+    /// same bytes.
+    #[must_use]
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let values = self.compact();
+        let mut out = Vec::with_capacity(HEADER_LEN + values.len());
+        out.extend_from_slice(MAGIC);
+        for field in [VERSION, PHASES as u32, layout().compact_len as u32, SCALE as u32] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
+        let planes: Vec<u8> =
+            values.iter().map(|v| v.to_le_bytes()[0]).chain(values.iter().map(|v| v.to_le_bytes()[1])).collect();
+        let mut encoder = flate2::write::ZlibEncoder::new(out, flate2::Compression::best());
+        encoder.write_all(&planes).expect("writing to memory");
+        encoder.finish().expect("writing to memory")
+    }
+
+    /// Reads weights written by [`Evaluator::to_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Evaluator, EvalError> {
+        if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+            return Err(EvalError::Magic);
+        }
+        let field = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().expect("4 bytes"));
+        if field(0) != VERSION {
+            return Err(EvalError::Version(field(0)));
+        }
+        let (phases, len, scale) = (field(1), field(2), field(3));
+        let expected = layout().compact_len;
+        if phases as usize != PHASES || len as usize != expected || scale != SCALE as u32 {
+            return Err(EvalError::Shape { phases, len, scale, expected });
+        }
+        let count = PHASES * expected;
+        let mut planes = Vec::with_capacity(2 * count);
+        flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..])
+            .take(2 * count as u64 + 1)
+            .read_to_end(&mut planes)
+            .map_err(|e| EvalError::Data(e.to_string()))?;
+        if planes.len() != 2 * count {
+            return Err(EvalError::Data(format!("{} bytes of values, expected {}", planes.len(), 2 * count)));
+        }
+        let values: Vec<i16> = (0..count).map(|i| i16::from_le_bytes([planes[i], planes[count + i]])).collect();
+        Ok(Evaluator::from_compact(&values))
+    }
+
+    /// Reads a weights file.
+    pub fn load(path: &Path) -> Result<Evaluator, EvalError> {
+        let bytes = std::fs::read(path).map_err(|source| EvalError::Io { path: path.to_path_buf(), source })?;
+        Evaluator::from_bytes(&bytes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Bitboard;
+    use proptest::prelude::*;
+
+    /// Weights with every value different and spread over the whole `i16` range.
+    fn scrambled(seed: u64) -> Evaluator {
+        let mut s = seed;
+        let values: Vec<i16> = (0..PHASES * layout().compact_len)
+            .map(|_| {
+                s = crate::core::splitmix64(s);
+                s as i16
+            })
+            .collect();
+        Evaluator::from_compact(&values)
+    }
+
+    fn scrambled_once() -> &'static Evaluator {
+        static E: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+        E.get_or_init(|| scrambled(42))
+    }
+
+    /// A position reached by `plies` random moves from the start (passes when forced).
+    fn random_position(seed: u64, plies: usize) -> (u64, u64) {
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut s = seed;
+        for _ in 0..plies {
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                std::mem::swap(&mut p, &mut o);
+                continue;
+            }
+            s = crate::core::splitmix64(s);
+            let pick = (s % u64::from(moves.count_ones())) as usize;
+            let sq = crate::core::bitboard::Bits(moves).nth(pick).expect("in range");
+            let f = crate::core::bitboard::flips(sq, p, o);
+            (p, o) = (o & !f, p | f | 1 << sq);
+        }
+        (p, o)
+    }
+
+    proptest! {
+        /// The evaluation does not change under any of the eight symmetries, whatever the weights.
+        #[test]
+        fn exactly_symmetric(seed in any::<u64>(), plies in 0usize..62) {
+            let e = scrambled_once();
+            let (p, o) = random_position(seed, plies);
+            let value = e.evaluate(p, o);
+            let transforms: [fn(Bitboard) -> Bitboard; 7] = [
+                Bitboard::rotate_90, Bitboard::rotate_180, Bitboard::rotate_270, Bitboard::flip_vertical,
+                Bitboard::flip_horizontal, Bitboard::flip_diagonal, Bitboard::flip_anti_diagonal,
+            ];
+            for t in transforms {
+                prop_assert_eq!(e.evaluate(t(Bitboard(p)).0, t(Bitboard(o)).0), value);
+            }
+        }
+
+        /// Arbitrary disjoint boards (not only reachable ones) evaluate the same both ways.
+        #[test]
+        fn portable_extraction_agrees(a in any::<u64>(), b in any::<u64>()) {
+            let e = scrambled_once();
+            let (p, o) = (a & b, !a & (b ^ a.rotate_left(7)));
+            prop_assert_eq!(e.evaluate(p, o), e.evaluate_portable(p, o));
+        }
+    }
+
+    #[test]
+    fn round_trip_through_bytes() {
+        let e = scrambled(3);
+        let bytes = e.to_bytes();
+        let back = Evaluator::from_bytes(&bytes).unwrap();
+        assert!(back == e);
+        assert_eq!(back.to_bytes(), bytes);
+    }
+
+    #[test]
+    fn damaged_files_are_refused() {
+        let bytes = scrambled(4).to_bytes();
+        assert!(matches!(Evaluator::from_bytes(b"hello"), Err(EvalError::Magic)));
+        let mut v = bytes.clone();
+        v[8] = 9;
+        assert!(matches!(Evaluator::from_bytes(&v), Err(EvalError::Version(9))));
+        let mut v = bytes.clone();
+        v[12] = 3;
+        assert!(matches!(Evaluator::from_bytes(&v), Err(EvalError::Shape { phases: 3, .. })));
+        assert!(matches!(Evaluator::from_bytes(&bytes[..bytes.len() - 10]), Err(EvalError::Data(_))));
+        let missing = Evaluator::load(Path::new("/nonexistent/weights.bin")).unwrap_err();
+        assert!(missing.to_string().contains("/nonexistent/weights.bin"), "{missing}");
+    }
+
+    #[test]
+    fn the_shipped_weights_load_and_make_sense() {
+        let e = Evaluator::embedded();
+        let start = e.evaluate(0x0000_0008_1000_0000, 0x0000_0010_0800_0000);
+        assert!(start.abs() < 8 * SCALE, "{start}");
+        // Three empties; 50 discs against the 11 of row 8 and a7-c7: won by far.
+        let o = 0xff07_0000_0000_0000u64;
+        let p = !o & !0x0038_0000_0000_0000;
+        assert!(e.evaluate(p, o) > 20 * SCALE, "{}", e.evaluate(p, o));
+        assert!(e.evaluate(o, p) < -20 * SCALE, "{}", e.evaluate(o, p));
+        assert_eq!(Evaluator::from_bytes(&e.to_bytes()).unwrap(), *e);
+    }
+
+    #[test]
+    fn phases_cover_every_count() {
+        assert_eq!(phase(0), 0);
+        assert_eq!(phase(3), 0);
+        assert_eq!(phase(4), 1);
+        assert_eq!(phase(55), 13);
+        assert_eq!(phase(56), 14);
+        assert_eq!(phase(60), 14);
+    }
+}

@@ -1,0 +1,385 @@
+//! Fitting the pattern evaluation ([`crate::engine::eval`]) to game positions.
+//!
+//! **Labels.** A game's positions with at most `exact_empties` empty squares are solved exactly
+//! (empties to the winner). Every earlier position takes the exact score of the game's first
+//! position with at most `exact_empties` empties, turned to its own side to move: in strong
+//! games the moves before that point are close to best, so that score is a fair estimate of the
+//! earlier position's value (a game that ends sooner gives its final score). Positions where the
+//! side to move must pass, and finished ones, are not used.
+//!
+//! **Fit.** Each phase is fitted on its own, as ridge-regularised least squares over its one-hot
+//! features (one per pattern instance, the two mobility counts and the empty-square count),
+//! solved by conjugate gradients on the normal equations with a diagonal preconditioner (the
+//! number of times each weight occurs). No randomness and a fixed order of every sum: the same
+//! samples give the same weights whatever the number of threads.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::core::bitboard::{Bits, legal_moves};
+use crate::core::{Color, Position, Rules, Setup, Square};
+use crate::engine::eval::pattern::{EMPTIES_SLOTS, MOBILITY_SLOTS, layout, pext};
+use crate::engine::eval::{Evaluator, PHASES, SCALE, phase};
+use crate::engine::solve::Solver;
+
+/// A position from the side to move's view, with the margin it is fitted to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Sample {
+    /// The side to move's discs.
+    pub player: u64,
+    /// The other side's discs.
+    pub opponent: u64,
+    /// The final margin for the side to move, empty squares to the winner.
+    pub target: i8,
+}
+
+impl Sample {
+    /// Empty squares.
+    #[must_use]
+    pub fn empties(&self) -> u32 {
+        64 - (self.player | self.opponent).count_ones()
+    }
+}
+
+/// A standard Othello position (empties to the winner) from the mover's view, for the solver.
+fn position(rules: &Arc<Rules>, player: u64, opponent: u64) -> Position {
+    let squares = |b: u64| Bits(b).map(Square::from_bit8).collect();
+    let setup = Setup { black: squares(player), white: squares(opponent), side: Color::Black };
+    Position::from_setup(rules.clone(), &setup).expect("disjoint 8x8 discs")
+}
+
+/// Labels the positions of one game (see the module documentation).
+///
+/// `boards` are the positions before each move, passes included, then the last position, each
+/// as (side to move, other side) discs: consecutive boards alternate the side to move. A game
+/// that is not over and never comes down to `exact_empties` gives no samples. `solver` must
+/// count empties to the winner.
+pub fn label_game(boards: &[(u64, u64)], exact_empties: u32, solver: &mut Solver) -> Vec<Sample> {
+    let rules = Rules::othello().shared();
+    let empties = |&(p, o): &(u64, u64)| 64 - (p | o).count_ones();
+    let Some(last) = boards.last() else { return Vec::new() };
+    let anchor = boards.iter().position(|b| empties(b) <= exact_empties).unwrap_or(boards.len() - 1);
+    let over = |&(p, o): &(u64, u64)| legal_moves(p, o) == 0 && legal_moves(o, p) == 0;
+    if empties(&boards[anchor]) > exact_empties && !over(last) {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(boards.len());
+    let mut solve = |&(p, o): &(u64, u64)| {
+        let solution = solver.solve(&position(&rules, p, o)).expect("standard 8x8 Othello");
+        i8::try_from(solution.score).expect("a margin fits in i8")
+    };
+    let anchor_score = solve(&boards[anchor]);
+    for (i, &(p, o)) in boards.iter().enumerate() {
+        if legal_moves(p, o) == 0 {
+            continue;
+        }
+        let target = if i < anchor {
+            if (anchor - i) % 2 == 0 { anchor_score } else { -anchor_score }
+        } else if i == anchor {
+            anchor_score
+        } else {
+            solve(&(p, o))
+        };
+        out.push(Sample { player: p, opponent: o, target });
+    }
+    out
+}
+
+/// Mean errors of an evaluation, by empty-square count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorTable {
+    count: [u64; EMPTIES_SLOTS],
+    abs: [f64; EMPTIES_SLOTS],
+    signed: [f64; EMPTIES_SLOTS],
+}
+
+impl Default for ErrorTable {
+    fn default() -> ErrorTable {
+        ErrorTable { count: [0; EMPTIES_SLOTS], abs: [0.0; EMPTIES_SLOTS], signed: [0.0; EMPTIES_SLOTS] }
+    }
+}
+
+/// One line of an [`ErrorTable`]: positions with `lo..=hi` empty squares.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct ErrorRow {
+    /// The fewest empty squares of the line.
+    pub lo: u32,
+    /// The most.
+    pub hi: u32,
+    /// Positions.
+    pub count: u64,
+    /// Mean absolute error, in discs.
+    pub mean_abs: f64,
+    /// Mean signed error (evaluation minus target), in discs.
+    pub mean: f64,
+}
+
+impl ErrorTable {
+    /// Counts one position: its empty squares and the evaluation's error, in discs.
+    pub fn add(&mut self, empties: u32, error: f64) {
+        let e = (empties as usize).min(EMPTIES_SLOTS - 1);
+        self.count[e] += 1;
+        self.abs[e] += error.abs();
+        self.signed[e] += error;
+    }
+
+    /// The errors of `evaluator` on `samples`.
+    #[must_use]
+    pub fn of(evaluator: &Evaluator, samples: &[Sample]) -> ErrorTable {
+        let mut table = ErrorTable::default();
+        for s in samples {
+            let value = f64::from(evaluator.evaluate(s.player, s.opponent)) / f64::from(SCALE);
+            table.add(s.empties(), value - f64::from(s.target));
+        }
+        table
+    }
+
+    /// Adds another table's counts.
+    pub fn merge(&mut self, other: &ErrorTable) {
+        for e in 0..EMPTIES_SLOTS {
+            self.count[e] += other.count[e];
+            self.abs[e] += other.abs[e];
+            self.signed[e] += other.signed[e];
+        }
+    }
+
+    /// The lines for empties `0..width`, `width..2*width`, ... up to 60 (the evaluation's phases
+    /// for a width of 4; 60 joins the line of 59), then the total; lines may count nothing.
+    #[must_use]
+    pub fn rows(&self, width: u32) -> Vec<ErrorRow> {
+        let width = width.max(1);
+        let mut rows = Vec::new();
+        let mut lo = 0;
+        while lo <= 60 {
+            let mut hi = (lo + width - 1).min(60);
+            if hi == 59 {
+                // 60 empties is the start position alone: it joins the line before.
+                hi = 60;
+            }
+            rows.push(self.row(lo, hi));
+            lo = hi + 1;
+        }
+        rows.push(self.row(0, 60));
+        rows
+    }
+
+    fn row(&self, lo: u32, hi: u32) -> ErrorRow {
+        let range = lo as usize..=hi as usize;
+        let count: u64 = self.count[range.clone()].iter().sum();
+        let n = count.max(1) as f64;
+        ErrorRow {
+            lo,
+            hi,
+            count,
+            mean_abs: self.abs[range.clone()].iter().sum::<f64>() / n,
+            mean: self.signed[range].iter().sum::<f64>() / n,
+        }
+    }
+}
+
+/// How [`fit`] works.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FitOptions {
+    /// Conjugate-gradient iterations per phase.
+    pub iterations: usize,
+    /// Ridge penalty on every weight (in squared discs).
+    pub ridge: f64,
+}
+
+impl Default for FitOptions {
+    fn default() -> FitOptions {
+        FitOptions { iterations: 60, ridge: 4.0 }
+    }
+}
+
+/// Features per sample: the 46 pattern instances, two mobility counts, the empty-square bias.
+const ROW: usize = 49;
+
+/// The compact weight indices (see the evaluation's layout) active in a position, one per
+/// feature (an index appears twice when two instances share an orbit slot).
+fn features(player: u64, opponent: u64) -> [u32; ROW] {
+    let layout = layout();
+    let mut row = [0u32; ROW];
+    for (slot, inst) in row.iter_mut().zip(&layout.instances) {
+        let shape = &layout.shapes[usize::from(inst.shape)];
+        *slot = (shape.compact_offset + shape.slot_of[layout.raw_index(inst, player, opponent, pext)] as usize) as u32;
+    }
+    let mine = (legal_moves(player, opponent).count_ones() as usize).min(MOBILITY_SLOTS - 1);
+    let theirs = (legal_moves(opponent, player).count_ones() as usize).min(MOBILITY_SLOTS - 1);
+    let empties = (64 - (player | opponent).count_ones() as usize).min(EMPTIES_SLOTS - 1);
+    row[ROW - 3] = (layout.compact_mobility + mine) as u32;
+    row[ROW - 2] = (layout.compact_mobility + MOBILITY_SLOTS + theirs) as u32;
+    row[ROW - 1] = (layout.compact_bias + empties) as u32;
+    row
+}
+
+/// Fits the weights of every phase to `samples` (in parallel over phases; the result does not
+/// depend on the thread count). `log` gets one line per phase, in phase order.
+pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn FnMut(String)) -> Evaluator {
+    let len = layout().compact_len;
+    let phases: Vec<(Vec<f64>, String)> = (0..PHASES)
+        .into_par_iter()
+        .map(|ph| {
+            let mine: Vec<&Sample> = samples.iter().filter(|s| phase(s.empties()) == ph).collect();
+            let started = std::time::Instant::now();
+            let weights = fit_phase(&mine, len, options);
+            let line = format!(
+                "phase {ph:2} (empties {:2}-{:2}): {:>9} samples, {} iterations, {:.1} s",
+                ph * 4,
+                if ph == PHASES - 1 { 60 } else { ph * 4 + 3 },
+                mine.len(),
+                options.iterations,
+                started.elapsed().as_secs_f64()
+            );
+            (weights, line)
+        })
+        .collect();
+    for (_, line) in &phases {
+        log(line.clone());
+    }
+    let values: Vec<i16> = phases
+        .iter()
+        .flat_map(|(w, _)| w)
+        .map(|&w| (w * f64::from(SCALE)).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16)
+        .collect();
+    Evaluator::from_compact(&values)
+}
+
+/// Preconditioned conjugate gradients on `(AᵀA + ridge I) x = Aᵀy` for one phase; weights in
+/// discs.
+fn fit_phase(samples: &[&Sample], len: usize, options: FitOptions) -> Vec<f64> {
+    let rows: Vec<[u32; ROW]> = samples.iter().map(|s| features(s.player, s.opponent)).collect();
+    let mut diag = vec![options.ridge; len];
+    let mut r = vec![0.0; len];
+    for (row, s) in rows.iter().zip(samples) {
+        for &j in row {
+            diag[j as usize] += 1.0;
+            r[j as usize] += f64::from(s.target);
+        }
+    }
+    let mut x = vec![0.0; len];
+    let mut z: Vec<f64> = r.iter().zip(&diag).map(|(r, d)| r / d).collect();
+    let mut p = z.clone();
+    let mut rz: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+    let mut q = vec![0.0; len];
+    for _ in 0..options.iterations {
+        if rz == 0.0 {
+            break;
+        }
+        for (q, p) in q.iter_mut().zip(&p) {
+            *q = options.ridge * p;
+        }
+        for row in &rows {
+            let s: f64 = row.iter().map(|&j| p[j as usize]).sum();
+            for &j in row {
+                q[j as usize] += s;
+            }
+        }
+        let pq: f64 = p.iter().zip(&q).map(|(a, b)| a * b).sum();
+        let alpha = rz / pq;
+        for j in 0..len {
+            x[j] += alpha * p[j];
+            r[j] -= alpha * q[j];
+            z[j] = r[j] / diag[j];
+        }
+        let next: f64 = r.iter().zip(&z).map(|(a, b)| a * b).sum();
+        let beta = next / rz;
+        rz = next;
+        for (p, z) in p.iter_mut().zip(&z) {
+            *p = z + beta * *p;
+        }
+    }
+    x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::solve::Counting;
+
+    /// The boards of a random game from the start, passes included, then the last one.
+    fn random_game(seed: u64) -> Vec<(u64, u64)> {
+        let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+        let mut s = seed;
+        let mut boards = vec![(p, o)];
+        loop {
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 {
+                    return boards;
+                }
+            } else {
+                s = crate::core::splitmix64(s);
+                let sq = Bits(moves).nth((s % u64::from(moves.count_ones())) as usize).expect("in range");
+                let f = crate::core::bitboard::flips(sq, p, o);
+                p |= f | 1 << sq;
+                o &= !f;
+            }
+            (p, o) = (o, p);
+            boards.push((p, o));
+        }
+    }
+
+    #[test]
+    fn labels_are_exact_at_the_end_and_carried_back() {
+        let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+        let boards = random_game(5);
+        let samples = label_game(&boards, 8, &mut solver);
+        let rules = Rules::othello().shared();
+        for s in &samples {
+            if s.empties() <= 8 {
+                let exact = solver.solve(&position(&rules, s.player, s.opponent)).unwrap().score;
+                assert_eq!(i32::from(s.target), exact);
+            }
+        }
+        // The earlier positions carry the anchor's score, sign by side to move.
+        let anchor = boards.iter().position(|&(p, o)| 64 - (p | o).count_ones() <= 8).unwrap();
+        let (ap, ao) = boards[anchor];
+        let anchor_score = solver.solve(&position(&rules, ap, ao)).unwrap().score;
+        for (i, &(p, o)) in boards[..anchor].iter().enumerate() {
+            if legal_moves(p, o) == 0 {
+                continue;
+            }
+            let s = samples.iter().find(|s| (s.player, s.opponent) == (p, o)).unwrap();
+            let expected = if (anchor - i) % 2 == 0 { anchor_score } else { -anchor_score };
+            assert_eq!(i32::from(s.target), expected);
+        }
+        // An unfinished game that stops early gives nothing.
+        assert!(label_game(&boards[..20], 8, &mut solver).is_empty());
+    }
+
+    fn tiny_set() -> Vec<Sample> {
+        let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+        (0..60).flat_map(|seed| label_game(&random_game(seed), 6, &mut solver)).collect()
+    }
+
+    #[test]
+    fn fitting_is_deterministic_and_lowers_the_error() {
+        let samples = tiny_set();
+        let zero = Evaluator::from_compact(&vec![0; PHASES * layout().compact_len]);
+        let total = |e: &Evaluator| ErrorTable::of(e, &samples).rows(60).last().unwrap().mean_abs;
+        let options = FitOptions { iterations: 20, ridge: 1.0 };
+        let fitted = fit(&samples, options, &mut |_| {});
+        assert!(total(&fitted) < 0.5 * total(&zero), "{} vs {}", total(&fitted), total(&zero));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let again = pool.install(|| fit(&samples, options, &mut |_| {}));
+        assert_eq!(again.to_bytes(), fitted.to_bytes());
+    }
+
+    #[test]
+    fn error_rows_group_by_width() {
+        let mut t = ErrorTable::default();
+        t.add(0, 2.0);
+        t.add(9, -4.0);
+        t.add(60, 1.0);
+        let rows = t.rows(10);
+        assert_eq!((rows[0].lo, rows[0].hi, rows[0].count, rows[0].mean_abs, rows[0].mean), (0, 9, 2, 3.0, -1.0));
+        assert_eq!((rows[1].lo, rows[1].hi, rows[1].count), (10, 19, 0));
+        assert_eq!((rows[5].lo, rows[5].hi, rows[5].count), (50, 60, 1));
+        assert_eq!((rows[6].lo, rows[6].hi, rows[6].count), (0, 60, 3));
+        let phases = t.rows(4);
+        assert_eq!(phases.len(), PHASES + 1);
+        assert_eq!((phases[PHASES - 1].lo, phases[PHASES - 1].hi), (56, 60));
+    }
+}
