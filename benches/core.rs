@@ -1,4 +1,5 @@
-//! Criterion benchmarks of the rules core: the 8x8 kernels, perft, and the generic path.
+//! Criterion benchmarks of the rules core (the 8x8 kernels, perft, the generic path) and of the
+//! evaluation.
 //!
 //! `cargo bench --bench core`; figures in docs/BENCHMARKS.md.
 
@@ -6,6 +7,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, 
 use kifu::core::bitboard::{Bits, flips, flips_portable, legal_moves, legal_moves_portable};
 use kifu::core::perft::{PassCount, perft, perft_generic};
 use kifu::core::{Move, Position, Rules};
+use kifu::engine::eval::Evaluator;
 
 /// Positions from random games, as (mover, opponent) bitboards.
 fn sample_positions() -> Vec<(u64, u64)> {
@@ -52,6 +54,17 @@ fn kernels(c: &mut Criterion) {
     group.finish();
 }
 
+fn evaluation(c: &mut Criterion) {
+    let positions = sample_positions();
+    let evaluator = Evaluator::embedded();
+    let mut group = c.benchmark_group("eval");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    group.bench_function("evaluate", |b| {
+        b.iter(|| positions.iter().fold(0i32, |acc, &(p, o)| acc ^ evaluator.evaluate(black_box(p), black_box(o))))
+    });
+    group.finish();
+}
+
 fn perft_standard(c: &mut Criterion) {
     let start = Position::start(Rules::othello().shared());
     let mut group = c.benchmark_group("perft");
@@ -93,5 +106,5 @@ fn generic_path(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, kernels, perft_standard, generic_path);
+criterion_group!(benches, kernels, evaluation, perft_standard, generic_path);
 criterion_main!(benches);

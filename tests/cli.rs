@@ -144,3 +144,92 @@ fn tempdir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+// ---- eval and train -------------------------------------------------------------------------
+
+const START: &str = "---------------------------OX------XO--------------------------- X\n";
+
+#[test]
+fn eval_prints_each_position() {
+    // The start position and its four symmetric first moves evaluate alike.
+    let boards = format!(
+        "{START}{}",
+        [
+            "-------------------X-------XX------XO--------------------------- O",
+            "--------------------------XXX------XO--------------------------- O",
+            "---------------------------OX------XXX-------------------------- O",
+            "---------------------------OX------XX-------X------------------- O",
+        ]
+        .join("\n")
+    );
+    let out = kifu().args(["eval", "-", "--format", "csv"]).write_stdin(boards).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("source,index,empties,side,eval"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0][..4], ["-", "1", "60", "black"]);
+    let start: f64 = rows[0][4].parse().unwrap();
+    assert!(start.abs() < 8.0, "{start}");
+    assert!(rows[1..].iter().all(|r| r[3] == "white" && r[4] == rows[1][4]), "{text}");
+    let json = kifu().args(["eval", "-", "--format", "json"]).write_stdin(START).output().unwrap();
+    let row: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(row["eval"].as_f64(), Some(start));
+}
+
+#[test]
+fn eval_refuses_other_rules_and_bad_weights() {
+    kifu().args(["eval", "-", "--rules", "othello,size=6"]).write_stdin("d3c5").assert().code(1);
+    let dir = tempdir();
+    let bad = dir.join("bad-weights.bin");
+    std::fs::write(&bad, b"not weights").unwrap();
+    kifu()
+        .args(["eval", "-", "--weights", bad.to_str().unwrap()])
+        .write_stdin(START)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a kifu weights file"));
+}
+
+#[test]
+fn eval_check_tables_errors_against_exact_scores() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
+    let out =
+        kifu().args(["eval", "--check", "--exact-empties", "8", "--format", "csv", "-q", games]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("empties,positions,mean_abs_error,mean_error\n0-9,"), "{text}");
+    let all: Vec<&str> = text.lines().last().unwrap().split(',').collect();
+    assert_eq!(all[0], "all");
+    assert!(all[1].parse::<u64>().unwrap() > 10_000, "{text}");
+    // An OBF line is compared with its first listed score.
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;\n";
+    let out = kifu().args(["eval", "--check", "-", "--format", "json"]).write_stdin(obf).output().unwrap();
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["empties"], "10-19");
+    assert_eq!(rows[0]["positions"], 1);
+}
+
+#[test]
+fn train_is_reproducible_and_writes_loadable_weights() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
+    let dir = tempdir();
+    let (one, two) = (dir.join("one.bin"), dir.join("two.bin"));
+    let train = |threads: &str, out: &std::path::Path| {
+        kifu()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(["train", games, "--exact-empties", "6", "--iterations", "8", "--seed", "3", "-q", "-o"])
+            .arg(out)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("held out").and(predicate::str::contains("200 games used")));
+    };
+    train("1", &one);
+    train("2", &two);
+    let bytes = std::fs::read(&one).unwrap();
+    assert_eq!(bytes, std::fs::read(&two).unwrap());
+    assert!(bytes.starts_with(b"KIFUEVAL"));
+    kifu().args(["eval", "-", "--weights", one.to_str().unwrap()]).write_stdin(START).assert().success();
+}

@@ -6,6 +6,7 @@
 
 mod completions;
 mod convert;
+mod eval;
 mod export;
 mod output;
 mod perft;
@@ -14,6 +15,7 @@ mod records;
 mod rules;
 mod solve;
 mod stats;
+mod train;
 mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -47,6 +49,11 @@ pub enum Command {
     Stats(stats::Args),
     /// The exact result of positions: best move, score, principal variation (standard 8x8).
     Solve(solve::Args),
+    /// The static evaluation of positions (expected final margin), or its errors against exact
+    /// scores with --check (standard 8x8).
+    Eval(eval::Args),
+    /// Fit the evaluation's weights to game records labelled by the exact solver.
+    Train(train::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
     Rules(rules::Args),
     /// Print a shell completion script.
@@ -100,6 +107,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Export(args) => export::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Train(args) => train::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

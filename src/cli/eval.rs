@@ -1,0 +1,219 @@
+//! `kifu eval`: the static evaluation of positions (board strings, OBF lines, diagrams, or the
+//! last position of any game record), or with `--check` its errors against exact scores.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::train::{game_boards, with_solver};
+use super::{Format, Output, Status};
+use crate::core::{Color, Position};
+use crate::engine::eval::{Evaluator, SCALE};
+use crate::engine::solve::Solver;
+use crate::engine::train::{self, ErrorTable, Sample};
+use crate::notation::reader::{RawRecord, RecordError};
+
+/// Arguments of `kifu eval`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "The evaluation is the expected final disc margin for the side to move (empty squares to \
+the winner), from the pattern weights shipped with kifu or --weights. Standard 8x8 Othello only. With --check, \
+positions are compared with exact scores: OBF lines with their first listed score; game records position by position \
+(solved exactly at --exact-empties or fewer, earlier positions against the game's exact score at that point); other \
+positions are solved when they have at most --exact-empties empties. See docs/eval.md.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// A weights file written by `kifu train` (default: the shipped weights).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// Print the mean errors against exact scores by empty-square count instead of each position.
+    #[arg(long)]
+    pub check: bool,
+    /// With --check: positions with at most this many empties are solved exactly.
+    #[arg(long, default_value_t = 14, requires = "check")]
+    pub exact_empties: u32,
+    /// With --check: empty-square counts per line of the table.
+    #[arg(long, default_value_t = 10, requires = "check")]
+    pub bucket: u32,
+    /// Solver transposition table per thread, in MiB (--check).
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One evaluated position; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct Row {
+    source: String,
+    index: usize,
+    empties: u32,
+    side: &'static str,
+    eval: f64,
+}
+
+/// One line of the `--check` table; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct CheckRow {
+    empties: String,
+    positions: u64,
+    mean_abs_error: f64,
+    mean_error: f64,
+}
+
+/// Runs `kifu eval`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let evaluator = match &args.weights {
+        Some(path) => Evaluator::load(path)?,
+        None => Evaluator::embedded().clone(),
+    };
+    let mut out = Output::open(args.output.as_deref())?;
+    let progress = Progress::new(args.quiet, if args.check { "checking" } else { "evaluating" });
+    let status = if args.check {
+        check(&args, &evaluator, &mut out, &progress)?
+    } else {
+        evaluate(&args, &evaluator, &mut out, &progress)?
+    };
+    progress.finish();
+    out.finish()?;
+    Ok(status)
+}
+
+/// The last position of a record, for the evaluation: standard 8x8 Othello only.
+fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
+    let (record, rules) = source.read(raw)?;
+    let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let pos = resolved.end;
+    if Solver::counting_for(&pos).is_none() || pos.bitboards().is_none() {
+        return Err(raw.error(source.name, Default::default(), "the evaluation covers standard 8x8 Othello only"));
+    }
+    Ok(pos)
+}
+
+/// The side to move's and the other side's discs.
+fn view(pos: &Position) -> (u64, u64) {
+    let [black, white] = pos.bitboards().expect("checked 8x8");
+    if pos.side_to_move() == Color::Black { (black, white) } else { (white, black) }
+}
+
+fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
+    let mut failed = 0u64;
+    if args.format == Format::Csv {
+        writeln!(out, "source,index,empties,side,eval")?;
+    }
+    records::for_each(
+        &args.input,
+        progress,
+        |source, raw| {
+            let pos = position(source, raw)?;
+            let (p, o) = view(&pos);
+            Ok(Row {
+                source: source.name.to_owned(),
+                index: raw.index + 1,
+                empties: pos.empties(),
+                side: pos.side_to_move().name(),
+                eval: f64::from(evaluator.evaluate(p, o)) / f64::from(SCALE),
+            })
+        },
+        |_, result| {
+            match result.and_then(|r: Result<Row, RecordError>| r) {
+                Err(e) => {
+                    progress.suspend(|| eprintln!("{e}"));
+                    failed += 1;
+                }
+                Ok(row) => write_row(out, args.format, &row, || {
+                    format!(
+                        "{}#{}: {} empties, {} to move: {:+.2}",
+                        row.source, row.index, row.empties, row.side, row.eval
+                    )
+                })?,
+            }
+            Ok(())
+        },
+    )?;
+    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// Writes one row as CSV (no header), a JSON line or the given text.
+fn write_row<T: Serialize>(out: &mut Output, format: Format, row: &T, text: impl Fn() -> String) -> anyhow::Result<()> {
+    match format {
+        Format::Csv => {
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+            w.serialize(row)?;
+            out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+        }
+        Format::Json => writeln!(out, "{}", serde_json::to_string(row)?)?,
+        Format::Text => writeln!(out, "{}", text())?,
+    }
+    Ok(())
+}
+
+/// The exactly scored positions of a record (see the `--check` help).
+fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>, RecordError> {
+    let (record, _) = source.read(raw)?;
+    if record.moves.is_empty() {
+        let pos = position(source, raw)?;
+        let (player, opponent) = view(&pos);
+        let listed = record.tag("scores").and_then(|s| s.split(';').next()).and_then(|m| m.split(':').nth(1));
+        let target = match listed {
+            Some(score) => score
+                .trim()
+                .parse::<i8>()
+                .map_err(|_| raw.error(source.name, Default::default(), format!("score `{score}` is not a margin")))?,
+            None if pos.empties() <= args.exact_empties => {
+                with_solver(args.hash_mb, |s| s.solve(&pos)).expect("checked standard 8x8").score as i8
+            }
+            None => return Ok(Vec::new()),
+        };
+        return Ok(vec![Sample { player, opponent, target }]);
+    }
+    match game_boards(source, raw)? {
+        Some(boards) => Ok(with_solver(args.hash_mb, |s| train::label_game(&boards, args.exact_empties, s))),
+        None => Err(raw.error(source.name, Default::default(), "the evaluation covers standard 8x8 Othello only")),
+    }
+}
+
+fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
+    let mut failed = 0u64;
+    let mut table = ErrorTable::default();
+    records::for_each(
+        &args.input,
+        progress,
+        |source, raw| labelled(source, raw, args).map(|samples| ErrorTable::of(evaluator, &samples)),
+        |_, result| {
+            match result.and_then(|r| r) {
+                Err(e) => {
+                    progress.suspend(|| eprintln!("{e}"));
+                    failed += 1;
+                }
+                Ok(t) => table.merge(&t),
+            }
+            Ok(())
+        },
+    )?;
+    if args.format == Format::Csv {
+        writeln!(out, "empties,positions,mean_abs_error,mean_error")?;
+    }
+    if args.format == Format::Text {
+        writeln!(out, "empties  positions  mean |error|  mean error  (discs)")?;
+    }
+    for r in table.rows(args.bucket).into_iter().filter(|r| r.count > 0) {
+        let empties = if (r.lo, r.hi) == (0, 60) { "all".to_owned() } else { format!("{}-{}", r.lo, r.hi) };
+        let row = CheckRow { empties, positions: r.count, mean_abs_error: r.mean_abs, mean_error: r.mean };
+        write_row(out, args.format, &row, || {
+            format!("{:>7}  {:>9}  {:>12.2}  {:>+10.2}", row.empties, row.positions, row.mean_abs_error, row.mean_error)
+        })?;
+    }
+    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+}

@@ -1,0 +1,175 @@
+//! `kifu train`: fits the pattern evaluation to the positions of game records, labelled by the
+//! exact solver, and writes the weights file.
+
+use std::cell::RefCell;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context as _;
+
+use super::progress::Progress;
+use super::records::{self, InputArgs, Source};
+use super::{Output, Status};
+use crate::core::{Color, Move, Passes, Position};
+use crate::engine::solve::{Counting, Solver};
+use crate::engine::train::{self, ErrorTable, FitOptions, Sample};
+use crate::notation::reader::{RawRecord, RecordError};
+
+/// Arguments of `kifu train`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Positions with at most --exact-empties empty squares are solved exactly (empties to the \
+winner); earlier positions of a game take the exact score of its first position with that few empties, from their \
+own side to move's view. Each phase (four empty-square counts) is fitted by ridge least squares. The same inputs and \
+options give the same file byte for byte, whatever the number of threads. See docs/eval.md.")]
+pub struct Args {
+    /// Game records to learn from.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Positions with at most this many empty squares are solved exactly.
+    #[arg(long, default_value_t = 14)]
+    pub exact_empties: u32,
+    /// Seed of the game sample and of the held-out split.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Fraction of the games used (each game is kept or not by a hash of its moves and the seed).
+    #[arg(long, default_value_t = 1.0)]
+    pub sample: f64,
+    /// Fraction of the used games held out to measure the fit.
+    #[arg(long, default_value_t = 0.05)]
+    pub held_out: f64,
+    /// Conjugate-gradient iterations per phase.
+    #[arg(long, default_value_t = FitOptions::default().iterations)]
+    pub iterations: usize,
+    /// Ridge penalty on every weight.
+    #[arg(long, default_value_t = FitOptions::default().ridge)]
+    pub ridge: f64,
+    /// Solver transposition table per thread, in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub hash_mb: usize,
+    /// The weights file to write.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+thread_local! {
+    /// Each worker's solver, kept across games for its transposition table.
+    static SOLVER: RefCell<Option<Solver>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's solver (empties to the winner), made on first use.
+pub(super) fn with_solver<R>(hash_mb: usize, f: impl FnOnce(&mut Solver) -> R) -> R {
+    SOLVER.with(|cell| f(cell.borrow_mut().get_or_insert_with(|| Solver::new(hash_mb, Counting::EmptiesToWinner))))
+}
+
+/// The boards of a record's game from each side to move's view: before every move (passes
+/// included), then the last one. `Ok(None)` for rules the evaluation does not cover.
+pub(super) fn game_boards(source: &Source, raw: &RawRecord) -> Result<Option<Vec<(u64, u64)>>, RecordError> {
+    let (record, rules) = source.read(raw)?;
+    let game = record.game(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    if Solver::counting_for(game.start()).is_none() || game.start().bitboards().is_none() {
+        return Ok(None);
+    }
+    let view = |pos: &Position| {
+        let [black, white] = pos.bitboards().expect("8x8");
+        if pos.side_to_move() == Color::Black { (black, white) } else { (white, black) }
+    };
+    let mut boards = Vec::with_capacity(64);
+    let replay = game
+        .replay_with(Passes::Implicit, |before: &Position, _: Move, _| boards.push(view(before)))
+        .map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
+    boards.push(view(&replay.position));
+    Ok(Some(boards))
+}
+
+/// A number in `[0, 1)` from a game's boards and a seed and salt.
+fn game_hash(boards: &[(u64, u64)], seed: u64, salt: u64) -> f64 {
+    let h = boards.iter().fold(crate::core::splitmix64(seed ^ salt), |h, &(p, o)| {
+        crate::core::splitmix64(h ^ p).wrapping_add(crate::core::splitmix64(o))
+    });
+    (crate::core::splitmix64(h) >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// What one record gave.
+enum Labelled {
+    /// Samples of a used game, and whether it is held out.
+    Used(Vec<Sample>, bool),
+    /// Left out by the sample.
+    Skipped,
+    /// Not standard Othello, or not finished and too short.
+    Unusable,
+}
+
+/// Runs `kifu train`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    anyhow::ensure!((0.0..=1.0).contains(&args.sample), "--sample must be between 0 and 1");
+    anyhow::ensure!((0.0..1.0).contains(&args.held_out), "--held-out must be at least 0 and below 1");
+    let started = Instant::now();
+    let progress = Progress::new(args.quiet, "labelling");
+    let (mut training, mut held_out) = (Vec::new(), Vec::new());
+    let (mut used, mut skipped, mut unusable, mut bad) = (0u64, 0u64, 0u64, 0u64);
+    records::for_each(
+        &args.input,
+        &progress,
+        |source, raw| -> Result<Labelled, RecordError> {
+            let Some(boards) = game_boards(source, raw)? else { return Ok(Labelled::Unusable) };
+            if game_hash(&boards, args.seed, 0) >= args.sample {
+                return Ok(Labelled::Skipped);
+            }
+            let samples = with_solver(args.hash_mb, |solver| train::label_game(&boards, args.exact_empties, solver));
+            if samples.is_empty() {
+                return Ok(Labelled::Unusable);
+            }
+            Ok(Labelled::Used(samples, game_hash(&boards, args.seed, 1) < args.held_out))
+        },
+        |_, result| {
+            match result.and_then(|r| r) {
+                Err(e) => {
+                    progress.suspend(|| eprintln!("{e}"));
+                    bad += 1;
+                }
+                Ok(Labelled::Used(samples, out)) => {
+                    used += 1;
+                    if out { &mut held_out } else { &mut training }.extend(samples);
+                }
+                Ok(Labelled::Skipped) => skipped += 1,
+                Ok(Labelled::Unusable) => unusable += 1,
+            }
+            Ok(())
+        },
+    )?;
+    progress.finish();
+    println!(
+        "kifu train: {used} games used ({skipped} left out by --sample, {unusable} unusable, {bad} unreadable); \
+         {} training and {} held-out positions, labelled in {:.1} s",
+        training.len(),
+        held_out.len(),
+        started.elapsed().as_secs_f64()
+    );
+    anyhow::ensure!(!training.is_empty(), "no training positions");
+    let fitting = Instant::now();
+    let options = FitOptions { iterations: args.iterations, ridge: args.ridge };
+    let evaluator = train::fit(&training, options, &mut |line| println!("  {line}"));
+    println!("fitted in {:.1} s", fitting.elapsed().as_secs_f64());
+    let (train_errors, held_errors) = (ErrorTable::of(&evaluator, &training), ErrorTable::of(&evaluator, &held_out));
+    println!("mean absolute error in discs (shipped integer weights), by phase:");
+    println!("  empties   training (n, error)   held out (n, error)");
+    for (t, h) in train_errors.rows(4).iter().zip(held_errors.rows(4)) {
+        let what = if (t.lo, t.hi) == (0, 60) { "all".to_owned() } else { format!("{:2}-{:2}", t.lo, t.hi) };
+        println!("  {what:>5}   {:>9} {:>7.2}    {:>9} {:>7.2}", t.count, t.mean_abs, h.count, h.mean_abs);
+    }
+    let bytes = evaluator.to_bytes();
+    let mut out = Output::open(Some(&args.output))?;
+    out.write_all(&bytes).with_context(|| format!("writing {}", args.output.display()))?;
+    out.finish()?;
+    println!(
+        "wrote {} ({} bytes) in {:.1} s in all",
+        args.output.display(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(if bad > 0 { Status::SomeInvalid } else { Status::Ok })
+}
