@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::eval::{Evaluator, SCALE};
 use super::stability::stable_discs;
 use super::table::{Entry, NO_MOVE, Table};
 use crate::core::bitboard::{Bitboard, Bits, flips, legal_moves};
@@ -107,6 +108,14 @@ const SHALLOW: u32 = 6;
 /// Empties from which a node looks its children up in the table before searching them
 /// (enhanced transposition cut-offs).
 const ETC_FROM: u32 = 10;
+/// Empties from which the evaluation of each child joins the ordering.
+const EVAL_ORDER_FROM: u32 = 12;
+/// Empties from which that evaluation looks one move ahead.
+const EVAL1_FROM: u32 = 14;
+/// Empties from which it looks two moves ahead.
+const EVAL2_FROM: u32 = 18;
+/// Evaluation units per ordering-key unit.
+const EVAL_DIV: i32 = 2;
 /// Empties from which a null-window node checks the opponent's stable discs.
 const STABILITY_FROM: u32 = 8;
 /// Empties from which nodes split their moves between threads.
@@ -246,6 +255,7 @@ impl Solver {
     fn run(&self, stop: &Stop, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
         let mut search = Search {
             table: &self.table,
+            eval: Evaluator::embedded(),
             counting: self.counting,
             generation: self.generation,
             parallel: self.threads > 1,
@@ -346,6 +356,7 @@ const POLL: u64 = 1 << 14;
 /// One thread's search state.
 struct Search<'a> {
     table: &'a Table,
+    eval: &'static Evaluator,
     counting: Counting,
     generation: u8,
     parallel: bool,
@@ -394,7 +405,9 @@ impl Search<'_> {
     /// with that bound.
     fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
         let mut n = 0;
-        let etc = 64 - (p | o).count_ones() >= ETC_FROM;
+        let empties = 64 - (p | o).count_ones();
+        let etc = empties >= ETC_FROM;
+        let by_eval = empties >= EVAL_ORDER_FROM;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1 << sq), o & !f);
@@ -412,6 +425,10 @@ impl Search<'_> {
             if (1u64 << sq) & CORNERS != 0 {
                 key -= 40;
             }
+            if by_eval {
+                let depth = if empties >= EVAL2_FROM { 2 } else if empties >= EVAL1_FROM { 1 } else { 0 };
+                key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
+            }
             if sq as u8 == hash_move {
                 key = -10_000;
             }
@@ -420,6 +437,36 @@ impl Search<'_> {
         }
         out[..n].sort_unstable_by_key(|c| c.key);
         Ok(n)
+    }
+
+    /// A quick estimate of the position for ordering: alpha-beta on the evaluation to `depth`
+    /// moves, in evaluation units for the side to move.
+    fn estimate(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.eval.evaluate(p, o);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return self.final_score(p, o) * SCALE;
+            }
+            return -self.estimate(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -SCALE * 65;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let score = -self.estimate(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
     }
 
     /// Principal-variation search in the window (`alpha`, `beta`); `passed` says the opponent
@@ -609,6 +656,7 @@ impl Search<'_> {
                     }
                     let mut s = Search {
                         table,
+                        eval: Evaluator::embedded(),
                         counting,
                         generation,
                         parallel: true,
