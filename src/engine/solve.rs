@@ -114,6 +114,10 @@ const EVAL_ORDER_FROM: u32 = 12;
 const EVAL1_FROM: u32 = 14;
 /// Empties from which it looks two moves ahead.
 const EVAL2_FROM: u32 = 18;
+/// Depth of the estimate the root's first window is centred on.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Half-width of that window, in discs.
+const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 2;
 /// Empties from which a null-window node checks the opponent's stable discs.
@@ -181,7 +185,7 @@ impl Solver {
             Target::WinLossDraw => (-1, 1),
         };
         let stop = Stop::new(limits);
-        let (score, nodes) = self.run(&stop, |s| s.pvs(p, o, alpha, beta, false));
+        let (score, nodes) = self.run(&stop, |s| s.aspiration(p, o, alpha, beta));
         self.nodes = nodes;
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
@@ -467,6 +471,32 @@ impl Search<'_> {
             }
         }
         best
+    }
+
+    /// The value in (`alpha`, `beta`) by searches in a narrow window around an estimate,
+    /// widened on the side that fails.
+    fn aspiration(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if empties <= SHALLOW || beta - alpha <= 2 {
+            return self.pvs(p, o, alpha, beta, false);
+        }
+        let guess = (self.estimate(p, o, ASPIRATION_DEPTH.min(empties), -SCALE * 64, SCALE * 64) / SCALE).clamp(alpha + 1, beta - 1);
+        let (mut low, mut high) = ((guess - ASPIRATION).max(alpha), (guess + ASPIRATION).min(beta));
+        loop {
+            let score = self.pvs(p, o, low, high, false);
+            if self.aborted {
+                return score;
+            }
+            if score <= low && low > alpha {
+                high = score + 1;
+                low = (score - 4 * ASPIRATION).max(alpha);
+            } else if score >= high && high < beta {
+                low = score - 1;
+                high = (score + 4 * ASPIRATION).min(beta);
+            } else {
+                return score;
+            }
+        }
     }
 
     /// Principal-variation search in the window (`alpha`, `beta`); `passed` says the opponent
