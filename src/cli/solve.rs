@@ -104,6 +104,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                             Format::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
                             Format::Text => writeln!(out, "{}", text(&row))?,
                         }
+                        // Solving is slow: each answer goes out as soon as it is known.
+                        out.flush()?;
                     }
                 }
                 Ok(())

@@ -2,6 +2,7 @@
 //! come).
 
 pub mod eval;
+mod search;
 pub mod solve;
 mod stability;
 mod table;

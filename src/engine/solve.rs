@@ -16,14 +16,12 @@
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE};
-use super::stability::stable_discs;
-use super::table::{Entry, NO_MOVE, Table};
-use crate::core::bitboard::{Bitboard, Bits, flips, legal_moves};
+use super::search::{Search, Stop};
+use super::table::{NO_MOVE, Table};
+use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
 
 /// The solver's answer for a position.
@@ -35,6 +33,26 @@ pub struct Solution {
     /// The best move (a pass when the side to move must pass; none when the game is over).
     pub best: Option<Move>,
     /// The principal variation, from the transposition table (exact searches only).
+    pub pv: Vec<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+}
+
+/// A depth-limited search's answer ([`Solver::search_with`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Estimate {
+    /// The value for the side to move, in discs (rounded): the exact final margin when
+    /// `exact`, else the evaluation's expectation.
+    pub score: i32,
+    /// The same in evaluation units ([`crate::engine::eval::SCALE`] per disc).
+    pub units: i32,
+    /// Whether the search reached the end of the game on every line.
+    pub exact: bool,
+    /// Moves searched ahead by the last finished iteration.
+    pub depth: u32,
+    /// The best move found (a pass when the side to move must pass; none when the game is over).
+    pub best: Option<Move>,
+    /// The principal variation, from the transposition table.
     pub pv: Vec<Move>,
     /// Positions searched.
     pub nodes: u64,
@@ -101,34 +119,6 @@ pub struct Solver {
     generation: u8,
     nodes: u64,
 }
-
-const CORNERS: u64 = 0x8100_0000_0000_0081;
-/// Empties at and below which the search drops the table and orders by parity only.
-const SHALLOW: u32 = 6;
-/// Empties from which a node looks its children up in the table before searching them
-/// (enhanced transposition cut-offs).
-const ETC_FROM: u32 = 10;
-/// Empties from which the evaluation of each child joins the ordering.
-const EVAL_ORDER_FROM: u32 = 12;
-/// Empties from which that evaluation looks one move ahead.
-const EVAL1_FROM: u32 = 14;
-/// Empties from which it looks two moves ahead.
-const EVAL2_FROM: u32 = 18;
-/// Depth of the estimate the root's first window is centred on.
-const ASPIRATION_DEPTH: u32 = 4;
-/// Half-width of that window, in discs.
-const ASPIRATION: i32 = 3;
-/// Evaluation units per ordering-key unit.
-const EVAL_DIV: i32 = 2;
-/// Empties from which a null-window node checks the opponent's stable discs.
-const STABILITY_FROM: u32 = 8;
-/// Empties from which nodes split their moves between threads.
-const SPLIT_FROM: u32 = 16;
-/// Empties from which a node under a parallel split checks whether the split was cut.
-const CUT_CHECK_FROM: u32 = 10;
-/// The four quadrants, for parity.
-const QUADRANTS: [u64; 4] =
-    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
 
 impl Solver {
     /// A single-threaded solver with a table of about `hash_mb` MiB.
@@ -198,6 +188,132 @@ impl Solver {
         Ok(Solution { score, best: pv.first().copied(), pv, nodes: self.nodes })
     }
 
+    /// Searches a position `depth` moves ahead on the evaluation (exactly where the depth
+    /// reaches the end), deepening one move at a time; a node or time limit ends the search
+    /// with the last finished depth (an error only when not even depth 1 finished).
+    pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
+        let (p, o) = self.sides(position, limits)?;
+        let empties = position.empties();
+        if depth >= empties {
+            let solution = self.solve_with(position, Target::Exact, limits)?;
+            return Ok(Estimate {
+                score: solution.score,
+                units: solution.score * SCALE,
+                exact: true,
+                depth: empties,
+                best: solution.best,
+                pv: solution.pv,
+                nodes: solution.nodes,
+            });
+        }
+        let stop = Stop::new(limits);
+        let mut nodes = 0;
+        let mut done: Option<(u32, i32)> = None;
+        for d in 1..=depth {
+            let guess = done.map(|(_, v)| v);
+            let (value, n) = self.run(&stop, |s| match guess {
+                // A window of two discs around the last value, widened on the side that fails.
+                Some(g) => {
+                    let (mut low, mut high) = (g - 2 * SCALE, g + 2 * SCALE);
+                    loop {
+                        let v = s.midgame(p, o, d, low, high, false);
+                        if s.aborted || (v > low && v < high) {
+                            return v;
+                        }
+                        if v <= low {
+                            low = v - 8 * SCALE;
+                        } else {
+                            high = v + 8 * SCALE;
+                        }
+                    }
+                }
+                None => s.midgame(p, o, d, -SCALE * 65, SCALE * 65, false),
+            });
+            nodes += n;
+            if stop.hit() {
+                break;
+            }
+            done = Some((d, value));
+        }
+        self.nodes = nodes;
+        let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
+        let pv = self.table_line(p, o, depth);
+        Ok(Estimate {
+            score: (units as f64 / f64::from(SCALE)).round() as i32,
+            units,
+            exact: false,
+            depth,
+            best: pv.first().copied(),
+            pv,
+            nodes,
+        })
+    }
+
+    /// Every legal move's value `depth` moves ahead (the move itself counting as one), best
+    /// first, with whether it is exact; within `limits` (shared by the moves).
+    pub fn search_moves_with(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        limits: Limits,
+    ) -> Result<Vec<(Move, Estimate)>, SolveError> {
+        let (p, o) = self.sides(position, limits)?;
+        let stop = Stop::new(limits);
+        let depth = depth.max(1);
+        let mut out = Vec::new();
+        let mut children: Vec<(Move, u64, u64, bool)> = Bits(legal_moves(p, o))
+            .map(|sq| {
+                let f = flips(sq, p, o);
+                (Move::Place(Square::from_bit8(sq)), o & !f, p | f | (1 << sq), false)
+            })
+            .collect();
+        if children.is_empty() && legal_moves(o, p) != 0 {
+            children.push((Move::Pass, o, p, true));
+        }
+        let mut total = 0;
+        for (mv, cp, co, passed) in children {
+            let child_depth = if passed { depth } else { depth - 1 };
+            let exact = child_depth >= 64 - (cp | co).count_ones();
+            let (units, nodes) = self.run(&stop, |s| -s.midgame(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
+            total += nodes;
+            if stop.hit() {
+                self.nodes = total;
+                return Err(SolveError::Stopped { nodes: total });
+            }
+            let mut pv = vec![mv];
+            pv.extend(self.table_line(cp, co, child_depth));
+            let score = (units as f64 / f64::from(SCALE)).round() as i32;
+            out.push((mv, Estimate { score, units, exact, depth, best: Some(mv), pv, nodes }));
+        }
+        self.nodes = total;
+        out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
+        Ok(out)
+    }
+
+    /// Up to `length` moves the table holds as best from this position on, while legal.
+    fn table_line(&self, mut p: u64, mut o: u64, length: u32) -> Vec<Move> {
+        let mut line = Vec::new();
+        while line.len() < length as usize {
+            let moves = legal_moves(p, o);
+            if moves == 0 {
+                if legal_moves(o, p) == 0 {
+                    break;
+                }
+                line.push(Move::Pass);
+                std::mem::swap(&mut p, &mut o);
+                continue;
+            }
+            let Some(sq) = self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0)
+            else {
+                break;
+            };
+            line.push(Move::Place(Square::from_bit8(u32::from(sq))));
+            let f = flips(u32::from(sq), p, o);
+            (p, o) = (o & !f, p | f | (1 << sq));
+        }
+        line
+    }
+
     /// Solves every legal move of a position: the move and its exact score for the side to
     /// move, best first (ties keep board order).
     pub fn solve_moves(&mut self, position: &Position) -> Option<Vec<(Move, i32)>> {
@@ -248,7 +364,8 @@ impl Solver {
         if let Some(limit) = limits.empties.filter(|&l| empties > l) {
             return Err(SolveError::TooManyEmpties { empties, limit });
         }
-        self.generation = self.generation.wrapping_add(1);
+        // Never zero: the table tells empty slots by it.
+        self.generation = self.generation % 255 + 1;
         Ok(match position.side_to_move() {
             Color::Black => (black, white),
             Color::White => (white, black),
@@ -322,521 +439,6 @@ impl Solver {
     }
 }
 
-/// The limits of one call, shared by its threads.
-struct Stop {
-    flag: AtomicBool,
-    nodes: AtomicU64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-}
-
-impl Stop {
-    fn new(limits: Limits) -> Stop {
-        Stop {
-            flag: AtomicBool::new(false),
-            nodes: AtomicU64::new(0),
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|t| Instant::now() + t),
-        }
-    }
-
-    fn hit(&self) -> bool {
-        self.flag.load(Ordering::Relaxed)
-    }
-
-    /// Adds a thread's recent nodes and checks the limits.
-    fn check(&self, recent: u64) -> bool {
-        let total = self.nodes.fetch_add(recent, Ordering::Relaxed) + recent;
-        if total >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
-            self.flag.store(true, Ordering::Relaxed);
-        }
-        self.hit()
-    }
-}
-
-/// How often (in nodes, a power of two) a thread reports to [`Stop`].
-const POLL: u64 = 1 << 14;
-
-/// One thread's search state.
-struct Search<'a> {
-    table: &'a Table,
-    eval: &'static Evaluator,
-    counting: Counting,
-    generation: u8,
-    parallel: bool,
-    nodes: u64,
-    stop: &'a Stop,
-    /// Flags of the parallel splits this search works under: any set means its result is moot.
-    cut: Vec<Arc<AtomicBool>>,
-    /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
-    aborted: bool,
-}
-
-/// One move of a node, ready to search.
-#[derive(Clone, Copy, Default)]
-struct Child {
-    key: i32,
-    sq: u8,
-    flipped: u64,
-}
-
-impl Search<'_> {
-    #[inline]
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes & (POLL - 1) == 0 && (self.stop.check(POLL) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)))
-        {
-            self.aborted = true;
-        }
-    }
-
-    fn final_score(&self, p: u64, o: u64) -> i32 {
-        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
-        let diff = mine - theirs;
-        if self.counting == Counting::Plain {
-            return diff;
-        }
-        let empties = 64 - mine - theirs;
-        match diff.cmp(&0) {
-            std::cmp::Ordering::Greater => diff + empties,
-            std::cmp::Ordering::Less => diff - empties,
-            std::cmp::Ordering::Equal => 0,
-        }
-    }
-
-    /// The moves of `p`, each with its flips and an ordering key (lower first); `None` when a
-    /// child's table entry already refutes the node's `beta` (enhanced transposition cut-off),
-    /// with that bound.
-    fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
-        let mut n = 0;
-        let empties = 64 - (p | o).count_ones();
-        let etc = empties >= ETC_FROM;
-        let by_eval = empties >= EVAL_ORDER_FROM;
-        for sq in Bits(moves) {
-            let f = flips(sq, p, o);
-            let (np, no) = (p | f | (1 << sq), o & !f);
-            if etc
-                && let Some(child) = self.table.probe(no, np)
-                && -i32::from(child.upper) >= beta
-            {
-                return Err(-i32::from(child.upper));
-            }
-            let replies = legal_moves(no, np);
-            let frontier = Bitboard(np).neighbours().0 & !(np | no);
-            let mut key = (replies.count_ones() as i32) * 16
-                + (replies & CORNERS).count_ones() as i32 * 32
-                + frontier.count_ones() as i32 * 8;
-            if (1u64 << sq) & CORNERS != 0 {
-                key -= 40;
-            }
-            if by_eval {
-                let depth = if empties >= EVAL2_FROM { 2 } else if empties >= EVAL1_FROM { 1 } else { 0 };
-                key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
-            }
-            if sq as u8 == hash_move {
-                key = -10_000;
-            }
-            out[n] = Child { key, sq: sq as u8, flipped: f };
-            n += 1;
-        }
-        out[..n].sort_unstable_by_key(|c| c.key);
-        Ok(n)
-    }
-
-    /// A quick estimate of the position for ordering: alpha-beta on the evaluation to `depth`
-    /// moves, in evaluation units for the side to move.
-    fn estimate(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if depth == 0 {
-            return self.eval.evaluate(p, o);
-        }
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if legal_moves(o, p) == 0 {
-                return self.final_score(p, o) * SCALE;
-            }
-            return -self.estimate(o, p, depth, -beta, -alpha);
-        }
-        let mut best = -SCALE * 65;
-        for sq in Bits(moves) {
-            let f = flips(sq, p, o);
-            let score = -self.estimate(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        best
-    }
-
-    /// The value in (`alpha`, `beta`) by searches in a narrow window around an estimate,
-    /// widened on the side that fails.
-    fn aspiration(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
-        let empties = 64 - (p | o).count_ones();
-        if empties <= SHALLOW || beta - alpha <= 2 {
-            return self.pvs(p, o, alpha, beta, false);
-        }
-        let guess = (self.estimate(p, o, ASPIRATION_DEPTH.min(empties), -SCALE * 64, SCALE * 64) / SCALE).clamp(alpha + 1, beta - 1);
-        let (mut low, mut high) = ((guess - ASPIRATION).max(alpha), (guess + ASPIRATION).min(beta));
-        loop {
-            let score = self.pvs(p, o, low, high, false);
-            if self.aborted {
-                return score;
-            }
-            if score <= low && low > alpha {
-                high = score + 1;
-                low = (score - 4 * ASPIRATION).max(alpha);
-            } else if score >= high && high < beta {
-                low = score - 1;
-                high = (score + 4 * ASPIRATION).min(beta);
-            } else {
-                return score;
-            }
-        }
-    }
-
-    /// Principal-variation search in the window (`alpha`, `beta`); `passed` says the opponent
-    /// just passed.
-    fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
-        let empties = 64 - (p | o).count_ones();
-        if empties <= SHALLOW || beta - alpha == 1 {
-            // Null windows and the end: the fast path, widened by repeated probes if needed.
-            if beta - alpha == 1 {
-                return self.nws(p, o, alpha, passed);
-            }
-            return self.bounded(p, o, alpha, beta, passed);
-        }
-        self.count_node();
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if passed {
-                return self.final_score(p, o);
-            }
-            return -self.pvs(o, p, -beta, -alpha, true);
-        }
-        let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
-            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            alpha = alpha.max(lower);
-            beta = beta.min(upper);
-            hash_move = e.best;
-        }
-        let original_alpha = alpha;
-        let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, beta, hash_move, &mut children) {
-            Ok(n) => n,
-            Err(bound) => return bound,
-        };
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
-        for (i, c) in children[..n].iter().enumerate() {
-            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-            let score = if i == 0 {
-                -self.pvs(no, np, -beta, -alpha, false)
-            } else {
-                let probe = -self.nws(no, np, -alpha - 1, false);
-                if probe > alpha && probe < beta && !self.aborted {
-                    -self.pvs(no, np, -beta, -probe, false)
-                } else {
-                    probe
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = c.sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.save(p, o, (original_alpha, beta), best, best_move, empties);
-        best
-    }
-
-    /// The exact value in (`alpha`, `beta`) near the end, by null-window probes.
-    fn bounded(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
-        // Each probe either fails low (the value is found) or raises alpha.
-        loop {
-            let score = self.nws(p, o, alpha, passed);
-            if score <= alpha || score >= beta || self.aborted {
-                return score;
-            }
-            alpha = score;
-        }
-    }
-
-    fn save(&self, p: u64, o: u64, (alpha, beta): (i32, i32), best: i32, best_move: u8, empties: u32) {
-        let (lower, upper) = if best <= alpha {
-            (-64, best)
-        } else if best >= beta {
-            (best, 64)
-        } else {
-            (best, best)
-        };
-        let entry = Entry { lower: lower as i8, upper: upper as i8, best: best_move, empties: empties as u8 };
-        self.table.store(p, o, entry, self.generation);
-    }
-
-    /// Null-window search: is the value above `alpha`? Returns a bound on the wrong side of the
-    /// window or the value itself.
-    fn nws(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        let empties = 64 - (p | o).count_ones();
-        if empties <= SHALLOW {
-            return self.nws_shallow(p, o, alpha, empties, passed);
-        }
-        self.count_node();
-        if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return 0;
-        }
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if passed {
-                return self.final_score(p, o);
-            }
-            return -self.nws(o, p, -alpha - 1, true);
-        }
-        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
-            // The opponent's stable discs cap the score.
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
-        }
-        let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
-            let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
-            if lower > alpha {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            hash_move = e.best;
-        }
-        let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, alpha + 1, hash_move, &mut children) {
-            Ok(n) => n,
-            Err(bound) => return bound,
-        };
-        let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
-            self.nws_split(p, o, alpha, &children[..n])
-        } else {
-            let mut best = -65;
-            let mut best_move = NO_MOVE;
-            for c in &children[..n] {
-                let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
-                if score > best {
-                    best = score;
-                    best_move = c.sq;
-                    if score > alpha {
-                        break;
-                    }
-                }
-            }
-            (best, best_move)
-        };
-        if self.aborted {
-            return 0;
-        }
-        self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
-        best
-    }
-
-    /// The moves of a null-window node in parallel once the first has failed to cut: the
-    /// young brothers wait for the eldest. A cut by any sets a flag the others watch.
-    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child]) -> (i32, u8) {
-        let first = children[0];
-        let mut best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
-        if best > alpha || self.aborted {
-            return (best, first.sq);
-        }
-        let cut = Arc::new(AtomicBool::new(false));
-        let found = AtomicI32::new(best << 8 | i32::from(first.sq));
-        let nodes = AtomicU64::new(0);
-        let aborted = AtomicBool::new(false);
-        let mut chain = self.cut.clone();
-        chain.push(cut.clone());
-        let (table, counting, generation, stop) = (self.table, self.counting, self.generation, self.stop);
-        // First in, first out: the moves go in their order, the likeliest cuts first.
-        rayon::scope_fifo(|scope| {
-            for &c in &children[1..] {
-                let (cut, found, nodes, aborted, chain) = (&cut, &found, &nodes, &aborted, chain.clone());
-                scope.spawn_fifo(move |_| {
-                    if cut.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let mut s = Search {
-                        table,
-                        eval: Evaluator::embedded(),
-                        counting,
-                        generation,
-                        parallel: true,
-                        nodes: 0,
-                        stop,
-                        cut: chain,
-                        aborted: false,
-                    };
-                    let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
-                    nodes.fetch_add(s.nodes, Ordering::Relaxed);
-                    if s.aborted {
-                        // Aborted by this split's own cut is fine; by anything else, not.
-                        if !cut.load(Ordering::Relaxed) {
-                            aborted.store(true, Ordering::Relaxed);
-                        }
-                        return;
-                    }
-                    found.fetch_max(score << 8 | i32::from(c.sq), Ordering::Relaxed);
-                    if score > alpha {
-                        cut.store(true, Ordering::Relaxed);
-                    }
-                });
-            }
-        });
-        self.nodes += nodes.load(Ordering::Relaxed);
-        let packed = found.load(Ordering::Relaxed);
-        best = packed >> 8;
-        if aborted.load(Ordering::Relaxed) && best <= alpha {
-            self.aborted = true;
-        }
-        (best, (packed & 0xFF) as u8)
-    }
-
-    /// Null-window search without the table for the last few empties: moves in quadrants with
-    /// an odd number of empty squares first (the last move of a region is worth having).
-    fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, empties: u32, passed: bool) -> i32 {
-        match empties {
-            0 => return self.final_score(p, o),
-            1 => return self.last_move(p, o),
-            2 => return self.two_empties(p, o, alpha, passed),
-            3 | 4 => return self.few_empties(p, o, alpha, passed),
-            _ => {}
-        }
-        self.count_node();
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if passed {
-                return self.final_score(p, o);
-            }
-            return -self.nws_shallow(o, p, -alpha - 1, empties, true);
-        }
-        let odd = odd_quadrants(!(p | o));
-        let mut best = -65;
-        for sq in Bits(moves & odd).chain(Bits(moves & !odd)) {
-            let f = flips(sq, p, o);
-            let score = -self.nws_shallow(o & !f, p | f | (1 << sq), -alpha - 1, empties - 1, false);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    break;
-                }
-            }
-        }
-        best
-    }
-
-    /// Three or four empty squares: each square tried in parity order without generating the
-    /// moves first; a side with no placement passes, and the game ends when neither has one.
-    fn few_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        self.nodes += 1;
-        let empty = !(p | o);
-        let odd = odd_quadrants(empty);
-        let mut best = -65;
-        for sq in Bits(empty & odd).chain(Bits(empty & !odd)) {
-            let f = flips(sq, p, o);
-            if f == 0 {
-                continue;
-            }
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let score = if empty.count_ones() == 4 {
-                -self.few_empties(np, no, -alpha - 1, false)
-            } else {
-                -self.two_empties(np, no, -alpha - 1, false)
-            };
-            if score > best {
-                best = score;
-                if score > alpha {
-                    return best;
-                }
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return self.final_score(p, o);
-        }
-        -self.few_empties(o, p, -alpha - 1, true)
-    }
-
-    /// Two empty squares: each placement is followed by [`Search::last_move`].
-    fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        self.nodes += 1;
-        let empty = !(p | o);
-        let mut best = -65;
-        for sq in Bits(empty) {
-            let f = flips(sq, p, o);
-            if f == 0 {
-                continue;
-            }
-            let score = -self.last_move(o & !f, p | f | (1 << sq));
-            if score > best {
-                best = score;
-                if best > alpha {
-                    return best;
-                }
-            }
-        }
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return self.final_score(p, o);
-        }
-        -self.two_empties(o, p, -alpha - 1, true)
-    }
-
-    /// The score with one empty square: the side to move takes it if it flips something, else
-    /// the opponent does if it can, else the game ends as it stands.
-    fn last_move(&mut self, p: u64, o: u64) -> i32 {
-        self.nodes += 1;
-        let sq = (!(p | o)).trailing_zeros();
-        let f = flips(sq, p, o);
-        if f != 0 {
-            return self.final_score(p | f | (1 << sq), o & !f);
-        }
-        let g = flips(sq, o, p);
-        if g != 0 {
-            return -self.final_score(o | g | (1 << sq), p & !g);
-        }
-        self.final_score(p, o)
-    }
-}
-
-/// The quadrants holding an odd number of the `empty` squares.
-#[inline]
-fn odd_quadrants(empty: u64) -> u64 {
-    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |acc, &q| acc | q)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -906,6 +508,75 @@ mod tests {
                 let me = pos.side_to_move();
                 prop_assert_eq!(p.score().score(me), solution.score);
             }
+        }
+    }
+
+    /// Plain negamax on the evaluation to `depth` (a pass costs no depth): the slow twin of
+    /// the depth-limited search.
+    fn eval_negamax(p: u64, o: u64, depth: u32, passed: bool) -> i32 {
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                let (a, b) = (p.count_ones() as i32, o.count_ones() as i32);
+                let e = 64 - a - b;
+                let diff = a - b;
+                return SCALE
+                    * if diff > 0 {
+                        diff + e
+                    } else if diff < 0 {
+                        diff - e
+                    } else {
+                        0
+                    };
+            }
+            return -eval_negamax(o, p, depth, true);
+        }
+        if depth == 0 {
+            return Evaluator::embedded().evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+        }
+        Bits(moves)
+            .map(|sq| {
+                let f = flips(sq, p, o);
+                -eval_negamax(o & !f, p | f | (1 << sq), depth - 1, false)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn depth_limited_search_equals_negamax_on_the_evaluation() {
+        for seed in 0..12 {
+            let pos = random_position(seed, 30, "othello");
+            let [black, white] = pos.bitboards().unwrap();
+            let (p, o) = if pos.side_to_move() == crate::core::Color::Black { (black, white) } else { (white, black) };
+            for depth in 1..=3 {
+                let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+                let found = solver.search_with(&pos, depth, Limits::default()).unwrap();
+                assert_eq!(found.units, eval_negamax(p, o, depth, false), "seed {seed} depth {depth}");
+                assert!(!found.exact);
+                assert_eq!(found.depth, depth);
+                assert!(found.pv.len() <= depth as usize && !found.pv.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn search_to_the_end_is_exact() {
+        for seed in 0..6 {
+            let pos = random_position(seed, 48, "othello");
+            let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+            let exact = solver.solve(&pos).unwrap().score;
+            let found = solver.search_with(&pos, 20, Limits::default()).unwrap();
+            assert!(found.exact);
+            assert_eq!(found.score, exact);
+            let moves = solver.search_moves_with(&pos, 12, Limits::default()).unwrap();
+            let solved = solver.solve_moves(&pos).unwrap();
+            let mut a: Vec<(Move, i32)> = moves.iter().map(|(m, e)| (*m, e.score)).collect();
+            let mut b = solved;
+            a.sort_by_key(|m| format!("{:?}", m));
+            b.sort_by_key(|m| format!("{:?}", m));
+            assert_eq!(a, b, "seed {seed}");
+            assert!(moves.iter().all(|(_, e)| e.exact));
         }
     }
 

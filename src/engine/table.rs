@@ -13,42 +13,48 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// What the table knows of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) struct Entry {
-    /// The score is at least this.
-    pub lower: i8,
+    /// The score is at least this (discs when exact, evaluation units otherwise).
+    pub lower: i16,
     /// The score is at most this.
-    pub upper: i8,
+    pub upper: i16,
     /// The best move found (a bit index), or [`NO_MOVE`].
     pub best: u8,
-    /// Empty squares when stored: the size of the search behind the bounds.
-    pub empties: u8,
+    /// Moves searched ahead, or [`EXACT`] for bounds on the final margin.
+    pub depth: u8,
+    /// The work behind the entry (empty squares for exact ones, depth otherwise): deeper work
+    /// is kept first.
+    pub cost: u8,
 }
 
 /// No best move known.
 pub(crate) const NO_MOVE: u8 = 255;
+/// The depth of an entry whose bounds are exact disc margins.
+pub(crate) const EXACT: u8 = 255;
 
 impl Entry {
+    /// `generation` is never zero, so an empty slot (all zero) matches no position.
     fn pack(self, generation: u8) -> u64 {
-        u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.best) << 16
-            | u64::from(self.empties) << 24
-            | u64::from(generation) << 32
-            // Never zero, so an empty slot (all zero) matches no position.
-            | 1 << 63
+        u64::from(self.lower as u16)
+            | u64::from(self.upper as u16) << 16
+            | u64::from(self.best) << 32
+            | u64::from(self.depth) << 40
+            | u64::from(self.cost) << 48
+            | u64::from(generation) << 56
     }
 
     fn unpack(data: u64) -> Entry {
         Entry {
-            lower: data as u8 as i8,
-            upper: (data >> 8) as u8 as i8,
-            best: (data >> 16) as u8,
-            empties: (data >> 24) as u8,
+            lower: data as u16 as i16,
+            upper: (data >> 16) as u16 as i16,
+            best: (data >> 32) as u8,
+            depth: (data >> 40) as u8,
+            cost: (data >> 48) as u8,
         }
     }
 }
 
 fn generation_of(data: u64) -> u8 {
-    (data >> 32) as u8
+    (data >> 56) as u8
 }
 
 struct Slot {
@@ -141,10 +147,11 @@ impl Table {
         None
     }
 
-    /// Records what a search of `p` to move against `o` found; `generation` tells this search's
-    /// entries from older ones, which give way first.
+    /// Records what a search of `p` to move against `o` found; `generation` (not zero) tells
+    /// this search's entries from older ones, which give way first.
     #[inline]
     pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
+        debug_assert_ne!(generation, 0);
         let i = self.pair(p, o);
         let data = entry.pack(generation);
         let (first, second) = (&self.slots()[i], &self.slots()[i + 1]);
@@ -159,7 +166,7 @@ impl Table {
             return;
         }
         let old = Entry::unpack(fdata);
-        if fdata == 0 || generation_of(fdata) != generation || old.empties <= entry.empties {
+        if fdata == 0 || generation_of(fdata) != generation || old.cost <= entry.cost {
             first.write(p, o, data);
         } else {
             second.write(p, o, data);
@@ -181,19 +188,23 @@ mod tests {
     #[test]
     fn stores_and_finds_both_positions_of_a_pair() {
         let table = Table::new(1);
-        let a = Entry { lower: -4, upper: 10, best: 19, empties: 12 };
-        let b = Entry { lower: 2, upper: 2, best: NO_MOVE, empties: 8 };
-        table.store(1, 2, a, 0);
+        let a = Entry { lower: -4, upper: 10, best: 19, depth: EXACT, cost: 12 };
+        let b = Entry { lower: -300, upper: 2, best: NO_MOVE, depth: 3, cost: 3 };
+        table.store(1, 2, a, 1);
         assert_eq!(table.probe(1, 2), Some(a));
         assert_eq!(table.probe(2, 1), None);
         // Same pair, shallower: the deeper entry stays.
         let i = table.pair(1, 2);
         let (p, o) = (0..u64::MAX).map(|k| (k << 8 | 3, 4)).find(|&(p, o)| table.pair(p, o) == i).unwrap();
-        table.store(p, o, b, 0);
+        table.store(p, o, b, 1);
         assert_eq!(table.probe(1, 2), Some(a));
         assert_eq!(table.probe(p, o), Some(b));
-        // A newer search replaces an old generation's entry first.
-        table.store(p, o, b, 1);
+        // A newer search's entry takes the place of an older search's, however deep.
+        let (q, r) = (0..u64::MAX).map(|k| (k << 8 | 5, 4)).find(|&(p, o)| table.pair(p, o) == i).unwrap();
+        let c = Entry { lower: 0, upper: 0, best: 7, depth: 1, cost: 1 };
+        table.store(q, r, c, 2);
+        assert_eq!(table.probe(q, r), Some(c));
+        assert_eq!(table.probe(1, 2), None);
         assert_eq!(table.probe(p, o), Some(b));
     }
 

@@ -1,0 +1,690 @@
+//! The searches behind [`crate::engine::solve::Solver`]: the exact endgame search and the
+//! depth-limited search on the evaluation, one thread's state each, sharing the table.
+//!
+//! - Exact: principal-variation search at the root and along the principal line, null-window
+//!   search everywhere else; enhanced transposition cut-offs; stability cut-offs (the
+//!   opponent's stable discs bound the score); moves ordered by the table's move, then by the
+//!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
+//!   weakest replies for the opponent, least potential mobility, corners first); no table and
+//!   quadrant-parity ordering near the end, the last four empty squares played out without move
+//!   generation; young-brothers-wait parallelism (rayon) far from the end.
+//! - Depth-limited: principal-variation search on the pattern evaluation, with the same table
+//!   (its entries carry their depth), handing over to the exact search where the depth reaches
+//!   the end of the game.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::eval::{Evaluator, SCALE};
+use super::solve::{Counting, Limits};
+use super::stability::stable_discs;
+use super::table::{EXACT, Entry, NO_MOVE, Table};
+use crate::core::bitboard::{Bitboard, Bits, flips, legal_moves};
+
+const CORNERS: u64 = 0x8100_0000_0000_0081;
+/// Empties at and below which the search drops the table and orders by parity only.
+const SHALLOW: u32 = 6;
+/// Empties from which a node looks its children up in the table before searching them
+/// (enhanced transposition cut-offs).
+const ETC_FROM: u32 = 10;
+/// Empties from which the evaluation of each child joins the ordering.
+const EVAL_ORDER_FROM: u32 = 12;
+/// Empties from which that evaluation looks one move ahead.
+const EVAL1_FROM: u32 = 14;
+/// Empties from which it looks two moves ahead.
+const EVAL2_FROM: u32 = 18;
+/// Depth of the estimate the root's first window is centred on.
+const ASPIRATION_DEPTH: u32 = 4;
+/// Half-width of that window, in discs.
+const ASPIRATION: i32 = 3;
+/// Evaluation units per ordering-key unit.
+const EVAL_DIV: i32 = 2;
+/// Empties from which a null-window node checks the opponent's stable discs.
+const STABILITY_FROM: u32 = 8;
+/// Empties from which nodes split their moves between threads.
+const SPLIT_FROM: u32 = 16;
+/// Empties from which a node under a parallel split checks whether the split was cut.
+const CUT_CHECK_FROM: u32 = 10;
+/// The four quadrants, for parity.
+const QUADRANTS: [u64; 4] =
+    [0x0000_0000_0F0F_0F0F, 0x0000_0000_F0F0_F0F0, 0x0F0F_0F0F_0000_0000, 0xF0F0_F0F0_0000_0000];
+
+/// The limits of one call, shared by its threads.
+pub(crate) struct Stop {
+    flag: AtomicBool,
+    nodes: AtomicU64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    pub(crate) fn new(limits: Limits) -> Stop {
+        Stop {
+            flag: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| Instant::now() + t),
+        }
+    }
+
+    pub(crate) fn hit(&self) -> bool {
+        self.flag.load(Ordering::Relaxed)
+    }
+
+    /// Adds a thread's recent nodes and checks the limits.
+    fn check(&self, recent: u64) -> bool {
+        let total = self.nodes.fetch_add(recent, Ordering::Relaxed) + recent;
+        if total >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.flag.store(true, Ordering::Relaxed);
+        }
+        self.hit()
+    }
+}
+
+/// How often (in nodes, a power of two) a thread reports to [`Stop`].
+const POLL: u64 = 1 << 14;
+
+/// One thread's search state.
+pub(crate) struct Search<'a> {
+    pub(crate) table: &'a Table,
+    pub(crate) eval: &'static Evaluator,
+    pub(crate) counting: Counting,
+    pub(crate) generation: u8,
+    pub(crate) parallel: bool,
+    pub(crate) nodes: u64,
+    pub(crate) stop: &'a Stop,
+    /// Flags of the parallel splits this search works under: any set means its result is moot.
+    pub(crate) cut: Vec<Arc<AtomicBool>>,
+    /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
+    pub(crate) aborted: bool,
+}
+
+/// One move of a node, ready to search.
+#[derive(Clone, Copy, Default)]
+struct Child {
+    key: i32,
+    sq: u8,
+    flipped: u64,
+}
+
+impl Search<'_> {
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & (POLL - 1) == 0 && (self.stop.check(POLL) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)))
+        {
+            self.aborted = true;
+        }
+    }
+
+    pub(crate) fn final_score(&self, p: u64, o: u64) -> i32 {
+        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+        let diff = mine - theirs;
+        if self.counting == Counting::Plain {
+            return diff;
+        }
+        let empties = 64 - mine - theirs;
+        match diff.cmp(&0) {
+            std::cmp::Ordering::Greater => diff + empties,
+            std::cmp::Ordering::Less => diff - empties,
+            std::cmp::Ordering::Equal => 0,
+        }
+    }
+
+    /// The moves of `p`, each with its flips and an ordering key (lower first); `None` when a
+    /// child's table entry already refutes the node's `beta` (enhanced transposition cut-off),
+    /// with that bound.
+    fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
+        let mut n = 0;
+        let empties = 64 - (p | o).count_ones();
+        let etc = empties >= ETC_FROM;
+        let by_eval = empties >= EVAL_ORDER_FROM;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let (np, no) = (p | f | (1 << sq), o & !f);
+            if etc
+                && let Some(child) = self.table.probe(no, np)
+                && child.depth == EXACT
+                && -i32::from(child.upper) >= beta
+            {
+                return Err(-i32::from(child.upper));
+            }
+            let replies = legal_moves(no, np);
+            let frontier = Bitboard(np).neighbours().0 & !(np | no);
+            let mut key = (replies.count_ones() as i32) * 16
+                + (replies & CORNERS).count_ones() as i32 * 32
+                + frontier.count_ones() as i32 * 8;
+            if (1u64 << sq) & CORNERS != 0 {
+                key -= 40;
+            }
+            if by_eval {
+                let depth = if empties >= EVAL2_FROM {
+                    2
+                } else if empties >= EVAL1_FROM {
+                    1
+                } else {
+                    0
+                };
+                key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
+            }
+            if sq as u8 == hash_move {
+                key = -10_000;
+            }
+            out[n] = Child { key, sq: sq as u8, flipped: f };
+            n += 1;
+        }
+        out[..n].sort_unstable_by_key(|c| c.key);
+        Ok(n)
+    }
+
+    /// A quick estimate of the position for ordering: alpha-beta on the evaluation to `depth`
+    /// moves, in evaluation units for the side to move.
+    pub(crate) fn estimate(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.eval.evaluate(p, o);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return self.final_score(p, o) * SCALE;
+            }
+            return -self.estimate(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -SCALE * 65;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let score = -self.estimate(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// The value in (`alpha`, `beta`) by searches in a narrow window around an estimate,
+    /// widened on the side that fails.
+    pub(crate) fn aspiration(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if empties <= SHALLOW || beta - alpha <= 2 {
+            return self.pvs(p, o, alpha, beta, false);
+        }
+        // (Centring it on a depth-limited search to 12 or 14 moves short of the end instead cost
+        // more than it saved on FFO #20-39.)
+        let estimate = self.estimate(p, o, ASPIRATION_DEPTH.min(empties), -SCALE * 64, SCALE * 64);
+        let guess = (estimate / SCALE).clamp(alpha + 1, beta - 1);
+        let (mut low, mut high) = ((guess - ASPIRATION).max(alpha), (guess + ASPIRATION).min(beta));
+        loop {
+            let score = self.pvs(p, o, low, high, false);
+            if self.aborted {
+                return score;
+            }
+            if score <= low && low > alpha {
+                high = score + 1;
+                low = (score - 4 * ASPIRATION).max(alpha);
+            } else if score >= high && high < beta {
+                low = score - 1;
+                high = (score + 4 * ASPIRATION).min(beta);
+            } else {
+                return score;
+            }
+        }
+    }
+
+    /// Principal-variation search in the window (`alpha`, `beta`); `passed` says the opponent
+    /// just passed.
+    pub(crate) fn pvs(&mut self, p: u64, o: u64, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if empties <= SHALLOW || beta - alpha == 1 {
+            // Null windows and the end: the fast path, widened by repeated probes if needed.
+            if beta - alpha == 1 {
+                return self.nws(p, o, alpha, passed);
+            }
+            return self.bounded(p, o, alpha, beta, passed);
+        }
+        self.count_node();
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.pvs(o, p, -beta, -alpha, true);
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(p, o) {
+            if e.depth == EXACT {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+            hash_move = e.best;
+        }
+        let original_alpha = alpha;
+        let mut children = [Child::default(); 32];
+        let n = match self.order(p, o, moves, beta, hash_move, &mut children) {
+            Ok(n) => n,
+            Err(bound) => return bound,
+        };
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        for (i, c) in children[..n].iter().enumerate() {
+            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+            let score = if i == 0 {
+                -self.pvs(no, np, -beta, -alpha, false)
+            } else {
+                let probe = -self.nws(no, np, -alpha - 1, false);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.pvs(no, np, -beta, -probe, false)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = c.sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.save(p, o, (original_alpha, beta), best, best_move, empties);
+        best
+    }
+
+    /// The exact value in (`alpha`, `beta`) near the end, by null-window probes.
+    fn bounded(&mut self, p: u64, o: u64, mut alpha: i32, beta: i32, passed: bool) -> i32 {
+        // Each probe either fails low (the value is found) or raises alpha.
+        loop {
+            let score = self.nws(p, o, alpha, passed);
+            if score <= alpha || score >= beta || self.aborted {
+                return score;
+            }
+            alpha = score;
+        }
+    }
+
+    fn save(&self, p: u64, o: u64, (alpha, beta): (i32, i32), best: i32, best_move: u8, empties: u32) {
+        let (lower, upper) = if best <= alpha {
+            (-64, best)
+        } else if best >= beta {
+            (best, 64)
+        } else {
+            (best, best)
+        };
+        let entry =
+            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: EXACT, cost: empties as u8 };
+        self.table.store(p, o, entry, self.generation);
+    }
+
+    /// Null-window search: is the value above `alpha`? Returns a bound on the wrong side of the
+    /// window or the value itself.
+    fn nws(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if empties <= SHALLOW {
+            return self.nws_shallow(p, o, alpha, empties, passed);
+        }
+        self.count_node();
+        if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.nws(o, p, -alpha - 1, true);
+        }
+        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
+            // The opponent's stable discs cap the score.
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(p, o) {
+            if e.depth == EXACT {
+                let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+                if lower > alpha {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+            hash_move = e.best;
+        }
+        let mut children = [Child::default(); 32];
+        let n = match self.order(p, o, moves, alpha + 1, hash_move, &mut children) {
+            Ok(n) => n,
+            Err(bound) => return bound,
+        };
+        let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
+            self.nws_split(p, o, alpha, &children[..n])
+        } else {
+            let mut best = -65;
+            let mut best_move = NO_MOVE;
+            for c in &children[..n] {
+                let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
+                if score > best {
+                    best = score;
+                    best_move = c.sq;
+                    if score > alpha {
+                        break;
+                    }
+                }
+            }
+            (best, best_move)
+        };
+        if self.aborted {
+            return 0;
+        }
+        self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
+        best
+    }
+
+    /// The moves of a null-window node in parallel once the first has failed to cut: the
+    /// young brothers wait for the eldest. A cut by any sets a flag the others watch.
+    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child]) -> (i32, u8) {
+        let first = children[0];
+        let mut best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
+        if best > alpha || self.aborted {
+            return (best, first.sq);
+        }
+        let cut = Arc::new(AtomicBool::new(false));
+        let found = AtomicI32::new(best << 8 | i32::from(first.sq));
+        let nodes = AtomicU64::new(0);
+        let aborted = AtomicBool::new(false);
+        let mut chain = self.cut.clone();
+        chain.push(cut.clone());
+        let (table, counting, generation, stop) = (self.table, self.counting, self.generation, self.stop);
+        // First in, first out: the moves go in their order, the likeliest cuts first.
+        rayon::scope_fifo(|scope| {
+            for &c in &children[1..] {
+                let (cut, found, nodes, aborted, chain) = (&cut, &found, &nodes, &aborted, chain.clone());
+                scope.spawn_fifo(move |_| {
+                    if cut.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let mut s = Search {
+                        table,
+                        eval: Evaluator::embedded(),
+                        counting,
+                        generation,
+                        parallel: true,
+                        nodes: 0,
+                        stop,
+                        cut: chain,
+                        aborted: false,
+                    };
+                    let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
+                    nodes.fetch_add(s.nodes, Ordering::Relaxed);
+                    if s.aborted {
+                        // Aborted by this split's own cut is fine; by anything else, not.
+                        if !cut.load(Ordering::Relaxed) {
+                            aborted.store(true, Ordering::Relaxed);
+                        }
+                        return;
+                    }
+                    found.fetch_max(score << 8 | i32::from(c.sq), Ordering::Relaxed);
+                    if score > alpha {
+                        cut.store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        self.nodes += nodes.load(Ordering::Relaxed);
+        let packed = found.load(Ordering::Relaxed);
+        best = packed >> 8;
+        if aborted.load(Ordering::Relaxed) && best <= alpha {
+            self.aborted = true;
+        }
+        (best, (packed & 0xFF) as u8)
+    }
+
+    /// Null-window search without the table for the last few empties: moves in quadrants with
+    /// an odd number of empty squares first (the last move of a region is worth having).
+    fn nws_shallow(&mut self, p: u64, o: u64, alpha: i32, empties: u32, passed: bool) -> i32 {
+        match empties {
+            0 => return self.final_score(p, o),
+            1 => return self.last_move(p, o),
+            2 => return self.two_empties(p, o, alpha, passed),
+            3 | 4 => return self.few_empties(p, o, alpha, passed),
+            _ => {}
+        }
+        self.count_node();
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o);
+            }
+            return -self.nws_shallow(o, p, -alpha - 1, empties, true);
+        }
+        let odd = odd_quadrants(!(p | o));
+        let mut best = -65;
+        for sq in Bits(moves & odd).chain(Bits(moves & !odd)) {
+            let f = flips(sq, p, o);
+            let score = -self.nws_shallow(o & !f, p | f | (1 << sq), -alpha - 1, empties - 1, false);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Three or four empty squares: each square tried in parity order without generating the
+    /// moves first; a side with no placement passes, and the game ends when neither has one.
+    fn few_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = !(p | o);
+        let odd = odd_quadrants(empty);
+        let mut best = -65;
+        for sq in Bits(empty & odd).chain(Bits(empty & !odd)) {
+            let f = flips(sq, p, o);
+            if f == 0 {
+                continue;
+            }
+            let (np, no) = (o & !f, p | f | (1 << sq));
+            let score = if empty.count_ones() == 4 {
+                -self.few_empties(np, no, -alpha - 1, false)
+            } else {
+                -self.two_empties(np, no, -alpha - 1, false)
+            };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return best;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.few_empties(o, p, -alpha - 1, true)
+    }
+
+    /// Two empty squares: each placement is followed by [`Search::last_move`].
+    fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = !(p | o);
+        let mut best = -65;
+        for sq in Bits(empty) {
+            let f = flips(sq, p, o);
+            if f == 0 {
+                continue;
+            }
+            let score = -self.last_move(o & !f, p | f | (1 << sq));
+            if score > best {
+                best = score;
+                if best > alpha {
+                    return best;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.two_empties(o, p, -alpha - 1, true)
+    }
+
+    /// The score with one empty square: the side to move takes it if it flips something, else
+    /// the opponent does if it can, else the game ends as it stands.
+    fn last_move(&mut self, p: u64, o: u64) -> i32 {
+        self.nodes += 1;
+        let sq = (!(p | o)).trailing_zeros();
+        let f = flips(sq, p, o);
+        if f != 0 {
+            return self.final_score(p | f | (1 << sq), o & !f);
+        }
+        let g = flips(sq, o, p);
+        if g != 0 {
+            return -self.final_score(o | g | (1 << sq), p & !g);
+        }
+        self.final_score(p, o)
+    }
+}
+
+/// The quadrants holding an odd number of the `empty` squares.
+#[inline]
+fn odd_quadrants(empty: u64) -> u64 {
+    QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |acc, &q| acc | q)
+}
+
+/// Depth of the estimate that orders the moves of a depth-limited node searched `depth` ahead.
+fn sort_depth(depth: u32) -> u32 {
+    match depth {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+impl Search<'_> {
+    /// Depth-limited principal-variation search on the evaluation: the value of `p` to move
+    /// looking `depth` moves ahead, in evaluation units, in the window (`alpha`, `beta`). Where
+    /// the depth reaches the end of the game the exact search takes over.
+    pub(crate) fn midgame(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+        let empties = 64 - (p | o).count_ones();
+        if depth >= empties {
+            // Exact from here: the window in whole discs (rounded outward), the value back in
+            // evaluation units.
+            let low = alpha.div_euclid(SCALE).clamp(-65, 64);
+            let high = (beta + SCALE - 1).div_euclid(SCALE).clamp(-64, 65);
+            return self.pvs(p, o, low, high, passed) * SCALE;
+        }
+        if depth == 0 {
+            return self.eval.evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+        }
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if passed {
+                return self.final_score(p, o) * SCALE;
+            }
+            return -self.midgame(o, p, depth, -beta, -alpha, true);
+        }
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(p, o) {
+            let scale = if e.depth == EXACT { SCALE } else { 1 };
+            if e.depth == EXACT || u32::from(e.depth) >= depth {
+                let (lower, upper) = (i32::from(e.lower) * scale, i32::from(e.upper) * scale);
+                if lower >= beta || lower == upper {
+                    return lower;
+                }
+                if upper <= alpha {
+                    return upper;
+                }
+                alpha = alpha.max(lower);
+                beta = beta.min(upper);
+            }
+            hash_move = e.best;
+        }
+        let original = (alpha, beta);
+        let mut children = [Child::default(); 32];
+        let mut n = 0;
+        let by = sort_depth(depth);
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let key = if sq as u8 == hash_move {
+                i32::MIN
+            } else {
+                self.estimate(o & !f, p | f | (1 << sq), by, -SCALE * 64, SCALE * 64)
+            };
+            children[n] = Child { key, sq: sq as u8, flipped: f };
+            n += 1;
+        }
+        children[..n].sort_unstable_by_key(|c| c.key);
+        let mut best = i32::MIN;
+        let mut best_move = NO_MOVE;
+        for (i, c) in children[..n].iter().enumerate() {
+            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+            let score = if i == 0 {
+                -self.midgame(no, np, depth - 1, -beta, -alpha, false)
+            } else {
+                let probe = -self.midgame(no, np, depth - 1, -alpha - 1, -alpha, false);
+                if probe > alpha && probe < beta && !self.aborted {
+                    -self.midgame(no, np, depth - 1, -beta, -probe, false)
+                } else {
+                    probe
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = c.sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= original.0 {
+            (-SCALE * 64, best)
+        } else if best >= original.1 {
+            (best, SCALE * 64)
+        } else {
+            (best, best)
+        };
+        let entry =
+            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: depth as u8, cost: depth as u8 };
+        self.table.store(p, o, entry, self.generation);
+        best
+    }
+}
