@@ -158,3 +158,36 @@ fn threads_and_wld_agree_with_the_exact_scores() {
     let wld: Vec<i64> = one.iter().map(|s| s.signum()).collect();
     assert_eq!(run(&["--wld", "-j", "2"]), wld);
 }
+
+/// `--depth` estimates (marked not exact, at that depth) unless the depth reaches the end;
+/// `--time` deepens up to the exact solve when time allows.
+#[test]
+fn depth_and_time_limited_searches() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let run = |extra: &[&str]| -> Vec<serde_json::Value> {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", path.to_str().unwrap(), "--format", "json", "-q", "-j", "1"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+    for row in run(&["--depth", "4", "--all-moves"]) {
+        assert_eq!(row["exact"], false);
+        assert_eq!(row["depth"], 4);
+        assert_eq!(row["pv"].as_str().unwrap().split(' ').count(), 4);
+        assert!(row["moves"].as_str().unwrap().split(' ').all(|m| m.contains(":~")), "{row}");
+    }
+    let exact = [18, 10, 2, 0, 32];
+    for (row, want) in run(&["--depth", "30"]).iter().zip(exact) {
+        assert_eq!(row["exact"], true);
+        assert_eq!(row["score"], want);
+    }
+    for (row, want) in run(&["--time", "60"]).iter().zip(exact) {
+        assert_eq!(row["exact"], true);
+        assert_eq!(row["depth"], 14);
+        assert_eq!(row["score"], want);
+    }
+}

@@ -12,7 +12,7 @@ use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
 use crate::core::{Move, Position};
-use crate::engine::solve::{Limits, Solver, Target};
+use crate::engine::solve::{Estimate, Limits, Solver, Target};
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
@@ -35,6 +35,14 @@ pub struct Args {
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
     pub plain: bool,
+    /// Search this many moves ahead on the evaluation instead of solving (exact where the depth
+    /// reaches the end).
+    #[arg(long, conflicts_with = "wld")]
+    pub depth: Option<u32>,
+    /// Search as deep as this many seconds allow, up to the exact solve (with --depth: at most
+    /// that deep).
+    #[arg(long, conflicts_with = "wld")]
+    pub time: Option<f64>,
     /// Threads per search (default: every core); positions are solved one after the other.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -66,6 +74,8 @@ struct Row {
     seconds: f64,
     pv: String,
     moves: String,
+    exact: bool,
+    depth: u32,
 }
 
 /// Runs `kifu solve`.
@@ -75,7 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
     if args.format == Format::Csv {
-        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves")?;
+        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth")?;
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
@@ -124,8 +134,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 }
 
 fn text(row: &Row) -> String {
+    let how = if row.exact { String::new() } else { format!(" estimated at depth {},", row.depth) };
     let mut s = format!(
-        "{}#{}: {} empties, {} to move: best {}, score {:+} ({} nodes, {:.3} s)",
+        "{}#{}: {} empties, {} to move: best {},{how} score {:+} ({} nodes, {:.3} s)",
         row.source, row.index, row.empties, row.side, row.best_move, row.score, row.nodes, row.seconds
     );
     if !row.pv.is_empty() {
@@ -188,26 +199,55 @@ fn solve(
     };
     let solver = &mut solvers[index];
     let fail = |e: crate::engine::solve::SolveError| raw.error(source.name, Default::default(), e.to_string());
-    let solution = solver.solve_with(&pos, target, Limits::default()).map_err(fail)?;
-    let mut nodes = solution.nodes;
-    let moves = if args.all_moves {
-        let all = solver.solve_moves_with(&pos, Limits::default()).map_err(fail)?;
-        nodes += solver.nodes();
-        all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
+    let empties = pos.empties();
+    // A depth or time asks for the depth-limited search, unless the depth reaches the end.
+    let limited = args.time.is_some() || args.depth.is_some_and(|d| d < empties);
+    let (found, moves) = if limited {
+        let depth = args.depth.unwrap_or(empties);
+        let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
+        let found = solver.search_with(&pos, depth, limits).map_err(fail)?;
+        let moves = if args.all_moves {
+            let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
+            all.iter()
+                .map(|(mv, e)| format!("{}:{}{:+}", name(*mv), if e.exact { "" } else { "~" }, e.score))
+                .collect::<Vec<_>>()
+                .join(" ")
+        } else {
+            String::new()
+        };
+        (found, moves)
     } else {
-        String::new()
+        let solution = solver.solve_with(&pos, target, Limits::default()).map_err(fail)?;
+        let moves = if args.all_moves {
+            let all = solver.solve_moves_with(&pos, Limits::default()).map_err(fail)?;
+            all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
+        } else {
+            String::new()
+        };
+        let found = Estimate {
+            score: solution.score,
+            units: 0,
+            exact: true,
+            depth: empties,
+            best: solution.best,
+            pv: solution.pv,
+            nodes: solution.nodes,
+        };
+        (found, moves)
     };
-    let solution = crate::engine::solve::Solution { nodes, ..solution };
+    let nodes = found.nodes + if args.all_moves { solver.nodes() } else { 0 };
     Ok(Row {
         source: source.name.to_owned(),
         index: raw.index + 1,
         empties: pos.empties(),
         side: pos.side_to_move().name(),
-        best_move: solution.best.map(name).unwrap_or_default(),
-        score: solution.score,
-        nodes: solution.nodes,
+        best_move: found.best.map(name).unwrap_or_default(),
+        score: found.score,
+        nodes,
         seconds: started.elapsed().as_secs_f64(),
-        pv: solution.pv.iter().map(|&m| name(m)).collect::<Vec<_>>().join(" "),
+        pv: found.pv.iter().map(|&m| name(m)).collect::<Vec<_>>().join(" "),
         moves,
+        exact: found.exact,
+        depth: found.depth,
     })
 }

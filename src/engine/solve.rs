@@ -180,38 +180,29 @@ impl Solver {
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
         }
-        let pv = self.principal_variation(p, o, target, &stop);
+        let score = if target == Target::WinLossDraw { score.signum() } else { score };
+        let pv = self.principal_variation(p, o, score, target, &stop);
         if stop.hit() {
             return Err(SolveError::Stopped { nodes: self.nodes });
         }
-        let score = if target == Target::WinLossDraw { score.signum() } else { score };
         Ok(Solution { score, best: pv.first().copied(), pv, nodes: self.nodes })
     }
 
-    /// Searches a position `depth` moves ahead on the evaluation (exactly where the depth
-    /// reaches the end), deepening one move at a time; a node or time limit ends the search
-    /// with the last finished depth (an error only when not even depth 1 finished).
+    /// Searches a position `depth` moves ahead on the evaluation, deepening one move at a time;
+    /// when the depth reaches the end of the game, the last iteration is the exact solve. A node
+    /// or time limit ends the search with the last finished depth (an error only when not even
+    /// depth 1 finished).
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let empties = position.empties();
-        if depth >= empties {
-            let solution = self.solve_with(position, Target::Exact, limits)?;
-            return Ok(Estimate {
-                score: solution.score,
-                units: solution.score * SCALE,
-                exact: true,
-                depth: empties,
-                best: solution.best,
-                pv: solution.pv,
-                nodes: solution.nodes,
-            });
-        }
         let stop = Stop::new(limits);
         let mut nodes = 0;
         let mut done: Option<(u32, i32)> = None;
-        for d in 1..=depth {
+        for d in 1..=depth.min(empties).max(1) {
             let guess = done.map(|(_, v)| v);
             let (value, n) = self.run(&stop, |s| match guess {
+                // The last iteration reaches the end: the exact search, in whole discs.
+                _ if d >= empties => s.aspiration(p, o, -64, 64) * SCALE,
                 // A window of two discs around the last value, widened on the side that fails.
                 Some(g) => {
                     let (mut low, mut high) = (g - 2 * SCALE, g + 2 * SCALE);
@@ -237,11 +228,19 @@ impl Solver {
         }
         self.nodes = nodes;
         let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
-        let pv = self.table_line(p, o, depth);
+        let exact = depth >= empties;
+        let pv = if exact {
+            let pv = self.principal_variation(p, o, units / SCALE, Target::Exact, &Stop::new(Limits::default()));
+            nodes = self.nodes.max(nodes);
+            pv
+        } else {
+            self.table_line(p, o, depth)
+        };
+        self.nodes = nodes;
         Ok(Estimate {
             score: (units as f64 / f64::from(SCALE)).round() as i32,
             units,
-            exact: false,
+            exact,
             depth,
             best: pv.first().copied(),
             pv,
@@ -389,11 +388,20 @@ impl Solver {
         (score, search.nodes)
     }
 
-    /// The moves the table holds as best from this position on, checked for legality and
-    /// filled in by search where the table holds nothing (near the end).
-    fn principal_variation(&mut self, mut p: u64, mut o: u64, target: Target, stop: &Stop) -> Vec<Move> {
+    /// A line of best moves from this position, whose value is `score` (its sign for
+    /// [`Target::WinLossDraw`], where the line is just the first move): at each step the table's
+    /// move is tried first, and a move is taken only once a search confirms its value.
+    fn principal_variation(
+        &mut self,
+        mut p: u64,
+        mut o: u64,
+        mut score: i32,
+        target: Target,
+        stop: &Stop,
+    ) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut nodes = self.nodes;
+        let wld = target == Target::WinLossDraw;
         for _ in 0..64 {
             let moves = legal_moves(p, o);
             if moves == 0 {
@@ -402,35 +410,35 @@ impl Solver {
                 }
                 pv.push(Move::Pass);
                 std::mem::swap(&mut p, &mut o);
+                score = -score;
                 continue;
             }
-            let known = self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0);
-            let sq = match known {
-                Some(b) if target == Target::Exact || pv.is_empty() => u32::from(b),
-                _ if target == Target::WinLossDraw => break,
-                _ => {
-                    let (target_score, n) = self.run(stop, |s| s.pvs(p, o, -64, 64, false));
-                    nodes += n;
-                    let mut found = None;
-                    for sq in Bits(moves) {
-                        let f = flips(sq, p, o);
-                        let (score, n) = self.run(stop, |s| -s.pvs(o & !f, p | f | (1 << sq), -64, 64, false));
-                        nodes += n;
-                        if score == target_score {
-                            found = Some(sq);
-                            break;
-                        }
-                    }
-                    match found {
-                        Some(sq) if !stop.hit() => sq,
-                        _ => break,
-                    }
+            let hint = self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0);
+            let candidates = hint.map(u32::from).into_iter().chain(Bits(moves).filter(|&sq| Some(sq as u8) != hint));
+            let mut found = None;
+            for sq in candidates {
+                let f = flips(sq, p, o);
+                let (np, no) = (o & !f, p | f | (1 << sq));
+                let (value, n) = if wld {
+                    self.run(stop, |s| -s.pvs(np, no, -1, 1, false).signum())
+                } else {
+                    self.run(stop, |s| -s.pvs(np, no, -score - 1, -score + 1, false))
+                };
+                nodes += n;
+                if stop.hit() {
+                    break;
                 }
-            };
+                if value == score {
+                    found = Some(sq);
+                    break;
+                }
+            }
+            let Some(sq) = found else { break };
             pv.push(Move::Place(Square::from_bit8(sq)));
             let f = flips(sq, p, o);
             (p, o) = (o & !f, p | f | (1 << sq));
-            if target == Target::WinLossDraw {
+            score = -score;
+            if wld {
                 break;
             }
         }
