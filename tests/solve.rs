@@ -1,5 +1,5 @@
 //! The exact solver on the FFO endgame positions (best scores from the files) when
-//! `../shared/data` is present; the quick sets run in CI, #40-59 under `--ignored`.
+//! `../shared/data` is present; #1-19 and #20-39 run in CI, #40-59 under `--ignored`.
 
 mod common;
 
@@ -56,8 +56,8 @@ fn ffo_1_to_19_scores() {
     }
 }
 
+/// About 10 s in the test profile.
 #[test]
-#[ignore = "about a minute in release: not yet fast enough for CI (cargo test --release --test solve -- --ignored)"]
 fn ffo_20_to_39_scores() {
     let Some(path) = shared("ffo/fforum-20-39.obf") else { return };
     for (i, got, want, _) in solve_file(&path) {
