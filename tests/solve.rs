@@ -191,3 +191,35 @@ fn depth_and_time_limited_searches() {
         assert_eq!(row["score"], want);
     }
 }
+
+/// `--weights` loads another weights file (here the shipped one again); a bad file is a usage
+/// error naming the file.
+#[test]
+fn solve_with_a_weights_file() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = root.join("samples/ffo-1-5.obf");
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", sample.to_str().unwrap(), "-q", "--format", "csv", "--depth", "3", "--weights"])
+        .arg(root.join("src/engine/weights.bin"))
+        .output()
+        .unwrap();
+    let default = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", sample.to_str().unwrap(), "-q", "--format", "csv", "--depth", "3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let scores = |o: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(o).lines().map(|l| l.split(',').nth(5).unwrap().to_owned()).collect()
+    };
+    assert_eq!(scores(&out.stdout), scores(&default.stdout));
+    let bad = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", sample.to_str().unwrap(), "-q", "--weights"])
+        .arg(&sample)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("weights"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

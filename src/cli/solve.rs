@@ -43,6 +43,10 @@ pub struct Args {
     /// that deep).
     #[arg(long, conflicts_with = "wld")]
     pub time: Option<f64>,
+    /// Order moves and estimate positions with this weights file (written by `kifu train`)
+    /// instead of the shipped weights.
+    #[arg(long, visible_alias = "eval")]
+    pub weights: Option<PathBuf>,
     /// Threads per search (default: every core); positions are solved one after the other.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -90,12 +94,16 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let solvers: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+    let evaluator = match &args.weights {
+        Some(path) => Some(std::sync::Arc::new(crate::engine::eval::Evaluator::load(path)?)),
+        None => None,
+    };
     pool.install(|| {
         records::for_each_in_batches(
             &args.input,
             &progress,
             1,
-            |source, raw| solve(source, raw, &args, threads, &solvers),
+            |source, raw| solve(source, raw, &args, threads, evaluator.as_ref(), &solvers),
             |_, result| {
                 match result.and_then(|r| r) {
                     Err(e) => {
@@ -160,6 +168,7 @@ fn solve(
     raw: &RawRecord,
     args: &Args,
     threads: usize,
+    evaluator: Option<&std::sync::Arc<crate::engine::eval::Evaluator>>,
     solvers: &Mutex<Vec<Solver>>,
 ) -> Result<Row, RecordError> {
     let mut pos = position(source, raw)?;
@@ -193,7 +202,11 @@ fn solve(
     let index = match solvers.iter().position(|s| s.counting() == counting) {
         Some(i) => i,
         None => {
-            solvers.push(Solver::new(args.hash_mb, counting).with_threads(threads));
+            let mut solver = Solver::new(args.hash_mb, counting).with_threads(threads);
+            if let Some(eval) = evaluator {
+                solver = solver.with_evaluator(eval.clone());
+            }
+            solvers.push(solver);
             solvers.len() - 1
         }
     };

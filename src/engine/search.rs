@@ -88,7 +88,7 @@ const POLL: u64 = 1 << 14;
 /// One thread's search state.
 pub(crate) struct Search<'a> {
     pub(crate) table: &'a Table,
-    pub(crate) eval: &'static Evaluator,
+    pub(crate) eval: &'a Evaluator,
     pub(crate) counting: Counting,
     pub(crate) generation: u8,
     pub(crate) parallel: bool,
@@ -418,7 +418,8 @@ impl Search<'_> {
         let aborted = AtomicBool::new(false);
         let mut chain = self.cut.clone();
         chain.push(cut.clone());
-        let (table, counting, generation, stop) = (self.table, self.counting, self.generation, self.stop);
+        let (table, eval, counting, generation, stop) =
+            (self.table, self.eval, self.counting, self.generation, self.stop);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
             for &c in &children[1..] {
@@ -429,7 +430,7 @@ impl Search<'_> {
                     }
                     let mut s = Search {
                         table,
-                        eval: Evaluator::embedded(),
+                        eval,
                         counting,
                         generation,
                         parallel: true,

@@ -16,6 +16,7 @@
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
 
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE};
@@ -114,6 +115,7 @@ pub enum SolveError {
 /// An exact solver: its transposition table (kept between calls), threads and scoring.
 pub struct Solver {
     table: Table,
+    eval: Arc<Evaluator>,
     counting: Counting,
     threads: usize,
     generation: u8,
@@ -124,13 +126,22 @@ impl Solver {
     /// A single-threaded solver with a table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize, counting: Counting) -> Solver {
-        Solver { table: Table::new(hash_mb), counting, threads: 1, generation: 0, nodes: 0 }
+        static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
+        let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
+        Solver { table: Table::new(hash_mb), eval, counting, threads: 1, generation: 0, nodes: 0 }
     }
 
     /// Searches with `threads` threads (rayon's global pool, or the pool the call runs in).
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Solver {
         self.threads = threads.max(1);
+        self
+    }
+
+    /// Orders moves and estimates positions with these weights instead of the shipped ones.
+    #[must_use]
+    pub fn with_evaluator(mut self, eval: Arc<Evaluator>) -> Solver {
+        self.eval = eval;
         self
     }
 
@@ -375,7 +386,7 @@ impl Solver {
     fn run(&self, stop: &Stop, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
         let mut search = Search {
             table: &self.table,
-            eval: Evaluator::embedded(),
+            eval: &self.eval,
             counting: self.counting,
             generation: self.generation,
             parallel: self.threads > 1,
