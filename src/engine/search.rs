@@ -39,7 +39,7 @@ const ASPIRATION_DEPTH: u32 = 4;
 /// Half-width of that window, in discs.
 const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
-const EVAL_DIV: i32 = 2;
+const EVAL_DIV: i32 = 3;
 /// Empties from which a null-window node checks the opponent's stable discs.
 const STABILITY_FROM: u32 = 8;
 /// Empties from which nodes split their moves between threads.
