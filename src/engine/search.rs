@@ -143,11 +143,8 @@ impl Search<'_> {
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1 << sq), o & !f);
-            if etc
-                && let Some(child) = self.table.probe(no, np)
-                && child.depth == EXACT
-                && -i32::from(child.upper) >= beta
-            {
+            let refuted = etc.then(|| self.table.probe(no, np)).flatten();
+            if let Some(child) = refuted.filter(|c| c.depth == EXACT && -i32::from(c.upper) >= beta) {
                 return Err(-i32::from(child.upper));
             }
             let replies = legal_moves(no, np);
