@@ -274,22 +274,44 @@ impl Search<'_> {
             Ok(n) => n,
             Err(bound) => return bound,
         };
-        let mut best = -65;
+        let Some((best, best_move)) =
+            self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| s.pvs(p, o, a, b, false))
+        else {
+            return 0;
+        };
+        self.save(p, o, (original_alpha, beta), best, best_move, empties);
+        best
+    }
+
+    /// The moves of a principal-variation node, in order: the first in the full window, the
+    /// others in a null window first and again in the full one when they beat alpha. `search`
+    /// gives a child's value for its side to move in a window. The best value and move, or
+    /// `None` when the search was aborted.
+    fn principal_children(
+        &mut self,
+        p: u64,
+        o: u64,
+        children: &[Child],
+        mut alpha: i32,
+        beta: i32,
+        mut search: impl FnMut(&mut Self, u64, u64, i32, i32) -> i32,
+    ) -> Option<(i32, u8)> {
+        let mut best = i32::MIN;
         let mut best_move = NO_MOVE;
-        for (i, c) in children[..n].iter().enumerate() {
+        for (i, c) in children.iter().enumerate() {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let score = if i == 0 {
-                -self.pvs(no, np, -beta, -alpha, false)
+                -search(self, no, np, -beta, -alpha)
             } else {
-                let probe = -self.nws(no, np, -alpha - 1, false);
+                let probe = -search(self, no, np, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -self.pvs(no, np, -beta, -probe, false)
+                    -search(self, no, np, -beta, -probe)
                 } else {
                     probe
                 }
             };
             if self.aborted {
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
@@ -302,8 +324,7 @@ impl Search<'_> {
                 }
             }
         }
-        self.save(p, o, (original_alpha, beta), best, best_move, empties);
-        best
+        Some((best, best_move))
     }
 
     /// The exact value in (`alpha`, `beta`) near the end, by null-window probes.
@@ -645,34 +666,11 @@ impl Search<'_> {
             n += 1;
         }
         children[..n].sort_unstable_by_key(|c| c.key);
-        let mut best = i32::MIN;
-        let mut best_move = NO_MOVE;
-        for (i, c) in children[..n].iter().enumerate() {
-            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-            let score = if i == 0 {
-                -self.midgame(no, np, depth - 1, -beta, -alpha, false)
-            } else {
-                let probe = -self.midgame(no, np, depth - 1, -alpha - 1, -alpha, false);
-                if probe > alpha && probe < beta && !self.aborted {
-                    -self.midgame(no, np, depth - 1, -beta, -probe, false)
-                } else {
-                    probe
-                }
-            };
-            if self.aborted {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_move = c.sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
+        let Some((best, best_move)) = self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| {
+            s.midgame(p, o, depth - 1, a, b, false)
+        }) else {
+            return 0;
+        };
         let (lower, upper) = if best <= original.0 {
             (-SCALE * 64, best)
         } else if best >= original.1 {
