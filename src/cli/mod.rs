@@ -4,10 +4,12 @@
 //! defaults to stdout and a file is written atomically; `--format text|csv|json` (json = JSON
 //! Lines); exit 0 when all is good, 1 when some records are invalid, 2 for usage or I/O errors.
 
+mod annotate;
 mod completions;
 mod convert;
 mod eval;
 mod export;
+mod merge;
 mod output;
 mod perft;
 mod progress;
@@ -49,6 +51,11 @@ pub enum Command {
     Stats(stats::Args),
     /// The exact result of positions: best move, score, principal variation (standard 8x8).
     Solve(solve::Args),
+    /// For every move of every game: the best move, both values, the discs lost and a mark;
+    /// per-game and per-player summaries (standard 8x8).
+    Annotate(annotate::Args),
+    /// Join the outputs of `kifu annotate --shard K/N` runs into the output of one run.
+    Merge(merge::Args),
     /// The static evaluation of positions (expected final margin), or its errors against exact
     /// scores with --check (standard 8x8).
     Eval(eval::Args),
@@ -107,6 +114,8 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Export(args) => export::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Annotate(args) => annotate::run(args),
+        Command::Merge(args) => merge::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Train(args) => train::run(args),
         Command::Completions(args) => completions::run_completions(args),

@@ -136,6 +136,133 @@ pub fn for_each_in_batches<T: Send>(
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
+    each_input(args, |input, source, reader| {
+        // A reader thread cuts batches while the workers handle the previous one; the bounded
+        // channel keeps at most a few batches in memory.
+        let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
+        std::thread::scope(|scope| -> anyhow::Result<()> {
+            scope.spawn(move || {
+                let mut reader = reader;
+                loop {
+                    let mut batch = Vec::with_capacity(batch_size);
+                    for item in reader.by_ref().take(batch_size) {
+                        match item {
+                            Ok(raw) => batch.push(Ok(raw)),
+                            Err(ReadError::Record(e)) => batch.push(Err(e)),
+                            Err(ReadError::Io(e)) => {
+                                let _ = batches.send(Err(e));
+                                return;
+                            }
+                        }
+                    }
+                    if batch.is_empty() || batches.send(Ok(batch)).is_err() {
+                        return;
+                    }
+                }
+            });
+            for batch in received {
+                let batch = batch.with_context(|| format!("reading {input}"))?;
+                let results: Vec<Result<T, RecordError>> =
+                    batch.into_par_iter().map(|item| item.map(|raw| work(source, &raw))).collect();
+                for result in results {
+                    progress.inc();
+                    sink(source, result)?;
+                }
+            }
+            Ok(())
+        })
+    })
+}
+
+/// Reads every input record by record and hands each one to the first free worker, each worker
+/// with its own state (`states`, one per worker thread, kept across records and inputs); `sink`
+/// gets the results in input order as soon as they are ready. Records are numbered from 0
+/// across all the inputs, and those `wanted` refuses are passed over unread.
+pub fn for_each_ordered<S: Send, T: Send>(
+    args: &InputArgs,
+    states: &mut [S],
+    wanted: impl Fn(u64) -> bool + Sync,
+    work: impl Fn(&mut S, &Source, &RawRecord) -> T + Sync,
+    mut sink: impl FnMut(&Source, u64, Result<T, RecordError>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let mut first = 0u64;
+    each_input(args, |input, source, reader| {
+        let stop = AtomicBool::new(false);
+        // Jobs carry their place among the records handed out (to put the results back in
+        // order) and their record number.
+        type Job = (usize, u64, Result<RawRecord, RecordError>);
+        let (jobs, job_queue) = std::sync::mpsc::sync_channel::<Job>(states.len() * 2);
+        let job_queue = Mutex::new(job_queue);
+        let (results, finished) = std::sync::mpsc::channel::<(usize, u64, Result<T, RecordError>)>();
+        first = std::thread::scope(|scope| -> anyhow::Result<u64> {
+            let (stop, wanted) = (&stop, &wanted);
+            let reading = scope.spawn(move || -> Result<u64, std::io::Error> {
+                let (mut index, mut handed) = (first, 0);
+                for item in reader {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let item = match item {
+                        Ok(raw) => Ok(raw),
+                        Err(ReadError::Record(e)) => Err(e),
+                        Err(ReadError::Io(e)) => return Err(e),
+                    };
+                    if wanted(index) {
+                        if jobs.send((handed, index, item)).is_err() {
+                            break;
+                        }
+                        handed += 1;
+                    }
+                    index += 1;
+                }
+                Ok(index)
+            });
+            for state in states.iter_mut() {
+                let (job_queue, results, work) = (&job_queue, results.clone(), &work);
+                scope.spawn(move || {
+                    loop {
+                        let job = job_queue.lock().unwrap_or_else(std::sync::PoisonError::into_inner).recv();
+                        let Ok((place, index, item)) = job else { return };
+                        // Once stopped, the queue is drained (so the reader is never stuck
+                        // on a full queue) until the reader closes it.
+                        if !stop.load(Ordering::Relaxed) {
+                            let _ = results.send((place, index, item.map(|raw| work(state, source, &raw))));
+                        }
+                    }
+                });
+            }
+            drop(results);
+            // Results come back in any order; they go on in input order.
+            let mut waiting = std::collections::BTreeMap::new();
+            let mut next = 0;
+            let mut sunk = Ok(());
+            'results: for (place, index, result) in finished.iter() {
+                waiting.insert(place, (index, result));
+                while let Some((index, result)) = waiting.remove(&next) {
+                    next += 1;
+                    sunk = sink(source, index, result);
+                    if sunk.is_err() {
+                        stop.store(true, Ordering::Relaxed);
+                        break 'results;
+                    }
+                }
+            }
+            drop(finished);
+            let read = reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?;
+            sunk?;
+            read.with_context(|| format!("reading {input}"))
+        })?;
+        Ok(())
+    })
+}
+
+/// Opens each input in turn (stdin for none) and calls `each` with its name, its [`Source`] and
+/// its reader.
+fn each_input(
+    args: &InputArgs,
+    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
     let options = ReadOptions {
         digits: match args.digits {
@@ -163,42 +290,27 @@ pub fn for_each_in_batches<T: Send>(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
-        // A reader thread cuts batches while the workers handle the previous one; the bounded
-        // channel keeps at most a few batches in memory.
-        let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
-        std::thread::scope(|scope| -> anyhow::Result<()> {
-            scope.spawn(move || {
-                let mut reader = reader;
-                loop {
-                    let mut batch = Vec::with_capacity(batch_size);
-                    for item in reader.by_ref().take(batch_size) {
-                        match item {
-                            Ok(raw) => batch.push(Ok(raw)),
-                            Err(ReadError::Record(e)) => batch.push(Err(e)),
-                            Err(ReadError::Io(e)) => {
-                                let _ = batches.send(Err(e));
-                                return;
-                            }
-                        }
-                    }
-                    if batch.is_empty() || batches.send(Ok(batch)).is_err() {
-                        return;
-                    }
-                }
-            });
-            for batch in received {
-                let batch = batch.with_context(|| format!("reading {input}"))?;
-                let results: Vec<Result<T, RecordError>> =
-                    batch.into_par_iter().map(|item| item.map(|raw| work(&source, &raw))).collect();
-                for result in results {
-                    progress.inc();
-                    sink(&source, result)?;
-                }
-            }
-            Ok(())
-        })?;
+        each(input, &source, reader)?;
     }
     Ok(())
+}
+
+/// Counts the records of every input (files only: stdin cannot be read twice).
+pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
+    let mut total = 0;
+    if args.inputs.is_empty() || args.inputs.iter().any(|i| i == "-") {
+        anyhow::bail!("counting the records needs input files, not stdin");
+    }
+    each_input(args, |input, _, reader| {
+        for item in reader {
+            if let Err(ReadError::Io(e)) = item {
+                return Err(anyhow::Error::new(e).context(format!("reading {input}")));
+            }
+            total += 1;
+        }
+        Ok(())
+    })?;
+    Ok(total)
 }
 
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`

@@ -1,6 +1,7 @@
 //! Engines: the exact endgame solver, the pattern evaluation and its trainer (midgame search to
 //! come).
 
+pub mod analysis;
 pub mod eval;
 mod search;
 pub mod solve;

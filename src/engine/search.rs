@@ -602,8 +602,8 @@ fn odd_quadrants(empty: u64) -> u64 {
 /// Depth of the estimate that orders the moves of a depth-limited node searched `depth` ahead.
 fn sort_depth(depth: u32) -> u32 {
     match depth {
-        0..=3 => 0,
-        4..=7 => 1,
+        0..=5 => 0,
+        6..=11 => 1,
         _ => 2,
     }
 }

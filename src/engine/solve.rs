@@ -104,6 +104,9 @@ pub enum SolveError {
         /// The limit.
         limit: u32,
     },
+    /// The move asked about is not legal in the position.
+    #[error("{0} is not a legal move here")]
+    IllegalMove(Move),
     /// A node or time limit ended the search first.
     #[error("stopped by a limit after {nodes} nodes")]
     Stopped {
@@ -180,6 +183,23 @@ impl Solver {
 
     /// Solves a position for `target` within `limits`.
     pub fn solve_with(&mut self, position: &Position, target: Target, limits: Limits) -> Result<Solution, SolveError> {
+        self.solve_line(position, target, limits, 64)
+    }
+
+    /// [`Solver::solve_with`] for the exact score and the best move only (the principal
+    /// variation is just that move): less work when the line is not wanted.
+    pub fn solve_best_with(&mut self, position: &Position, limits: Limits) -> Result<Solution, SolveError> {
+        self.solve_line(position, Target::Exact, limits, 1)
+    }
+
+    /// Solves a position for `target`, with a principal variation of up to `length` moves.
+    fn solve_line(
+        &mut self,
+        position: &Position,
+        target: Target,
+        limits: Limits,
+        length: usize,
+    ) -> Result<Solution, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let (alpha, beta) = match target {
             Target::Exact => (-64, 64),
@@ -192,11 +212,75 @@ impl Solver {
             return Err(SolveError::Stopped { nodes });
         }
         let score = if target == Target::WinLossDraw { score.signum() } else { score };
-        let pv = self.principal_variation(p, o, score, target, &stop);
+        let pv = self.principal_variation(p, o, score, target, &stop, length);
         if stop.hit() {
             return Err(SolveError::Stopped { nodes: self.nodes });
         }
         Ok(Solution { score, best: pv.first().copied(), pv, nodes: self.nodes })
+    }
+
+    /// Whether playing `mv` gives the side to move a final margin of at least `bound` under
+    /// perfect play (a null-window search: cheaper than the exact score).
+    pub fn move_reaches(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        bound: i32,
+        limits: Limits,
+    ) -> Result<bool, SolveError> {
+        let (p, o) = self.sides(position, limits)?;
+        let (cp, co, passed) = child(p, o, mv)?;
+        let stop = Stop::new(limits);
+        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -bound, -bound + 1, passed));
+        self.nodes = nodes;
+        if stop.hit() {
+            return Err(SolveError::Stopped { nodes });
+        }
+        Ok(value >= bound)
+    }
+
+    /// The exact final margin for the side to move after playing `mv`, under perfect play.
+    pub fn solve_move_with(&mut self, position: &Position, mv: Move, limits: Limits) -> Result<i32, SolveError> {
+        let (p, o) = self.sides(position, limits)?;
+        let (cp, co, passed) = child(p, o, mv)?;
+        let stop = Stop::new(limits);
+        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -64, 64, passed));
+        self.nodes = nodes;
+        if stop.hit() {
+            return Err(SolveError::Stopped { nodes });
+        }
+        Ok(value)
+    }
+
+    /// The value of playing `mv`, searched `depth` moves ahead (the move counting as one), as
+    /// each move of [`Solver::search_moves_with`] is.
+    pub fn search_move_with(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        depth: u32,
+        limits: Limits,
+    ) -> Result<Estimate, SolveError> {
+        let (p, o) = self.sides(position, limits)?;
+        let (cp, co, passed) = child(p, o, mv)?;
+        let stop = Stop::new(limits);
+        let found = self.search_child(&stop, mv, cp, co, passed, depth.max(1));
+        self.nodes = found.nodes;
+        if stop.hit() {
+            return Err(SolveError::Stopped { nodes: found.nodes });
+        }
+        Ok(found)
+    }
+
+    /// One move's value `depth` moves ahead, from the child position (`cp` to move).
+    fn search_child(&mut self, stop: &Stop, mv: Move, cp: u64, co: u64, passed: bool, depth: u32) -> Estimate {
+        let child_depth = if passed { depth } else { depth - 1 };
+        let exact = child_depth >= 64 - (cp | co).count_ones();
+        let (units, nodes) = self.run(stop, |s| -s.midgame(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
+        let mut pv = vec![mv];
+        pv.extend(self.table_line(cp, co, child_depth));
+        let score = (units as f64 / f64::from(SCALE)).round() as i32;
+        Estimate { score, units, exact, depth, best: Some(mv), pv, nodes }
     }
 
     /// Searches a position `depth` moves ahead on the evaluation, deepening one move at a time;
@@ -241,7 +325,7 @@ impl Solver {
         let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
         let exact = depth >= empties;
         let pv = if exact {
-            let pv = self.principal_variation(p, o, units / SCALE, Target::Exact, &Stop::new(Limits::default()));
+            let pv = self.principal_variation(p, o, units / SCALE, Target::Exact, &Stop::new(Limits::default()), 64);
             nodes = self.nodes.max(nodes);
             pv
         } else {
@@ -282,18 +366,13 @@ impl Solver {
         }
         let mut total = 0;
         for (mv, cp, co, passed) in children {
-            let child_depth = if passed { depth } else { depth - 1 };
-            let exact = child_depth >= 64 - (cp | co).count_ones();
-            let (units, nodes) = self.run(&stop, |s| -s.midgame(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
-            total += nodes;
+            let found = self.search_child(&stop, mv, cp, co, passed, depth);
+            total += found.nodes;
             if stop.hit() {
                 self.nodes = total;
                 return Err(SolveError::Stopped { nodes: total });
             }
-            let mut pv = vec![mv];
-            pv.extend(self.table_line(cp, co, child_depth));
-            let score = (units as f64 / f64::from(SCALE)).round() as i32;
-            out.push((mv, Estimate { score, units, exact, depth, best: Some(mv), pv, nodes }));
+            out.push((mv, found));
         }
         self.nodes = total;
         out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
@@ -409,11 +488,12 @@ impl Solver {
         mut score: i32,
         target: Target,
         stop: &Stop,
+        length: usize,
     ) -> Vec<Move> {
         let mut pv = Vec::new();
         let mut nodes = self.nodes;
         let wld = target == Target::WinLossDraw;
-        for _ in 0..64 {
+        while pv.len() < length {
             let moves = legal_moves(p, o);
             if moves == 0 {
                 if legal_moves(o, p) == 0 {
@@ -455,6 +535,23 @@ impl Solver {
         }
         self.nodes = nodes;
         pv
+    }
+}
+
+/// The position after the side to move (`p`) plays `mv`, as (to move, opponent, whether `mv`
+/// was a pass).
+fn child(p: u64, o: u64, mv: Move) -> Result<(u64, u64, bool), SolveError> {
+    let moves = legal_moves(p, o);
+    match mv {
+        Move::Pass if moves == 0 && legal_moves(o, p) != 0 => Ok((o, p, true)),
+        Move::Place(sq) => match sq.bit8() {
+            Some(bit) if moves & (1u64 << bit) != 0 => {
+                let f = flips(bit, p, o);
+                Ok((o & !f, p | f | (1 << bit), false))
+            }
+            _ => Err(SolveError::IllegalMove(mv)),
+        },
+        Move::Pass => Err(SolveError::IllegalMove(mv)),
     }
 }
 

@@ -1,0 +1,859 @@
+//! `kifu annotate`: for every move of every game, the best move, both values, the discs lost
+//! and a mark; per-game and per-player summaries; whole databases in parallel, resumable and
+//! shardable.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::{Deserialize, Serialize};
+
+use super::Status;
+use super::records::{self, InputArgs, Source};
+use crate::core::{Color, Move, Passes, Position};
+use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
+use crate::engine::eval::Evaluator;
+use crate::engine::solve::{Counting, Solver};
+use crate::notation::reader::{RawRecord, RecordError};
+use crate::notation::{MoveSyntax, MoveToken, Record};
+
+/// Arguments of `kifu annotate`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "Values are final disc margins from the mover's side (empties to the winner). Positions \
+with at most --exact-empties empty squares are solved exactly; earlier ones are searched --depth moves ahead \
+on the evaluation. Columns and marks: docs/annotate.md. Standard 8x8 Othello only.")]
+pub struct Args {
+    /// What to read.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Solve positions with at most this many empty squares exactly.
+    #[arg(long, default_value_t = 18)]
+    pub exact_empties: u32,
+    /// Search earlier positions this many moves ahead.
+    #[arg(long, default_value_t = 8)]
+    pub depth: u32,
+    /// At most this many seconds per position searched by depth (the depth is then a
+    /// ceiling; the output then depends on the machine's speed).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Losses (discs) from which a move is marked `?!`, `?` and `??`.
+    #[arg(long, value_delimiter = ',', num_args = 3, default_values_t = [2, 6, 12])]
+    pub marks: Vec<i32>,
+    /// Games annotated at once (default: every core); each has its own search and table.
+    #[arg(long, short = 'j')]
+    pub threads: Option<usize>,
+    /// Transposition table per thread, in MiB.
+    #[arg(long, default_value_t = 128)]
+    pub hash_mb: usize,
+    /// Evaluation weights (written by `kifu train`) instead of the shipped ones.
+    #[arg(long, visible_alias = "eval")]
+    pub weights: Option<PathBuf>,
+    /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
+    /// as GGF (values in the moves) or PGN-like (comments).
+    #[arg(long, short, value_enum, default_value_t = OutFormat::Text)]
+    pub format: OutFormat,
+    /// The rows of csv and json: one per ply, per game, or per player.
+    #[arg(long, short, value_enum, default_value_t = Table::Plies)]
+    pub table: Table,
+    /// Write here instead of stdout (written as it goes to OUT.partial, renamed when done).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Go on with an interrupted run to the same -o file: the games already written are kept.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+    /// Annotate only share K of N (1-based): the K-th of N equal runs of consecutive games.
+    /// `kifu merge` joins the shards' outputs.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// `--format` values of `kifu annotate`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum OutFormat {
+    /// A table per game and a table of players.
+    Text,
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines.
+    Json,
+    /// GGF games, each move's value in its evaluation field and the rest in comments.
+    Ggf,
+    /// PGN-like games with a comment after each move.
+    Pgn,
+}
+
+/// `--table` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum Table {
+    /// One row per ply.
+    Plies,
+    /// One row per game: each side's figures.
+    Games,
+    /// One row per player over all the games.
+    Players,
+}
+
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or("a shard is K/N, like 2/8")?;
+    let (k, n): (u64, u64) = (k.parse().map_err(|_| "K is a number")?, n.parse().map_err(|_| "N is a number")?);
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("shard {k}/{n}: K must be from 1 to N"));
+    }
+    Ok((k, n))
+}
+
+/// One ply row; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct PlyRow<'a> {
+    source: &'a str,
+    game: usize,
+    ply: usize,
+    color: &'static str,
+    #[serde(rename = "move")]
+    played: String,
+    best_move: String,
+    best_score: i32,
+    played_score: i32,
+    loss: i32,
+    exact: bool,
+    depth: u32,
+    mark: &'static str,
+    empties: u32,
+    nodes: u64,
+}
+
+/// One game row; the field order is the documented column order.
+#[derive(Serialize, Debug)]
+struct GameRow<'a> {
+    source: &'a str,
+    game: usize,
+    black_player: &'a str,
+    white_player: &'a str,
+    plies: usize,
+    margin: Option<i32>,
+    black_moves: u32,
+    black_loss: i64,
+    black_avg_loss: f64,
+    black_accuracy: f64,
+    black_only: u32,
+    black_dubious: u32,
+    black_mistakes: u32,
+    black_blunders: u32,
+    white_moves: u32,
+    white_loss: i64,
+    white_avg_loss: f64,
+    white_accuracy: f64,
+    white_only: u32,
+    white_dubious: u32,
+    white_mistakes: u32,
+    white_blunders: u32,
+    decisive_ply: Option<usize>,
+    decisive_color: &'static str,
+    error: String,
+}
+
+/// One player's figures over every game; the field order is the documented column order.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct PlayerRow {
+    /// The name as the records give it (`?` when none).
+    pub player: String,
+    /// Games played.
+    pub games: u32,
+    /// Moves chosen.
+    pub moves: u32,
+    /// Discs lost in total.
+    pub loss: i64,
+    /// Moves that lost nothing.
+    pub best: u32,
+    /// Discs lost per move.
+    pub avg_loss: f64,
+    /// Share of moves that lost nothing, in percent.
+    pub accuracy: f64,
+    /// Moves marked `!`.
+    pub only: u32,
+    /// Moves marked `?!`.
+    pub dubious: u32,
+    /// Moves marked `?`.
+    pub mistakes: u32,
+    /// Moves marked `??`.
+    pub blunders: u32,
+}
+
+/// A game's annotation as the workers make it.
+struct Annotated {
+    source: String,
+    game: usize,
+    record: Record,
+    plies: Vec<Ply>,
+    summary: Summary,
+    margin: Option<i32>,
+    error: Option<String>,
+}
+
+impl Annotated {
+    fn player(&self, color: Color) -> &str {
+        let tag = if color == Color::Black { "black" } else { "white" };
+        self.record.tag(tag).filter(|s| !s.trim().is_empty()).unwrap_or("?")
+    }
+}
+
+/// What one worker keeps from game to game: a solver per scoring.
+struct Worker {
+    solvers: Vec<Solver>,
+}
+
+/// Runs `kifu annotate`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let thresholds = Thresholds { dubious: args.marks[0], mistake: args.marks[1], blunder: args.marks[2] };
+    let settings = Settings {
+        exact_empties: args.exact_empties,
+        depth: args.depth.max(1),
+        time: args.time.map(Duration::from_secs_f64),
+    };
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let evaluator = match &args.weights {
+        Some(path) => Some(Arc::new(Evaluator::load(path)?)),
+        None => None,
+    };
+    // Files are counted first, for the progress bar's length and the shards.
+    let total = if args.input.inputs.is_empty() || args.input.inputs.iter().any(|i| i == "-") {
+        if args.shard.is_some() {
+            anyhow::bail!("--shard needs input files (stdin cannot be counted first)");
+        }
+        None
+    } else {
+        Some(records::count(&args.input)?)
+    };
+    let range = match (args.shard, total) {
+        (Some((k, n)), Some(t)) => (t * (k - 1) / n)..(t * k / n),
+        _ => 0..u64::MAX,
+    };
+    let mut sink = Sink::open(args.output.as_deref(), args.resume)?;
+    let resumed_from = sink.next;
+    if sink.fresh {
+        sink.begin(&header(args.format, args.table))?;
+    }
+    let planned = total.map(|t| range.end.min(t).saturating_sub(range.start.max(resumed_from)));
+    let bar = progress_bar(args.quiet, planned);
+    let positions = AtomicU64::new(0);
+    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker { solvers: Vec::new() }).collect();
+    let (mut games, mut invalid) = (0u64, 0u64);
+    let first = sink.next;
+    let wanted = |index: u64| range.contains(&index) && index >= first;
+    records::for_each_ordered(
+        &args.input,
+        &mut workers,
+        wanted,
+        |worker, source, raw| {
+            annotate(worker, source, raw, &args, settings, &thresholds, evaluator.as_ref(), &|| {
+                let n = positions.fetch_add(1, Ordering::Relaxed) + 1;
+                let secs = started.elapsed().as_secs_f64().max(1e-3);
+                bar.set_message(format!("{n} positions, {:.1}/s", n as f64 / secs));
+            })
+        },
+        |_, index, result| {
+            let (bytes, players) = match result.and_then(|r| r) {
+                Err(e) => {
+                    bar.suspend(|| eprintln!("{e}"));
+                    invalid += 1;
+                    (Vec::new(), Vec::new())
+                }
+                Ok(game) => {
+                    if let Some(e) = &game.error {
+                        bar.suspend(|| eprintln!("{}: game {}: {e}", game.source, game.game));
+                        invalid += 1;
+                    }
+                    games += 1;
+                    let players = [Color::Black, Color::White]
+                        .map(|c| (game.player(c).to_owned(), game.summary.sides[c.index()]))
+                        .into_iter()
+                        .filter(|(_, t)| t.moves > 0)
+                        .collect();
+                    (render(&game, args.format, args.table)?, players)
+                }
+            };
+            bar.inc(1);
+            sink.game(index, &bytes, players)
+        },
+    )?;
+    bar.finish_and_clear();
+    let trailer = trailer(args.format, args.table, &sink.players, args.shard.is_some());
+    sink.finish(&trailer)?;
+    if !args.quiet {
+        eprintln!(
+            "kifu annotate: {games} games annotated, {invalid} with errors, {} positions ({:.2} s){}",
+            positions.load(Ordering::Relaxed),
+            started.elapsed().as_secs_f64(),
+            if resumed_from > 0 { format!("; resumed after record {resumed_from}") } else { String::new() },
+        );
+    }
+    Ok(if invalid > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {
+    if quiet || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+    }
+    let (bar, template) = match total {
+        Some(n) => (
+            ProgressBar::new(n),
+            "{bar:30} {human_pos}/{human_len} games ({per_sec}), {msg}, {elapsed} elapsed, ETA {eta}",
+        ),
+        None => (ProgressBar::new_spinner(), "{spinner} {human_pos} games ({per_sec}), {msg}, {elapsed}"),
+    };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// Annotates one record.
+#[allow(clippy::too_many_arguments)]
+fn annotate(
+    worker: &mut Worker,
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    settings: Settings,
+    thresholds: &Thresholds,
+    evaluator: Option<&Arc<Evaluator>>,
+    done: &(dyn Fn() + Sync),
+) -> Result<Annotated, RecordError> {
+    let (record, rules) = source.read(raw)?;
+    let game = record.game(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let mut positions = Vec::new();
+    let mut moves = Vec::new();
+    let replay = game.replay_with(Passes::Implicit, |before, mv, _| {
+        positions.push(before.clone());
+        moves.push(mv);
+    });
+    let mut error = None;
+    match replay {
+        Ok(r) => positions.push(r.position),
+        Err(e) => {
+            error = Some(format!("annotated up to the illegal move: {e}"));
+            positions.push(*e.position);
+        }
+    }
+    let mut annotated = Annotated {
+        source: source.name.to_owned(),
+        game: raw.index + 1,
+        margin: positions.last().and_then(Position::outcome).map(|o| o.score(Color::Black)),
+        record,
+        plies: Vec::new(),
+        summary: Summary::default(),
+        error,
+    };
+    let Some(counting) = Solver::counting_for(&positions[0]) else {
+        annotated.error = Some("annotate plays standard 8x8 Othello only (for now)".into());
+        return Ok(annotated);
+    };
+    let solver = solver_for(worker, counting, args.hash_mb, evaluator);
+    // Each game starts from an empty table, so that its values do not depend on the games the
+    // same thread did before (the output is the same for any thread count and any shards).
+    solver.clear();
+    let mut analyst = SolverAnalyst { solver, settings };
+    match analysis::analyse(&mut analyst, &positions, &moves, thresholds, done) {
+        Ok(plies) => {
+            annotated.summary = Summary::of(&plies);
+            annotated.plies = plies;
+        }
+        Err(e) => annotated.error = Some(e.to_string()),
+    }
+    Ok(annotated)
+}
+
+fn solver_for<'a>(
+    worker: &'a mut Worker,
+    counting: Counting,
+    hash_mb: usize,
+    evaluator: Option<&Arc<Evaluator>>,
+) -> &'a mut Solver {
+    let index = match worker.solvers.iter().position(|s| s.counting() == counting) {
+        Some(i) => i,
+        None => {
+            let mut solver = Solver::new(hash_mb, counting);
+            if let Some(eval) = evaluator {
+                solver = solver.with_evaluator(eval.clone());
+            }
+            worker.solvers.push(solver);
+            worker.solvers.len() - 1
+        }
+    };
+    &mut worker.solvers[index]
+}
+
+fn move_name(mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".to_owned(),
+        Move::Place(sq) => sq.to_string(),
+    }
+}
+
+/// The header of an output (the CSV header row), or nothing.
+fn header(format: OutFormat, table: Table) -> Vec<u8> {
+    if format != OutFormat::Csv {
+        return Vec::new();
+    }
+    let columns = match table {
+        Table::Plies => PLY_COLUMNS,
+        Table::Games => GAME_COLUMNS,
+        Table::Players => PLAYER_COLUMNS,
+    };
+    format!("{columns}\n").into_bytes()
+}
+
+pub(crate) const PLY_COLUMNS: &str =
+    "source,game,ply,color,move,best_move,best_score,played_score,loss,exact,depth,mark,empties,nodes";
+pub(crate) const GAME_COLUMNS: &str = "source,game,black_player,white_player,plies,margin,black_moves,black_loss,\
+black_avg_loss,black_accuracy,black_only,black_dubious,black_mistakes,black_blunders,white_moves,white_loss,\
+white_avg_loss,white_accuracy,white_only,white_dubious,white_mistakes,white_blunders,decisive_ply,decisive_color,error";
+/// The line that starts the text players table.
+pub const PLAYERS_HEADING: &str = "players\n";
+
+pub(crate) const PLAYER_COLUMNS: &str = "player,games,moves,loss,best,avg_loss,accuracy,only,dubious,mistakes,blunders";
+
+/// Rows as CSV without a header, or as JSON Lines.
+pub(crate) fn rows<T: Serialize>(rows: &[T], csv: bool) -> anyhow::Result<Vec<u8>> {
+    if csv {
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+        for row in rows {
+            w.serialize(row)?;
+        }
+        return w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()));
+    }
+    let mut out = Vec::new();
+    for row in rows {
+        serde_json::to_writer(&mut out, row)?;
+        out.push(b'\n');
+    }
+    Ok(out)
+}
+
+/// One game's output.
+fn render(game: &Annotated, format: OutFormat, table: Table) -> anyhow::Result<Vec<u8>> {
+    let csv = format == OutFormat::Csv;
+    match (format, table) {
+        (OutFormat::Text, _) => Ok(text(game).into_bytes()),
+        (OutFormat::Ggf | OutFormat::Pgn, _) => Ok(annotated_record(game, format).into_bytes()),
+        (_, Table::Plies) => rows(&ply_rows(game), csv),
+        (_, Table::Games) => rows(&[game_row(game)], csv),
+        (_, Table::Players) => Ok(Vec::new()),
+    }
+}
+
+fn ply_rows(game: &Annotated) -> Vec<PlyRow<'_>> {
+    game.plies
+        .iter()
+        .map(|p| PlyRow {
+            source: &game.source,
+            game: game.game,
+            ply: p.ply,
+            color: p.color.name(),
+            played: move_name(p.played),
+            best_move: move_name(p.best),
+            best_score: p.best_score,
+            played_score: p.played_score,
+            loss: p.loss,
+            exact: p.exact,
+            depth: p.depth,
+            mark: p.mark.symbol(),
+            empties: p.empties,
+            nodes: p.nodes,
+        })
+        .collect()
+}
+
+fn game_row(game: &Annotated) -> GameRow<'_> {
+    let [b, w] = &game.summary.sides;
+    let decisive = game.summary.decisive;
+    GameRow {
+        source: &game.source,
+        game: game.game,
+        black_player: game.player(Color::Black),
+        white_player: game.player(Color::White),
+        plies: game.plies.len(),
+        margin: game.margin,
+        black_moves: b.moves,
+        black_loss: b.loss,
+        black_avg_loss: round2(b.average_loss()),
+        black_accuracy: round2(b.accuracy()),
+        black_only: b.only,
+        black_dubious: b.dubious,
+        black_mistakes: b.mistakes,
+        black_blunders: b.blunders,
+        white_moves: w.moves,
+        white_loss: w.loss,
+        white_avg_loss: round2(w.average_loss()),
+        white_accuracy: round2(w.accuracy()),
+        white_only: w.only,
+        white_dubious: w.dubious,
+        white_mistakes: w.mistakes,
+        white_blunders: w.blunders,
+        decisive_ply: decisive,
+        decisive_color: decisive.map_or("", |ply| game.plies[ply - 1].color.name()),
+        error: game.error.clone().unwrap_or_default(),
+    }
+}
+
+pub(crate) fn round2(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+/// A value with its sign, and `~` before an estimate.
+fn value(score: i32, exact: bool) -> String {
+    format!("{}{score:+}", if exact { "" } else { "~" })
+}
+
+/// The game with each move's annotation: its value (for GGF, in the move) and a comment.
+fn annotated_record(game: &Annotated, format: OutFormat) -> String {
+    let mut record = Record { tags: game.record.tags.clone(), start: game.record.start.clone(), moves: Vec::new() };
+    for p in &game.plies {
+        let mv = match p.played {
+            Move::Pass => MoveSyntax::Pass,
+            Move::Place(sq) => MoveSyntax::Square { file: sq.file(), rank: sq.row() + 1 },
+        };
+        let mut token = MoveToken::new(mv);
+        token.color = Some(p.color);
+        if p.played != Move::Pass {
+            let how = if p.exact { "exact".to_owned() } else { format!("depth {}", p.depth) };
+            let mut comment = format!("{} {}", p.mark.symbol(), value(p.played_score, p.exact)).trim_start().to_owned();
+            if p.loss > 0 {
+                comment.push_str(&format!(
+                    ", best {} {}, loss {}",
+                    move_name(p.best),
+                    value(p.best_score, p.exact),
+                    p.loss
+                ));
+            }
+            comment.push_str(&format!(" ({how})"));
+            token.comment = Some(comment);
+            token.eval = Some(f64::from(p.played_score));
+        }
+        record.moves.push(token);
+    }
+    if let Some(e) = &game.error {
+        record.set_tag("comment", format!("kifu annotate: {e}"));
+    }
+    let fmt = if format == OutFormat::Ggf {
+        crate::notation::format::Format::Ggf
+    } else {
+        crate::notation::format::Format::Pgn
+    };
+    let mut text = crate::notation::format::write(fmt, &record);
+    text.push('\n');
+    if fmt == crate::notation::format::Format::Pgn {
+        text.push('\n');
+    }
+    text
+}
+
+/// The text table of one game.
+fn text(game: &Annotated) -> String {
+    let mut s = format!(
+        "{} game {}: {} (black) vs {} (white)",
+        game.source,
+        game.game,
+        game.player(Color::Black),
+        game.player(Color::White)
+    );
+    for tag in ["event", "date"] {
+        if let Some(v) = game.record.tag(tag).filter(|v| !v.is_empty()) {
+            s.push_str(&format!(", {v}"));
+        }
+    }
+    if let Some(m) = game.margin {
+        s.push_str(&format!(", black {m:+}"));
+    }
+    s.push('\n');
+    if let Some(e) = &game.error {
+        s.push_str(&format!("  error: {e}\n"));
+    }
+    if !game.plies.is_empty() {
+        s.push_str("   ply  color  played       best         loss  mark  searched\n");
+    }
+    for p in &game.plies {
+        let how = if p.exact { "exact".to_owned() } else { format!("depth {}", p.depth) };
+        s.push_str(&format!(
+            "  {:>4}  {:<5}  {:<4} {:>6}  {:<4} {:>6}  {:>4}  {:<4}  {}\n",
+            p.ply,
+            p.color.name(),
+            move_name(p.played),
+            format!("{:+}", p.played_score),
+            if p.played == Move::Pass { String::new() } else { move_name(p.best) },
+            if p.played == Move::Pass { String::new() } else { format!("{:+}", p.best_score) },
+            p.loss,
+            p.mark.symbol(),
+            how
+        ));
+    }
+    for color in [Color::Black, Color::White] {
+        let t = &game.summary.sides[color.index()];
+        if t.moves > 0 {
+            s.push_str(&format!("  {}: {}\n", color.name(), tally_text(t)));
+        }
+    }
+    if let Some(ply) = game.summary.decisive {
+        let p = &game.plies[ply - 1];
+        s.push_str(&format!(
+            "  decisive mistake: ply {ply}, {} {} ({} to {})\n",
+            p.color.name(),
+            move_name(p.played),
+            value(p.best_score, p.exact),
+            value(p.played_score, p.exact)
+        ));
+    }
+    s.push('\n');
+    s
+}
+
+fn tally_text(t: &Tally) -> String {
+    format!(
+        "{} moves, {} discs lost ({:.2} a move), {} best ({:.0}%), {} !, {} ?!, {} ?, {} ??",
+        t.moves,
+        t.loss,
+        t.average_loss(),
+        t.best,
+        t.accuracy(),
+        t.only,
+        t.dubious,
+        t.mistakes,
+        t.blunders
+    )
+}
+
+/// Each player's figures from the per-game tallies: (name, games, tally), by name.
+pub fn player_rows(players: &BTreeMap<String, (u32, Tally)>) -> Vec<PlayerRow> {
+    players
+        .iter()
+        .map(|(name, (games, t))| PlayerRow {
+            player: name.clone(),
+            games: *games,
+            moves: t.moves,
+            loss: t.loss,
+            best: t.best,
+            avg_loss: round2(t.average_loss()),
+            accuracy: round2(t.accuracy()),
+            only: t.only,
+            dubious: t.dubious,
+            mistakes: t.mistakes,
+            blunders: t.blunders,
+        })
+        .collect()
+}
+
+/// What follows the games: the players table (text, and the `players` table of csv/json). Text
+/// has it for more than one game, and always in a shard (for `kifu merge`).
+pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32, Tally)>, shard: bool) -> Vec<u8> {
+    match (format, table) {
+        (OutFormat::Csv | OutFormat::Json, Table::Players) => {
+            rows(&player_rows(players), format == OutFormat::Csv).unwrap_or_default()
+        }
+        // A single game's sides are in its own table already.
+        (OutFormat::Text, _) if shard || players.values().map(|p| p.0).sum::<u32>() > 2 => {
+            let mut s = String::from(PLAYERS_HEADING);
+            for row in player_rows(players) {
+                s.push_str(&format!(
+                    "  {}: {} game{}, {} moves, {} discs lost ({:.2} a move), {} best ({:.0}%), {} !, {} ?!, {} ?, {} ??\n",
+                    row.player,
+                    row.games,
+                    if row.games == 1 { "" } else { "s" },
+                    row.moves,
+                    row.loss,
+                    row.avg_loss,
+                    row.best,
+                    row.accuracy,
+                    row.only,
+                    row.dubious,
+                    row.mistakes,
+                    row.blunders
+                ));
+            }
+            s.into_bytes()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A game's line in the journal: the next record to do, the output's length, the players'
+/// figures.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    next: u64,
+    bytes: u64,
+    players: Vec<(String, Tally)>,
+}
+
+/// Where the games go: stdout, or `OUT.partial` with a journal `OUT.partial.log` of the games
+/// done, renamed to OUT at the end. A run stopped at any moment leaves the journal naming the
+/// games whose output is complete; `--resume` cuts the partial file back to that and goes on.
+struct Sink {
+    out: Box<dyn Write>,
+    file: Option<Files>,
+    /// The first record not done yet.
+    next: u64,
+    /// Whether nothing has been written yet (the header is due).
+    fresh: bool,
+    bytes: u64,
+    players: BTreeMap<String, (u32, Tally)>,
+}
+
+struct Files {
+    partial: PathBuf,
+    journal_path: PathBuf,
+    journal: File,
+    target: PathBuf,
+}
+
+impl Sink {
+    fn open(target: Option<&Path>, resume: bool) -> anyhow::Result<Sink> {
+        let target = match target {
+            Some(p) if p.as_os_str() != "-" => p,
+            _ => {
+                let out = Box::new(BufWriter::new(std::io::stdout()));
+                return Ok(Sink { out, file: None, next: 0, fresh: true, bytes: 0, players: BTreeMap::new() });
+            }
+        };
+        let mut partial = target.as_os_str().to_owned();
+        partial.push(".partial");
+        let partial = PathBuf::from(partial);
+        let mut journal_path = partial.clone().into_os_string();
+        journal_path.push(".log");
+        let journal_path = PathBuf::from(journal_path);
+        let mut sink = Sink {
+            out: Box::new(std::io::sink()),
+            file: None,
+            next: 0,
+            fresh: true,
+            bytes: 0,
+            players: BTreeMap::new(),
+        };
+        let mut entries = Vec::new();
+        if resume {
+            match File::open(&journal_path) {
+                Ok(f) => {
+                    // Only whole lines count: a line cut short by the interruption is dropped.
+                    let mut reader = BufReader::new(f);
+                    let mut line = String::new();
+                    while reader.read_line(&mut line)? > 0 {
+                        if !line.ends_with('\n') {
+                            break;
+                        }
+                        match serde_json::from_str::<Entry>(&line) {
+                            Ok(e) => entries.push(e),
+                            Err(_) => break,
+                        }
+                        line.clear();
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    if target.exists() {
+                        anyhow::bail!(
+                            "nothing to resume: {} is complete (no {})",
+                            target.display(),
+                            journal_path.display()
+                        );
+                    }
+                }
+                Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal_path.display())),
+            }
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .read(true)
+            .truncate(entries.is_empty())
+            .open(&partial)
+            .with_context(|| format!("cannot create {}", partial.display()))?;
+        let mut journal = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(entries.is_empty())
+            .open(&journal_path)
+            .with_context(|| format!("cannot create {}", journal_path.display()))?;
+        if let Some(last) = entries.last() {
+            let length = file.metadata()?.len();
+            anyhow::ensure!(
+                length >= last.bytes,
+                "cannot resume: {} is shorter than its journal says",
+                partial.display()
+            );
+            file.set_len(last.bytes)?;
+            file.seek(std::io::SeekFrom::End(0))?;
+            // The journal, rewritten without a cut line.
+            let mut text = String::new();
+            for e in &entries {
+                text.push_str(&serde_json::to_string(e)?);
+                text.push('\n');
+            }
+            journal.set_len(0)?;
+            journal.write_all(text.as_bytes())?;
+            sink.next = last.next;
+            sink.bytes = last.bytes;
+            sink.fresh = false;
+            for e in &entries {
+                sink.add_players(&e.players);
+            }
+        }
+        sink.out = Box::new(BufWriter::new(file));
+        sink.file = Some(Files { partial, journal_path, journal, target: target.to_path_buf() });
+        Ok(sink)
+    }
+
+    fn add_players(&mut self, players: &[(String, Tally)]) {
+        for (name, tally) in players {
+            let entry = self.players.entry(name.clone()).or_default();
+            entry.0 += 1;
+            entry.1.merge(tally);
+        }
+    }
+
+    /// Writes the header (a fresh output only).
+    fn begin(&mut self, header: &[u8]) -> anyhow::Result<()> {
+        self.record(self.next, header, Vec::new())
+    }
+
+    /// Writes one record's output (`index` is its number) and notes it done.
+    fn game(&mut self, index: u64, bytes: &[u8], players: Vec<(String, Tally)>) -> anyhow::Result<()> {
+        self.record(index + 1, bytes, players)
+    }
+
+    fn record(&mut self, next: u64, bytes: &[u8], players: Vec<(String, Tally)>) -> anyhow::Result<()> {
+        self.out.write_all(bytes)?;
+        self.out.flush()?;
+        self.bytes += bytes.len() as u64;
+        self.next = next;
+        self.add_players(&players);
+        if let Some(files) = &mut self.file {
+            let entry = Entry { next, bytes: self.bytes, players };
+            let mut line = serde_json::to_string(&entry)?;
+            line.push('\n');
+            files.journal.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Writes the trailer and moves the file into place.
+    fn finish(mut self, trailer: &[u8]) -> anyhow::Result<()> {
+        self.out.write_all(trailer)?;
+        self.out.flush()?;
+        drop(self.out);
+        if let Some(files) = self.file {
+            File::open(&files.partial)?.sync_all()?;
+            std::fs::rename(&files.partial, &files.target)
+                .with_context(|| format!("cannot move output to {}", files.target.display()))?;
+            drop(files.journal);
+            let _ = std::fs::remove_file(&files.journal_path);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,195 @@
+//! `kifu merge`: joins the outputs of `kifu annotate --shard K/N` runs, given in shard order,
+//! into the output of one run over all the games.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+
+use super::annotate::{self, OutFormat, PLAYERS_HEADING, PlayerRow, Table};
+use super::{Output, Status};
+use crate::engine::analysis::Tally;
+
+/// Arguments of `kifu merge`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "The shards' outputs must be given in shard order (1/N first) and all be of one format \
+and table; the format is recognised from their contents. docs/scaling.md shows whole recipes.")]
+pub struct Args {
+    /// The outputs of `kifu annotate --shard 1/N`, 2/N, ... N/N, in that order.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Write here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// What a shard's output holds, recognised from its first line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    /// CSV of the given table.
+    Csv(Table),
+    /// JSON Lines of the given table.
+    Json(Table),
+    /// Text tables ending with the players table.
+    Text,
+    /// Annotated games (GGF or PGN): just one after the other.
+    Games,
+}
+
+fn kind(text: &str) -> Kind {
+    let first = text.lines().next().unwrap_or("");
+    if first == annotate::PLY_COLUMNS {
+        Kind::Csv(Table::Plies)
+    } else if first == annotate::GAME_COLUMNS {
+        Kind::Csv(Table::Games)
+    } else if first == annotate::PLAYER_COLUMNS {
+        Kind::Csv(Table::Players)
+    } else if first.starts_with("{\"player\"") {
+        Kind::Json(Table::Players)
+    } else if first.starts_with('{') {
+        Kind::Json(Table::Plies)
+    } else if first.starts_with("(;") || first.starts_with('[') {
+        Kind::Games
+    } else {
+        Kind::Text
+    }
+}
+
+/// Runs `kifu merge`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let mut texts = Vec::new();
+    for path in &args.shards {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        texts.push(text);
+    }
+    // An empty shard (no games, no header) says nothing about the kind.
+    let kinds: Vec<Kind> = texts.iter().filter(|t| !t.is_empty()).map(|t| kind(t)).collect();
+    let Some(&first) = kinds.first() else {
+        Output::open(args.output.as_deref())?.finish()?;
+        return Ok(Status::Ok);
+    };
+    // JSON plies and games rows are both passed through; players rows must not mix with them.
+    if let Some(k) = kinds.iter().find(|&&k| k != first) {
+        anyhow::bail!("the shards are not all of one kind ({first:?} and {k:?})");
+    }
+    let mut out = Output::open(args.output.as_deref())?;
+    let mut players: BTreeMap<String, (u32, Tally)> = BTreeMap::new();
+    match first {
+        Kind::Csv(Table::Players) | Kind::Json(Table::Players) => {
+            let csv = matches!(first, Kind::Csv(_));
+            for (text, path) in texts.iter().zip(&args.shards) {
+                for row in player_rows(text, csv).with_context(|| format!("reading {}", path.display()))? {
+                    add(&mut players, row);
+                }
+            }
+            if csv {
+                writeln!(out, "{}", annotate::PLAYER_COLUMNS)?;
+            }
+            let format = if csv { OutFormat::Csv } else { OutFormat::Json };
+            out.write_all(&annotate::trailer(format, Table::Players, &players, false))?;
+        }
+        Kind::Csv(_) => {
+            for (i, text) in texts.iter().enumerate() {
+                let body = text.split_once('\n').map_or("", |(_, rest)| rest);
+                if i == 0 || out_is_empty(&texts[..i]) {
+                    out.write_all(text.as_bytes())?;
+                } else {
+                    out.write_all(body.as_bytes())?;
+                }
+            }
+        }
+        Kind::Json(_) | Kind::Games => {
+            for text in &texts {
+                out.write_all(text.as_bytes())?;
+            }
+        }
+        Kind::Text => {
+            for (text, path) in texts.iter().zip(&args.shards) {
+                let (body, table) = split_text(text);
+                out.write_all(body.as_bytes())?;
+                for line in table.lines().skip(1) {
+                    let row =
+                        text_player(line).with_context(|| format!("{}: not a players line: {line}", path.display()))?;
+                    add(&mut players, row);
+                }
+            }
+            out.write_all(&annotate::trailer(OutFormat::Text, Table::Plies, &players, false))?;
+        }
+    }
+    out.finish()?;
+    Ok(Status::Ok)
+}
+
+/// Whether every earlier shard was empty (so this one's CSV header is the first).
+fn out_is_empty(earlier: &[String]) -> bool {
+    earlier.iter().all(String::is_empty)
+}
+
+fn add(players: &mut BTreeMap<String, (u32, Tally)>, row: PlayerRow) {
+    let entry = players.entry(row.player).or_default();
+    entry.0 += row.games;
+    entry.1.merge(&Tally {
+        moves: row.moves,
+        loss: row.loss,
+        best: row.best,
+        only: row.only,
+        dubious: row.dubious,
+        mistakes: row.mistakes,
+        blunders: row.blunders,
+    });
+}
+
+fn player_rows(text: &str, csv: bool) -> anyhow::Result<Vec<PlayerRow>> {
+    if csv {
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        return reader.deserialize().collect::<Result<Vec<PlayerRow>, _>>().map_err(Into::into);
+    }
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).map_err(Into::into)).collect()
+}
+
+/// A text output cut into its games and its players table (from the heading on).
+fn split_text(text: &str) -> (&str, &str) {
+    if let Some(rest) = text.strip_prefix(PLAYERS_HEADING) {
+        return ("", &text[..PLAYERS_HEADING.len() + rest.len()]);
+    }
+    match text.find(&format!("\n{PLAYERS_HEADING}")) {
+        Some(i) => text.split_at(i + 1),
+        None => (text, ""),
+    }
+}
+
+/// Reads a line of the text players table:
+/// `  NAME: 2 games, 60 moves, 12 discs lost (0.20 a move), 50 best (83%), 1 !, 2 ?!, 0 ?, 0 ??`.
+fn text_player(line: &str) -> Option<PlayerRow> {
+    let (name, figures) = line.trim_start().rsplit_once(": ")?;
+    let numbers: Vec<&str> = figures
+        .split([' ', ',', '(', ')', '%'])
+        .filter(|t| t.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .collect();
+    let [games, moves, loss, _avg, best, _accuracy, only, dubious, mistakes, blunders] = numbers[..] else {
+        return None;
+    };
+    let tally = Tally {
+        moves: moves.parse().ok()?,
+        loss: loss.parse().ok()?,
+        best: best.parse().ok()?,
+        only: only.parse().ok()?,
+        dubious: dubious.parse().ok()?,
+        mistakes: mistakes.parse().ok()?,
+        blunders: blunders.parse().ok()?,
+    };
+    Some(PlayerRow {
+        player: name.to_owned(),
+        games: games.parse().ok()?,
+        moves: tally.moves,
+        loss: tally.loss,
+        best: tally.best,
+        avg_loss: tally.average_loss(),
+        accuracy: tally.accuracy(),
+        only: tally.only,
+        dubious: tally.dubious,
+        mistakes: tally.mistakes,
+        blunders: tally.blunders,
+    })
+}

@@ -1,0 +1,164 @@
+//! `kifu annotate` and `kifu merge` end to end: exact values that agree with the game's end,
+//! the same output for any thread count and for shards merged, resuming a killed run.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn kifu() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kifu"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// A sample, by its path from the crate's folder (where the commands run).
+fn sample(name: &str) -> PathBuf {
+    Path::new("samples").join(name)
+}
+
+/// Runs `kifu annotate` with these arguments.
+fn run(args: &[&str]) -> Output {
+    let out = kifu().arg("annotate").args(args).output().unwrap();
+    assert!(out.status.code().is_some(), "killed: {out:?}");
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// CSV rows as maps from column to value.
+fn rows(csv: &str) -> Vec<std::collections::HashMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| headers.iter().zip(r.unwrap().iter()).map(|(h, v)| (h.to_owned(), v.to_owned())).collect())
+        .collect()
+}
+
+#[test]
+fn exact_values_end_in_the_final_margin_and_best_is_never_below_played() {
+    let pgn = sample("wthor-2004.pgn");
+    let out = run(&[pgn.to_str().unwrap(), "-q", "-f", "csv", "--depth", "4", "--exact-empties", "14", "-j", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows = rows(&stdout(&out));
+    // Black's final margins of the three games, as their PGN results say (41-23, 33-31, 28-36).
+    let margins = [18, 2, -8];
+    for (game, margin) in (1..=3).zip(margins) {
+        let plies: Vec<_> = rows.iter().filter(|r| r["game"] == game.to_string()).collect();
+        let last = plies.last().unwrap();
+        let played: i32 = last["played_score"].parse().unwrap();
+        let sign = if last["color"] == "black" { 1 } else { -1 };
+        assert_eq!(played * sign, margin, "game {game}");
+        for r in &plies {
+            let (best, played): (i32, i32) = (r["best_score"].parse().unwrap(), r["played_score"].parse().unwrap());
+            assert!(best >= played);
+            assert_eq!(r["loss"], (best - played).to_string());
+            let empties: u32 = r["empties"].parse().unwrap();
+            assert_eq!(r["exact"] == "true", empties <= 14, "{r:?}");
+        }
+        // In the exact part each played value is minus the next best value.
+        for pair in plies.windows(2).filter(|w| w[0]["exact"] == "true") {
+            let played: i32 = pair[0]["played_score"].parse().unwrap();
+            let next_best: i32 = pair[1]["best_score"].parse().unwrap();
+            assert_eq!(played, -next_best);
+        }
+    }
+}
+
+#[test]
+fn a_game_as_a_text_table() {
+    let pgn = sample("wthor-2004.pgn");
+    let out = run(&[pgn.to_str().unwrap(), "-q", "--depth", "4", "--exact-empties", "12", "--shard", "1/3"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("a_game_as_a_text_table", stdout(&out));
+}
+
+/// `kifu annotate` with small settings on the sample PGN, to stdout.
+fn annotate(extra: &[&str]) -> String {
+    let pgn = sample("wthor-2004.pgn");
+    let mut args = vec![pgn.to_str().unwrap(), "-q", "--depth", "4", "--exact-empties", "12"];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    stdout(&out)
+}
+
+#[test]
+fn one_thread_and_two_give_the_same_bytes() {
+    for format in ["csv", "text", "ggf"] {
+        assert_eq!(annotate(&["-f", format, "-j", "1"]), annotate(&["-f", format, "-j", "2"]), "{format}");
+    }
+}
+
+#[test]
+fn three_shards_merged_are_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    for (format, table) in
+        [("csv", "plies"), ("csv", "players"), ("json", "games"), ("text", "plies"), ("pgn", "plies")]
+    {
+        let whole = annotate(&["-f", format, "-t", table]);
+        let mut shards = Vec::new();
+        for k in 1..=3 {
+            let path = dir.path().join(format!("{format}-{table}-{k}"));
+            let shard = format!("{k}/3");
+            annotate(&["-f", format, "-t", table, "--shard", &shard, "-o", path.to_str().unwrap()]);
+            shards.push(path);
+        }
+        let mut args = vec!["merge"];
+        args.extend(shards.iter().map(|p| p.to_str().unwrap()));
+        let merged = kifu().args(&args).output().unwrap();
+        assert_eq!(merged.status.code(), Some(0), "{}", String::from_utf8_lossy(&merged.stderr));
+        assert_eq!(stdout(&merged), whole, "{format} {table}");
+    }
+}
+
+#[test]
+fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("games.txt");
+    std::fs::write(&input, "f5d6c3d3c4f4\nf5d6c3d3c4a1\nf5f6e6f4\n").unwrap();
+    let out = run(&[input.to_str().unwrap(), "-q", "-f", "csv", "-t", "games", "--depth", "2"]);
+    assert_eq!(out.status.code(), Some(1));
+    let rows = rows(&stdout(&out));
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[1]["plies"], "5");
+    assert!(rows[1]["error"].contains("illegal"), "{:?}", rows[1]);
+    assert_eq!(rows[2]["plies"], "4");
+}
+
+#[test]
+fn a_killed_run_resumes_to_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = sample("logbook.gam");
+    let settings = ["--depth", "6", "--exact-empties", "14", "-q", "-f", "csv", "-j", "1"];
+    let whole = dir.path().join("whole.csv");
+    let mut args = vec![log.to_str().unwrap(), "-o", whole.to_str().unwrap()];
+    args.extend(settings);
+    assert_eq!(run(&args).status.code(), Some(0));
+    let expected = std::fs::read(&whole).unwrap();
+
+    let out = dir.path().join("out.csv");
+    let journal = dir.path().join("out.csv.partial.log");
+    let mut args = vec![log.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    args.extend(settings);
+    // Killed once a few games are done (a run that ends first is resumed as it stands).
+    let mut child = kifu().arg("annotate").args(&args).spawn().unwrap();
+    loop {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
+        if lines >= 4 || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+    if !out.exists() {
+        assert!(!out.exists(), "no output until the run ends");
+        args.push("--resume");
+        let resumed = run(&args);
+        assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
+    }
+    assert_eq!(std::fs::read(&out).unwrap(), expected);
+    assert!(!journal.exists());
+}
