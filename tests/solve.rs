@@ -223,3 +223,47 @@ fn solve_with_a_weights_file() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("weights"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+/// Measures what ProbCut needs: on positions of WTHOR 2015 games (every 7th ply from 16 to 40
+/// discs placed), the standard deviation of the value `d` moves ahead less the value
+/// `probcut_depth(d)` moves ahead (about half as deep, same parity), for d = 4..=10 (`probcut_sigma` in src/engine/search.rs holds the figures).
+/// Run: `cargo test --release --test solve -- --ignored probcut_calibration --nocapture`.
+#[test]
+#[ignore = "minutes: prints the ProbCut calibration"]
+fn probcut_calibration() {
+    use kifu::core::Passes;
+    use kifu::engine::search::probcut_depth;
+    use kifu::engine::solve::Limits;
+    let Some(path) = shared("wthor/WTH_2015.wtb") else { return };
+    let bytes = std::fs::read(path).unwrap();
+    use kifu::notation::wthor::{HEADER_LEN, Header, RECORD_LEN, parse_game};
+    let header = Header::parse(bytes[..HEADER_LEN].try_into().unwrap());
+    let rules = Rules::othello().shared();
+    let mut positions = Vec::new();
+    for game in bytes[HEADER_LEN..].chunks_exact(RECORD_LEN).step_by(8).take(40) {
+        let record = parse_game(game, header.year, &Default::default()).unwrap();
+        let Ok(game) = record.game(rules.clone()) else { continue };
+        let _ = game.replay_with(Passes::Implicit, |before, _, _| {
+            let placed = 64 - before.empties();
+            if (16..=40).contains(&placed) && placed % 7 == 0 {
+                positions.push(before.clone());
+            }
+        });
+    }
+    let mut solver = Solver::new(64, Counting::EmptiesToWinner);
+    for depth in 4..=10u32 {
+        let mut diffs = Vec::new();
+        for pos in &positions {
+            solver.clear();
+            let deep = solver.search_with(pos, depth, Limits::default()).unwrap();
+            solver.clear();
+            let shallow = solver.search_with(pos, probcut_depth(depth), Limits::default()).unwrap();
+            diffs.push(f64::from(deep.units - shallow.units) / f64::from(kifu::engine::eval::SCALE));
+        }
+        let n = diffs.len() as f64;
+        let mean = diffs.iter().sum::<f64>() / n;
+        let sd = (diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let shallow = probcut_depth(depth);
+        println!("depth {depth:2} vs {shallow:2}: {} positions, mean {mean:+.2}, sd {sd:.2} discs", diffs.len());
+    }
+}

@@ -43,6 +43,10 @@ pub struct Args {
     /// that deep).
     #[arg(long, conflicts_with = "wld")]
     pub time: Option<f64>,
+    /// With --depth or --time: prune selectively (ProbCut), taking a cut with this confidence in
+    /// percent: 73, 87, 95, 98, 99, or 100 for none.
+    #[arg(long, default_value_t = 100)]
+    pub selectivity: u32,
     /// Order moves and estimate positions with this weights file (written by `kifu train`)
     /// instead of the shipped weights.
     #[arg(long, visible_alias = "eval")]
@@ -94,6 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let solvers: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
+    // A bad level is a usage error before any work.
+    crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
     let evaluator = match &args.weights {
         Some(path) => Some(std::sync::Arc::new(crate::engine::eval::Evaluator::load(path)?)),
         None => None,
@@ -202,7 +208,8 @@ fn solve(
     let index = match solvers.iter().position(|s| s.counting() == counting) {
         Some(i) => i,
         None => {
-            let mut solver = Solver::new(args.hash_mb, counting).with_threads(threads);
+            let probcut = crate::engine::solve::probcut_for(args.selectivity).ok().flatten();
+            let mut solver = Solver::new(args.hash_mb, counting).with_threads(threads).with_probcut(probcut);
             if let Some(eval) = evaluator {
                 solver = solver.with_evaluator(eval.clone());
             }

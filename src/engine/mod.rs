@@ -3,7 +3,7 @@
 
 pub mod analysis;
 pub mod eval;
-mod search;
+pub mod search;
 pub mod solve;
 mod stability;
 mod table;

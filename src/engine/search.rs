@@ -98,6 +98,9 @@ pub(crate) struct Search<'a> {
     pub(crate) cut: Vec<Arc<AtomicBool>>,
     /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
     pub(crate) aborted: bool,
+    /// ProbCut in the depth-limited search: a node is cut when a shallow search predicts a
+    /// fail outside the window by this many standard deviations (none: no selectivity).
+    pub(crate) probcut: Option<f64>,
 }
 
 /// One move of a node, ready to search.
@@ -456,6 +459,7 @@ impl Search<'_> {
                         stop,
                         cut: chain,
                         aborted: false,
+                        probcut: None,
                     };
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
@@ -599,6 +603,24 @@ fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |acc, &q| acc | q)
 }
 
+/// Depth from which ProbCut applies.
+const PROBCUT_FROM: u32 = 4;
+
+/// The depth of ProbCut's shallow search for a node searched `depth` ahead: about half as deep,
+/// of the same parity (values at odd and even depths differ by about 3 discs on average).
+#[must_use]
+pub fn probcut_depth(depth: u32) -> u32 {
+    depth / 2 + (depth / 2 + depth) % 2
+}
+
+/// The standard deviation, in discs, of the value `depth` moves ahead less the value
+/// [`probcut_depth`] moves ahead, measured by kifu on positions of real games (docs/eval.md gives the command);
+/// deeper than measured, the last figure.
+fn probcut_sigma(depth: u32) -> f64 {
+    const SIGMA: [f64; 11] = [0.0, 0.0, 0.0, 0.0, 2.97, 2.82, 2.18, 3.09, 2.27, 2.04, 2.11];
+    SIGMA[(depth as usize).min(SIGMA.len() - 1)]
+}
+
 /// Depth of the estimate that orders the moves of a depth-limited node searched `depth` ahead.
 fn sort_depth(depth: u32) -> u32 {
     match depth {
@@ -650,6 +672,21 @@ impl Search<'_> {
                 beta = beta.min(upper);
             }
             hash_move = e.best;
+        }
+        if let Some(t) = self.probcut {
+            if depth >= PROBCUT_FROM {
+                // A shallow search that fails well outside the window predicts the deep one.
+                let shallow = probcut_depth(depth);
+                let margin = (t * probcut_sigma(depth) * f64::from(SCALE)) as i32;
+                let high = beta + margin;
+                if high < SCALE * 64 && self.midgame(p, o, shallow, high - 1, high, passed) >= high {
+                    return beta;
+                }
+                let low = alpha - margin;
+                if low > -SCALE * 64 && self.midgame(p, o, shallow, low, low + 1, passed) <= low {
+                    return alpha;
+                }
+            }
         }
         let original = (alpha, beta);
         let mut children = [Child::default(); 32];

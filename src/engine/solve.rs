@@ -123,6 +123,29 @@ pub struct Solver {
     threads: usize,
     generation: u8,
     nodes: u64,
+    probcut: Option<f64>,
+}
+
+/// The selectivity levels of the depth-limited search: the percent confidence with which a
+/// ProbCut cut is taken, and the standard deviations that makes.
+pub const SELECTIVITY: [(u32, f64); 5] = [(73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6), (99, 3.3)];
+
+/// The ProbCut width for a selectivity level in percent (one of [`SELECTIVITY`], or 100 for no
+/// pruning).
+///
+/// # Errors
+/// A percent that is not a level.
+pub fn probcut_for(percent: u32) -> Result<Option<f64>, String> {
+    if percent == 100 {
+        return Ok(None);
+    }
+    match SELECTIVITY.iter().find(|(p, _)| *p == percent) {
+        Some((_, t)) => Ok(Some(*t)),
+        None => {
+            let levels: Vec<String> = SELECTIVITY.iter().map(|(p, _)| p.to_string()).collect();
+            Err(format!("selectivity {percent}: the levels are {}, 100", levels.join(", ")))
+        }
+    }
 }
 
 impl Solver {
@@ -131,7 +154,7 @@ impl Solver {
     pub fn new(hash_mb: usize, counting: Counting) -> Solver {
         static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
         let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
-        Solver { table: Table::new(hash_mb), eval, counting, threads: 1, generation: 0, nodes: 0 }
+        Solver { table: Table::new(hash_mb), eval, counting, threads: 1, generation: 0, nodes: 0, probcut: None }
     }
 
     /// Searches with `threads` threads (rayon's global pool, or the pool the call runs in).
@@ -145,6 +168,15 @@ impl Solver {
     #[must_use]
     pub fn with_evaluator(mut self, eval: Arc<Evaluator>) -> Solver {
         self.eval = eval;
+        self
+    }
+
+    /// Prunes the depth-limited search selectively: ProbCut with cuts taken `t` standard
+    /// deviations out ([`probcut_for`] gives `t` for a selectivity level; none: no pruning).
+    /// The exact search is never selective.
+    #[must_use]
+    pub fn with_probcut(mut self, t: Option<f64>) -> Solver {
+        self.probcut = t;
         self
     }
 
@@ -473,6 +505,7 @@ impl Solver {
             stop,
             cut: Vec::new(),
             aborted: false,
+            probcut: self.probcut,
         };
         let score = f(&mut search);
         (score, search.nodes)
@@ -694,6 +727,34 @@ mod tests {
             assert_eq!(a, b, "seed {seed}");
             assert!(moves.iter().all(|(_, e)| e.exact));
         }
+    }
+
+    #[test]
+    fn probcut_stays_near_the_full_search_and_never_touches_exact_results() {
+        let mut total = 0;
+        for seed in 0..8 {
+            let pos = random_position(seed, 24, "othello");
+            let mut full = Solver::new(4, Counting::EmptiesToWinner);
+            let mut selective = Solver::new(4, Counting::EmptiesToWinner).with_probcut(probcut_for(73).unwrap());
+            let a = full.search_with(&pos, 6, Limits::default()).unwrap();
+            let b = selective.search_with(&pos, 6, Limits::default()).unwrap();
+            total += (a.score - b.score).abs();
+            // Where the depth reaches the end the search is exact, selective or not.
+            let end = random_position(seed, 50, "othello");
+            let exact = full.solve(&end).unwrap().score;
+            let found = selective.search_with(&end, 20, Limits::default()).unwrap();
+            assert!(found.exact);
+            assert_eq!(found.score, exact, "seed {seed}");
+        }
+        // ProbCut at 73% errs sometimes, by a few discs at most on average.
+        assert!(total <= 8 * 4, "total difference {total}");
+    }
+
+    #[test]
+    fn selectivity_levels() {
+        assert_eq!(probcut_for(100), Ok(None));
+        assert_eq!(probcut_for(87), Ok(Some(1.5)));
+        assert!(probcut_for(50).unwrap_err().contains("73, 87, 95, 98, 99, 100"));
     }
 
     #[test]
