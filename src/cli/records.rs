@@ -2,6 +2,7 @@
 //! loop that handles records in parallel batches and hands the results back in input order.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -293,6 +294,29 @@ fn each_input(
         each(input, &source, reader)?;
     }
     Ok(())
+}
+
+/// Reads every input record by record on this thread, handing each (or the reader's error for
+/// a record it could not cut out) to `visit` until it says to stop. An I/O error stops the run.
+pub fn scan(
+    args: &InputArgs,
+    mut visit: impl FnMut(&Source, Result<RawRecord, RecordError>) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
+    let mut stopped = false;
+    each_input(args, |input, source, reader| {
+        for item in reader {
+            if stopped {
+                break;
+            }
+            let item = match item {
+                Ok(raw) => Ok(raw),
+                Err(ReadError::Record(e)) => Err(e),
+                Err(ReadError::Io(e)) => return Err(anyhow::Error::new(e).context(format!("reading {input}"))),
+            };
+            stopped = visit(source, item)?.is_break();
+        }
+        Ok(())
+    })
 }
 
 /// Counts the records of every input (files only: stdin cannot be read twice).
