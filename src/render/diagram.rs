@@ -160,11 +160,8 @@ impl Diagram {
         }
         match scores {
             Some(scores) if !scores.is_empty() => {
-                let kind = if scores.iter().all(|s| s.exact) {
-                    "exact scores"
-                } else {
-                    "scores (~ estimated 10 moves ahead)"
-                };
+                let kind =
+                    if scores.iter().all(|s| s.exact) { "exact scores" } else { "scores (~ estimated 10 moves ahead)" };
                 let list: Vec<String> = scores
                     .iter()
                     .map(|m| {
