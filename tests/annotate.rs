@@ -162,3 +162,8 @@ fn a_killed_run_resumes_to_the_same_bytes() {
     assert_eq!(std::fs::read(&out).unwrap(), expected);
     assert!(!journal.exists());
 }
+
+#[test]
+fn the_games_table_of_the_sample_as_csv() {
+    insta::assert_snapshot!("the_games_table_of_the_sample_as_csv", annotate(&["-f", "csv", "-t", "games"]));
+}
