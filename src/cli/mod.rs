@@ -2,7 +2,8 @@
 //!
 //! Conventions shared by every subcommand: inputs are paths or `-` (stdin); `-o/--output`
 //! defaults to stdout and a file is written atomically; `--format text|csv|json` (json = JSON
-//! Lines); exit 0 when all is good, 1 when some records are invalid, 2 for usage or I/O errors.
+//! Lines; `show` draws `text|svg`); exit 0 when all is good, 1 when some records are invalid, 2
+//! for usage or I/O errors.
 
 mod annotate;
 mod completions;
@@ -15,6 +16,7 @@ mod perft;
 mod progress;
 mod records;
 mod rules;
+mod show;
 mod solve;
 mod stats;
 mod train;
@@ -59,6 +61,9 @@ pub enum Command {
     /// The static evaluation of positions (expected final margin), or its errors against exact
     /// scores with --check (standard 8x8).
     Eval(eval::Args),
+    /// Draw a position (discs, last move, legal moves, scores with --annotate) or a whole game
+    /// as a kifu (move numbers on the squares), as text or SVG.
+    Show(show::Args),
     /// Fit the evaluation's weights to game records labelled by the exact solver.
     Train(train::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
@@ -118,6 +123,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Merge(args) => merge::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Train(args) => train::run(args),
+        Command::Show(args) => show::run(args),
         Command::Completions(args) => completions::run_completions(args),
         Command::Man(args) => completions::run_man(args),
     }

@@ -2,6 +2,7 @@
 //! loop that handles records in parallel batches and hands the results back in input order.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -140,7 +141,7 @@ pub fn for_each_in_batches<T: Send>(
         // A reader thread cuts batches while the workers handle the previous one; the bounded
         // channel keeps at most a few batches in memory.
         let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
-        std::thread::scope(|scope| -> anyhow::Result<()> {
+        std::thread::scope(|scope| -> anyhow::Result<ControlFlow<()>> {
             scope.spawn(move || {
                 let mut reader = reader;
                 loop {
@@ -169,7 +170,7 @@ pub fn for_each_in_batches<T: Send>(
                     sink(source, result)?;
                 }
             }
-            Ok(())
+            Ok(ControlFlow::Continue(()))
         })
     })
 }
@@ -253,15 +254,15 @@ pub fn for_each_ordered<S: Send, T: Send>(
             sunk?;
             read.with_context(|| format!("reading {input}"))
         })?;
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })
 }
 
 /// Opens each input in turn (stdin for none) and calls `each` with its name, its [`Source`] and
-/// its reader.
+/// its reader, until `each` says to stop.
 fn each_input(
     args: &InputArgs,
-    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<()>,
+    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<()> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
     let options = ReadOptions {
@@ -290,9 +291,32 @@ fn each_input(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
-        each(input, &source, reader)?;
+        if each(input, &source, reader)?.is_break() {
+            break;
+        }
     }
     Ok(())
+}
+
+/// Reads every input record by record on this thread, handing each (or the reader's error for
+/// a record it could not cut out) to `visit` until it says to stop. An I/O error stops the run.
+pub fn scan(
+    args: &InputArgs,
+    mut visit: impl FnMut(&Source, Result<RawRecord, RecordError>) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
+    each_input(args, |input, source, reader| {
+        for item in reader {
+            let item = match item {
+                Ok(raw) => Ok(raw),
+                Err(ReadError::Record(e)) => Err(e),
+                Err(ReadError::Io(e)) => return Err(anyhow::Error::new(e).context(format!("reading {input}"))),
+            };
+            if visit(source, item)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    })
 }
 
 /// Counts the records of every input (files only: stdin cannot be read twice).
@@ -308,7 +332,7 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
             }
             total += 1;
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     Ok(total)
 }

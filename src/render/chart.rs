@@ -124,7 +124,7 @@ fn number(x: f64) -> String {
 }
 
 /// Text made safe for XML.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 

@@ -1,3 +1,6 @@
-//! Drawing: charts (and, later, boards and kifu diagrams) as SVG.
+//! Drawing: charts, and board diagrams (positions and kifu) as text or SVG.
 
 pub mod chart;
+pub mod diagram;
+pub mod svg;
+pub mod text;

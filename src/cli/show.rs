@@ -1,0 +1,245 @@
+//! `kifu show`: a position or a whole game (a kifu) drawn as text or SVG.
+
+use std::io::{IsTerminal as _, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+
+use super::records::{self, InputArgs, Source};
+use super::{Output, Status};
+use crate::core::{Color, Game, Move, Passes, Position};
+use crate::engine::scores::{MoveScorer, ScoreError, Settings};
+use crate::engine::solve::probcut_for;
+use crate::notation::Record;
+use crate::notation::reader::{RawRecord, RecordError};
+use crate::render::diagram::Diagram;
+use crate::render::svg::Theme;
+
+/// Arguments of `kifu show`.
+#[derive(clap::Args, Debug)]
+#[command(after_help = "A position: X black, O white, - empty, . a legal move, # a hole, the last move in \
+brackets; on a terminal, discs in colour (unless NO_COLOR is set or --color never). --kifu draws the game with \
+each move's number on its square, passes listed under the board. Plies count every move, passes included (0 is \
+the start). Exit 0 when every record shown is good, 1 otherwise, 2 for usage or I/O errors. See docs/show.md.")]
+pub struct Args {
+    /// What to read: game records, board strings or diagrams.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// The record to show, 1-based, counted over all the inputs (default: the first).
+    #[arg(long, short, conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
+    /// Show every record; with -o, DIR gets one file per record (game-0001.svg, ...).
+    #[arg(long)]
+    pub all: bool,
+    /// The position after this many plies (default: the end of the record); with --kifu, where
+    /// the kifu starts (default 0): the discs there drawn, the later moves numbered.
+    #[arg(long, short)]
+    pub ply: Option<usize>,
+    /// The game as one diagram with the move numbers on the squares, as in printed records.
+    #[arg(long)]
+    pub kifu: bool,
+    /// The scores of the legal moves on their squares (standard 8x8): exact with at most
+    /// --exact-empties empty squares, else searched --depth moves ahead (shown as ~+4).
+    #[arg(long, conflicts_with = "kifu")]
+    pub annotate: bool,
+    /// With --annotate: solve exactly up to this many empty squares.
+    #[arg(long, default_value_t = 18, requires = "annotate")]
+    pub exact_empties: u32,
+    /// With --annotate: moves searched ahead with more empty squares (the move counting as one).
+    #[arg(long, default_value_t = 10, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// With --annotate: the depth-limited search's selectivity in percent (73, 87, 95, 98, 99;
+    /// 100 for none).
+    #[arg(long, default_value_t = 87, requires = "annotate")]
+    pub selectivity: u32,
+    /// With --annotate: the solver's transposition table, in MiB.
+    #[arg(long, default_value_t = 64, requires = "annotate")]
+    pub hash_mb: usize,
+    /// Output format.
+    #[arg(long, short, value_enum, default_value_t = ShowFormat::Text)]
+    pub format: ShowFormat,
+    /// SVG colours: a green tournament board, or black and white for print.
+    #[arg(long, value_enum, default_value_t = ThemeArg::Green)]
+    pub theme: ThemeArg,
+    /// Text colours: auto = Unicode discs in colour on a terminal without NO_COLOR, else ASCII.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Write here instead of stdout (with --all: a folder, one file per record).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum ShowFormat {
+    /// Text: ASCII, or Unicode in colour on a terminal.
+    Text,
+    /// A standalone SVG picture.
+    Svg,
+}
+
+/// `--theme` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum ThemeArg {
+    /// A green board with black and white discs.
+    Green,
+    /// Black and white only.
+    Print,
+}
+
+/// `--color` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when writing to a terminal and NO_COLOR is not set.
+    Auto,
+    /// Always colour (and Unicode discs).
+    Always,
+    /// Plain ASCII.
+    Never,
+}
+
+/// Runs `kifu show`.
+pub fn run(args: Args) -> anyhow::Result<Status> {
+    let color = match args.color {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            args.output.is_none()
+                && std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
+    let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
+        Some(dir) if args.all => {
+            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            Sink::Folder(dir.to_path_buf())
+        }
+        None if args.all && args.format == ShowFormat::Svg => {
+            anyhow::bail!("--all --format svg writes one file per record: give a folder with -o DIR")
+        }
+        output => Sink::One(Output::open(output)?),
+    };
+    let wanted = args.game.unwrap_or(1);
+    let settings = Settings { exact_empties: args.exact_empties, depth: args.depth, probcut };
+    let mut scorer = args.annotate.then(|| MoveScorer::new(args.hash_mb, settings));
+    let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
+    records::scan(&args.input, |source, item| {
+        seen += 1;
+        if !args.all && seen != wanted {
+            return Ok(ControlFlow::Continue(()));
+        }
+        match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut())) {
+            Err(e) => {
+                eprintln!("{e}");
+                failed += 1;
+            }
+            Ok(text) => {
+                match &mut sink {
+                    Sink::Folder(dir) => write_file(dir, seen, args.format, &text)?,
+                    Sink::One(out) => {
+                        if shown > 0 {
+                            writeln!(out)?;
+                        }
+                        out.write_all(text.as_bytes())?;
+                    }
+                }
+                shown += 1;
+            }
+        }
+        Ok(if args.all { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
+    })?;
+    if !args.all && seen < wanted {
+        anyhow::bail!("there is no record {wanted}: the input has {seen}");
+    }
+    // An output file is only put in place when something was drawn.
+    if let (Sink::One(out), true) = (sink, shown > 0) {
+        out.finish()?;
+    }
+    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// Where diagrams go: one output (stdout or a file), or a folder with a file per record.
+enum Sink {
+    One(Output),
+    Folder(PathBuf),
+}
+
+/// Writes one record's diagram as `DIR/game-NNNN.svg` (or `.txt`), atomically.
+fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow::Result<()> {
+    let ext = match format {
+        ShowFormat::Text => "txt",
+        ShowFormat::Svg => "svg",
+    };
+    let mut file = Output::open(Some(&dir.join(format!("game-{index:04}.{ext}"))))?;
+    file.write_all(text.as_bytes())?;
+    file.finish()
+}
+
+/// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered.
+fn draw(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    color: bool,
+    scorer: Option<&mut MoveScorer>,
+) -> Result<String, RecordError> {
+    let fail = |message: String| raw.error(source.name, Default::default(), message);
+    let (record, rules) = source.read(raw)?;
+    let resolved = record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let moves = resolved.record.moves_under(&rules).map_err(|i| fail(format!("move {} is off the board", i + 1)))?;
+    // Every ply: the position before it and the move.
+    let mut plies: Vec<(Position, Move)> = Vec::with_capacity(moves.len());
+    let end = Game::from_position(resolved.start.clone())
+        .with_moves(moves)
+        .replay_with(Passes::Explicit, |before, mv, _| plies.push((before.clone(), mv)))
+        .map_err(|e| fail(e.to_string()))?
+        .position;
+    let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
+    let total = plies.len();
+    if let Some(ply) = args.ply.filter(|&p| p > total) {
+        return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies")));
+    }
+    let mut diagram = if args.kifu {
+        let from = args.ply.unwrap_or(0);
+        let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
+        let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
+        Diagram::kifu(at(from), &moves, first, &end)
+    } else {
+        let to = args.ply.unwrap_or(total);
+        let position = at(to);
+        let last = to.checked_sub(1).map(|i| (plies[i].1, plies[i].0.side_to_move()));
+        let (scores, note) = match scorer.map(|s| s.score(position)) {
+            None | Some(Err(ScoreError::GameOver)) => (None, None),
+            Some(Ok(scores)) => (Some(scores), None),
+            Some(Err(ScoreError::Engine(e))) => (None, Some(format!("no annotation: {e}"))),
+        };
+        let ply = (total > 0).then_some((to, total));
+        let mut diagram = Diagram::position(position, ply, last, scores.as_deref());
+        diagram.notes.extend(note);
+        diagram
+    };
+    (diagram.players, diagram.title) = heading(&resolved.record);
+    Ok(match args.format {
+        ShowFormat::Text => diagram.to_text(color),
+        ShowFormat::Svg => diagram.to_svg(match args.theme {
+            ThemeArg::Green => Theme::Green,
+            ThemeArg::Print => Theme::Print,
+        }),
+    })
+}
+
+/// What goes over the board, from the record's tags: the players (black first), and a line
+/// with the event, date and round; nothing for a record without them.
+fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
+    let known = |name: &str| record.tag(name).map(str::trim).filter(|v| !v.is_empty() && *v != "?");
+    let players = match (known("black"), known("white")) {
+        (None, None) => None,
+        (b, w) => Some([b.unwrap_or("?").to_owned(), w.unwrap_or("?").to_owned()]),
+    };
+    let mut event: Vec<String> = [known("event"), known("date")].into_iter().flatten().map(str::to_owned).collect();
+    event.extend(known("round").map(|r| format!("round {r}")));
+    let title = if event.is_empty() { Vec::new() } else { vec![event.join(", ")] };
+    (players, title)
+}

@@ -1,0 +1,298 @@
+//! Board diagrams: what each square shows and the lines around the board, built from a position
+//! (discs, last move, legal moves and their scores) or from a game (a kifu: move numbers on the
+//! squares). [`text`](super::text) and [`svg`](super::svg) draw them.
+
+use crate::core::{Color, Move, Position, Square};
+use crate::engine::scores::MoveScore;
+
+/// A score shown on a legal move's square.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Score {
+    /// The final disc margin for the side to move after this move.
+    pub discs: i32,
+    /// Exact (solved) rather than estimated.
+    pub exact: bool,
+    /// One of the best moves.
+    pub best: bool,
+}
+
+impl Score {
+    /// The label: `+4`, `-2`, `0`, with `~` before an estimate (`~+4`).
+    #[must_use]
+    pub fn label(&self) -> String {
+        let number = if self.discs == 0 { "0".to_owned() } else { format!("{:+}", self.discs) };
+        if self.exact { number } else { format!("~{number}") }
+    }
+}
+
+/// What one square of a diagram shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cell {
+    /// Not part of the board's shape (the cut corners of the 8-stars board).
+    Off,
+    /// A hole: part of the board, but nobody may play there.
+    Hole,
+    /// An empty square.
+    Empty,
+    /// A disc; `last` marks the disc of the last move.
+    Disc {
+        /// Its colour.
+        color: Color,
+        /// Whether the last move put it there.
+        last: bool,
+    },
+    /// An empty square where the side to move may play, with its score when annotated.
+    Legal(Option<Score>),
+    /// A move of a kifu: its number, on a disc of the colour that played it.
+    Numbered {
+        /// The move number (discs placed since the start of the game, this one included).
+        number: u32,
+        /// Who played it.
+        color: Color,
+    },
+}
+
+/// A board diagram: the squares row by row from the top-left, the rank names, and text lines
+/// over and under the board.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Diagram {
+    /// Squares per side.
+    pub size: u8,
+    /// The rank name of each row, from the top (rank numbering follows the rules).
+    pub ranks: Vec<String>,
+    /// `size * size` cells, row by row from the top-left.
+    pub cells: Vec<Cell>,
+    /// The players, black then white (`?` for one the record does not name).
+    pub players: Option<[String; 2]>,
+    /// Lines over the board, under the players (event, date, round).
+    pub title: Vec<String>,
+    /// Lines under the board (side to move, counts, passes, scores).
+    pub notes: Vec<String>,
+}
+
+impl Diagram {
+    /// The board of `position` with no marks: holes, cut cells, empty squares and discs.
+    fn board(position: &Position) -> Diagram {
+        let rules = position.rules();
+        let n = rules.size();
+        let mut cells = Vec::with_capacity(usize::from(n) * usize::from(n));
+        for row in 0..n {
+            for file in 0..n {
+                let sq = Square::new(file, row);
+                cells.push(match position.disc(sq) {
+                    Some(color) => Cell::Disc { color, last: false },
+                    None if rules.playable().contains(sq) => Cell::Empty,
+                    None if rules.holes().contains(&sq) => Cell::Hole,
+                    None => Cell::Off,
+                });
+            }
+        }
+        let ranks = (0..n).map(|row| rules.square_name(Square::new(0, row))[1..].to_owned()).collect();
+        Diagram { size: n, ranks, cells, players: None, title: Vec::new(), notes: Vec::new() }
+    }
+
+    fn cell_mut(&mut self, sq: Square) -> &mut Cell {
+        &mut self.cells[usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file())]
+    }
+
+    /// The cell on `sq`.
+    #[must_use]
+    pub fn cell(&self, sq: Square) -> Cell {
+        self.cells[usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file())]
+    }
+
+    /// A position: its discs with the last move marked (`last`: the move and who played it),
+    /// its legal moves marked, with their scores when given, and notes on the side to move, the
+    /// disc counts, the ply (`ply`: the plies played and the game's plies), the last move and
+    /// the moves.
+    #[must_use]
+    pub fn position(
+        position: &Position,
+        ply: Option<(usize, usize)>,
+        last: Option<(Move, Color)>,
+        scores: Option<&[MoveScore]>,
+    ) -> Diagram {
+        let rules = position.rules().clone();
+        let name = |mv: Move| match mv {
+            Move::Place(sq) => rules.square_name(sq),
+            Move::Pass => "pass".to_owned(),
+        };
+        let mut diagram = Diagram::board(position);
+        if let Some((Move::Place(sq), _)) = last {
+            if let Cell::Disc { last, .. } = diagram.cell_mut(sq) {
+                *last = true;
+            }
+        }
+        let side = position.side_to_move();
+        let over = position.is_game_over();
+        if !over {
+            for sq in position.legal_placements() {
+                *diagram.cell_mut(sq) = Cell::Legal(None);
+            }
+        }
+        let best = scores.and_then(|s| s.iter().map(|m| m.score).max());
+        for m in scores.unwrap_or_default() {
+            if let Move::Place(sq) = m.mv {
+                let score = Score { discs: m.score, exact: m.exact, best: Some(m.score) == best };
+                *diagram.cell_mut(sq) = Cell::Legal(Some(score));
+            }
+        }
+        let (black, white) = (position.count(Color::Black), position.count(Color::White));
+        let status = if over {
+            let outcome = position.score();
+            match outcome.winner {
+                Some(w) => format!("game over: {w} wins by {}", outcome.margin),
+                None => "game over: a draw".to_owned(),
+            }
+        } else if position.has_placement() {
+            format!("{side} to move")
+        } else {
+            format!("{side} to move and must pass")
+        };
+        diagram.notes.push(format!("{status}; black {black}, white {white}, {} empty", position.empties()));
+        let last = last.map(|(mv, color)| match mv {
+            Move::Place(sq) => format!("last move {} by {color}", rules.square_name(sq)),
+            Move::Pass => format!("{color} passed"),
+        });
+        match (ply, last) {
+            (Some((ply, total)), Some(last)) => diagram.notes.push(format!("ply {ply} of {total}, {last}")),
+            (Some((ply, total)), None) => diagram.notes.push(format!("ply {ply} of {total}")),
+            (None, Some(last)) => diagram.notes.push(last),
+            (None, None) => {}
+        }
+        match scores {
+            Some(scores) if !scores.is_empty() => {
+                let kind = match scores.iter().filter(|s| !s.exact).map(|s| s.depth).max() {
+                    None => "exact scores".to_owned(),
+                    Some(depth) if scores.iter().all(|s| !s.exact) => {
+                        format!("scores searched {depth} moves ahead (~)")
+                    }
+                    Some(depth) => format!("scores searched {depth} moves ahead (~) or exact"),
+                };
+                let list: Vec<String> = scores
+                    .iter()
+                    .map(|m| {
+                        let s = Score { discs: m.score, exact: m.exact, best: false };
+                        format!("{} {}", name(m.mv), s.label())
+                    })
+                    .collect();
+                diagram.notes.push(format!("{kind} for {side}: {}", list.join(", ")));
+            }
+            _ if !over && position.has_placement() => {
+                let moves: Vec<String> =
+                    position.legal_placements().into_iter().map(|sq| rules.square_name(sq)).collect();
+                diagram.notes.push(format!("legal moves: {}", moves.join(" ")));
+            }
+            _ => {}
+        }
+        diagram
+    }
+
+    /// A kifu: the discs of `start`, then each of `moves` (with the colour that played it) as
+    /// its number on its square, numbers going on from `first_number`; passes are listed under
+    /// the board, with the discs of `end` (the position after the moves) and the result.
+    #[must_use]
+    pub fn kifu(start: &Position, moves: &[(Move, Color)], first_number: u32, end: &Position) -> Diagram {
+        let mut diagram = Diagram::board(start);
+        let mut number = first_number;
+        let mut passes = Vec::new();
+        for &(mv, color) in moves {
+            match mv {
+                Move::Place(sq) => {
+                    *diagram.cell_mut(sq) = Cell::Numbered { number, color };
+                    number += 1;
+                }
+                Move::Pass if number == first_number => passes.push(format!("{color} before {number}")),
+                Move::Pass => passes.push(format!("{color} after {}", number - 1)),
+            }
+        }
+        if first_number > 1 {
+            diagram.notes.push(format!("from move {first_number}; the discs before it are drawn"));
+        }
+        if !passes.is_empty() {
+            let word = if passes.len() == 1 { "pass" } else { "passes" };
+            diagram.notes.push(format!("{word}: {}", passes.join(", ")));
+        }
+        let (black, white) = (end.count(Color::Black), end.count(Color::White));
+        diagram.notes.push(match end.outcome() {
+            Some(outcome) => match outcome.winner {
+                Some(w) => format!("black {black}, white {white}: {w} wins by {}", outcome.margin),
+                None => format!("black {black}, white {white}: a draw"),
+            },
+            None => format!("black {black}, white {white} after move {}; {} to move", number - 1, end.side_to_move()),
+        });
+        diagram
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rules;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn a_position_marks_the_last_move_and_the_legal_moves() {
+        let start = Position::start(Rules::othello().shared());
+        let pos = start.play(Move::Place(sq("f5"))).unwrap();
+        let d = Diagram::position(&pos, Some((1, 1)), Some((Move::Place(sq("f5")), Color::Black)), None);
+        assert_eq!(d.cell(sq("f5")), Cell::Disc { color: Color::Black, last: true });
+        assert_eq!(d.cell(sq("e5")), Cell::Disc { color: Color::Black, last: false });
+        for m in ["d6", "f4", "f6"] {
+            assert_eq!(d.cell(sq(m)), Cell::Legal(None), "{m}");
+        }
+        assert_eq!(d.cells.iter().filter(|c| matches!(c, Cell::Legal(_))).count(), 3);
+        assert_eq!(d.ranks, ["1", "2", "3", "4", "5", "6", "7", "8"]);
+        assert_eq!(
+            d.notes,
+            ["white to move; black 4, white 1, 59 empty", "ply 1 of 1, last move f5 by black", "legal moves: f4 d6 f6"]
+        );
+    }
+
+    #[test]
+    fn scores_go_on_their_squares_and_the_best_is_marked() {
+        let pos = Position::start(Rules::othello().shared());
+        let scores = [
+            MoveScore { mv: Move::Place(sq("d3")), score: 2, exact: false, depth: 10 },
+            MoveScore { mv: Move::Place(sq("c4")), score: 2, exact: false, depth: 10 },
+            MoveScore { mv: Move::Place(sq("f5")), score: -4, exact: true, depth: 60 },
+        ];
+        let d = Diagram::position(&pos, None, None, Some(&scores));
+        assert_eq!(d.cell(sq("d3")), Cell::Legal(Some(Score { discs: 2, exact: false, best: true })));
+        assert_eq!(d.cell(sq("c4")), Cell::Legal(Some(Score { discs: 2, exact: false, best: true })));
+        assert_eq!(d.cell(sq("f5")), Cell::Legal(Some(Score { discs: -4, exact: true, best: false })));
+        assert_eq!(d.cell(sq("e6")), Cell::Legal(None), "a legal move without a score is still marked");
+        assert_eq!(Score { discs: 0, exact: false, best: false }.label(), "~0");
+        assert!(d.notes[1].ends_with("d3 ~+2, c4 ~+2, f5 -4"), "{:?}", d.notes);
+    }
+
+    #[test]
+    fn variants_name_ranks_by_their_rules_and_show_holes_and_cut_corners() {
+        let rules = "8stars,rows=bottom,holes=e3".parse::<Rules>().unwrap().shared();
+        let d = Diagram::position(&Position::start(rules.clone()), None, None, None);
+        assert_eq!(d.size, 10);
+        assert_eq!(d.ranks.first().map(String::as_str), Some("10"));
+        assert_eq!(d.ranks.last().map(String::as_str), Some("1"));
+        assert_eq!(d.cell(Square::new(0, 0)), Cell::Off);
+        assert_eq!(d.cell(Square::new(1, 1)), Cell::Empty);
+        assert_eq!(d.cell(rules.parse_square("e3").unwrap()), Cell::Hole);
+        assert_eq!(d.cells.iter().filter(|c| **c == Cell::Off).count(), 12);
+    }
+
+    #[test]
+    fn a_kifu_numbers_the_moves_and_lists_the_passes() {
+        let rules = Rules::othello().shared();
+        let start = Position::start(rules);
+        let moves =
+            [(Move::Place(sq("f5")), Color::Black), (Move::Pass, Color::White), (Move::Place(sq("f4")), Color::Black)];
+        // Not a legal game (white can answer f5), but the diagram only draws what it is given.
+        let d = Diagram::kifu(&start, &moves, 1, &start);
+        assert_eq!(d.cell(sq("f5")), Cell::Numbered { number: 1, color: Color::Black });
+        assert_eq!(d.cell(sq("f4")), Cell::Numbered { number: 2, color: Color::Black });
+        assert_eq!(d.cell(sq("d4")), Cell::Disc { color: Color::White, last: false });
+        assert_eq!(d.notes[0], "pass: white after 1");
+    }
+}

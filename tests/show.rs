@@ -1,0 +1,303 @@
+//! `kifu show`: positions and kifu diagrams of real games as text and SVG, the SVG checked as
+//! XML, annotations against the FFO files' exact scores, variants, many diagrams at once, and
+//! located errors for bad input.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use kifu::core::{Position, Rules};
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+/// Runs `kifu` with these arguments and stdin: stdout, stderr, exit code.
+fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = kifu().args(args).env_remove("NO_COLOR").write_stdin(stdin.to_owned()).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap(),
+    )
+}
+
+fn sample(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(name).to_str().unwrap().to_owned()
+}
+
+/// Parses an SVG document and checks what every diagram needs: an `svg` root in the SVG
+/// namespace with a size and a viewBox, and nothing outside the file (no scripts, links, images
+/// or named fonts).
+fn check_svg(svg: &str) -> roxmltree::Document<'_> {
+    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}\n{svg}"));
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "svg");
+    assert_eq!(root.tag_name().namespace(), Some("http://www.w3.org/2000/svg"));
+    for attr in ["width", "height", "viewBox"] {
+        assert!(root.attribute(attr).is_some(), "no {attr}");
+    }
+    assert!(root.attribute("font-family").is_some_and(|f| f.ends_with("sans-serif")), "a generic font family last");
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        assert!(!["script", "image", "a", "style", "foreignObject"].contains(&node.tag_name().name()));
+        assert!(node.attributes().all(|a| !a.name().contains("href")), "a link in {node:?}");
+    }
+    doc
+}
+
+/// The discs an SVG draws: circles of the disc radius, with their fill.
+fn discs(doc: &roxmltree::Document) -> Vec<String> {
+    let radius = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .filter_map(|n| n.attribute("r")?.parse::<f64>().ok())
+        .fold(0.0f64, f64::max);
+    doc.descendants()
+        .filter(|n| n.has_tag_name("circle") && n.attribute("r").and_then(|r| r.parse::<f64>().ok()) == Some(radius))
+        .map(|n| n.attribute("fill").unwrap().to_owned())
+        .collect()
+}
+
+/// The text of every `<text>` element.
+fn texts(doc: &roxmltree::Document) -> Vec<String> {
+    doc.descendants().filter(|n| n.has_tag_name("text")).map(|n| n.text().unwrap_or("").to_owned()).collect()
+}
+
+#[test]
+fn a_mid_game_position_as_plain_text() {
+    let (out, err, code) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "20"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.is_ascii(), "piped output is plain ASCII");
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn colour_on_request_and_ascii_with_no_color() {
+    let (out, _, _) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "20", "--color", "always"], "");
+    assert!(out.contains('●') && out.contains("\x1b[42m"));
+    assert_eq!(out.matches('●').count(), 24, "12 black and 12 white discs");
+    let out = kifu().args(["show", &sample("wthor-2004.pgn"), "--ply", "20"]).env("NO_COLOR", "1").output().unwrap();
+    assert!(String::from_utf8(out.stdout).unwrap().is_ascii());
+}
+
+#[test]
+fn the_kifu_of_a_real_game_reads_back_as_the_same_game() {
+    let (out, err, code) = run(&["show", "--kifu", &sample("wthor-2004.pgn")], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    insta::assert_snapshot!(out);
+    // The grid (title and notes aside) is a kifu grid kifu reads: the same moves come back.
+    let grid: String = out.lines().skip(2).take(9).map(|l| format!("{l}\n")).collect();
+    let (back, _, code) = run(&["convert", "--from", "kifu", "--to", "transcript", "-"], &grid);
+    assert_eq!(code, 0);
+    let (original, _, _) = run(&["convert", &sample("wthor-2004.pgn"), "--to", "transcript", "-q"], "");
+    assert_eq!(back.trim(), original.lines().next().unwrap());
+    assert!(out.contains("pass: white after 55"), "the game's one pass is listed");
+}
+
+#[test]
+fn a_kifu_svg_draws_every_disc_and_number() {
+    let (svg, err, code) = run(&["show", "--kifu", &sample("wthor-2004.pgn"), "--format", "svg"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    let doc = check_svg(&svg);
+    let fills = discs(&doc);
+    assert_eq!(fills.len(), 64, "a full board: 4 start discs and 60 moves");
+    // 41 black and 23 white at the end, but a kifu shows who played each square: black played
+    // 31 moves (28 up to 55, then 56, 58 and 60 after white's pass) and white 29, with the two
+    // start discs each.
+    assert_eq!(fills.iter().filter(|f| *f == "#111111").count(), 33);
+    let texts = texts(&doc);
+    for n in 1..=60 {
+        assert!(texts.contains(&n.to_string()), "move {n}");
+    }
+    assert!(texts.contains(&"Vecchi Elisabetta".to_owned()) && texts.contains(&"Halvorsen Luke".to_owned()));
+    assert!(texts.contains(&"pass: white after 55".to_owned()));
+}
+
+#[test]
+fn svg_snapshots_of_a_position_and_a_print_kifu() {
+    let (svg, _, code) = run(&["show", &sample("logbook.gam"), "--ply", "8", "--format", "svg"], "");
+    assert_eq!(code, 0);
+    check_svg(&svg);
+    insta::assert_snapshot!("position_svg", svg);
+    let (svg, _, code) = run(
+        &["show", "--kifu", "-", "--rules", "othello,size=6", "--format", "svg", "--theme", "print"],
+        &six_by_six_game(),
+    );
+    assert_eq!(code, 0);
+    let doc = check_svg(&svg);
+    assert_eq!(discs(&doc).len(), 36);
+    assert!(!svg.contains("#23854a"), "no green in print");
+    insta::assert_snapshot!("print_kifu_svg", svg);
+}
+
+/// A whole 6x6 game: each side plays its first legal move (a pass when it has none).
+fn six_by_six_game() -> String {
+    let rules = "othello,size=6".parse::<Rules>().unwrap().shared();
+    let mut pos = Position::start(rules.clone());
+    let mut moves = String::new();
+    while !pos.is_game_over() {
+        let mv = pos.legal_moves()[0];
+        if let Some(sq) = mv.square() {
+            moves.push_str(&rules.square_name(sq));
+        }
+        pos.play_mut(mv).unwrap();
+    }
+    moves
+}
+
+#[test]
+fn a_kifu_from_a_ply_draws_the_discs_there_and_numbers_the_rest() {
+    let (out, _, code) = run(&["show", "--kifu", &sample("logbook.gam"), "--game", "2", "--ply", "40"], "");
+    assert_eq!(code, 0);
+    insta::assert_snapshot!(out);
+    let board: String = out.lines().skip(1).take(8).collect();
+    assert_eq!(board.matches('X').count() + board.matches('O').count(), 44, "4 start discs and 40 moves drawn");
+    assert!(board.contains("41") && !board.contains(" 40 "));
+}
+
+#[test]
+fn annotations_are_the_exact_scores_of_the_ffo_file() {
+    // FFO #1: 14 empty squares; the file lists every move with its exact score.
+    let (out, err, code) = run(&["show", &sample("ffo-1-5.obf"), "--annotate"], "");
+    assert_eq!((code, err.as_str()), (0, ""));
+    insta::assert_snapshot!(out);
+    assert!(out.contains("exact scores for black: g8 +18, h1 +12, a2 +6, h7 +6, a3 +4, b1 -4, a4 -22, g2 -24"));
+    // Over the limit the same moves get estimates, marked with ~.
+    let (out, _, _) = run(&["show", &sample("ffo-1-5.obf"), "--annotate", "--exact-empties", "10"], "");
+    assert!(out.contains("scores searched 10 moves ahead (~) for black: "), "{out}");
+    assert_eq!(out.lines().skip(1).take(8).collect::<String>().matches('~').count(), 8);
+    // On an SVG the scores stand on their squares.
+    let (svg, _, _) = run(&["show", &sample("ffo-1-5.obf"), "--annotate", "--format", "svg"], "");
+    let texts = texts(&check_svg(&svg));
+    for score in ["+18", "+12", "+6", "+4", "-4", "-22", "-24"] {
+        assert!(texts.contains(&score.to_owned()), "{score}");
+    }
+}
+
+#[test]
+fn variants_keep_their_shape_holes_and_rank_names() {
+    let (out, err, code) = run(&["show", "-", "--rules", "8stars,rows=bottom,holes=e3", "--annotate"], "e7\n");
+    assert_eq!((code, err.as_str()), (0, ""));
+    insta::assert_snapshot!(out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "   a b c d e f g h i j");
+    assert!(lines[1].starts_with("10     - "), "cut corners are blank: {}", lines[1]);
+    assert!(lines[8].contains('#'), "the hole on e3");
+    assert!(out.contains("no annotation: the solver plays standard 8x8 Othello only"));
+    let (svg, _, _) = run(&["show", "-", "--rules", "8stars,holes=e3", "--format", "svg"], "e4\n");
+    let doc = check_svg(&svg);
+    // 88 cells of the shape, less nothing: the hole is drawn as a crossed square.
+    let squares = doc.descendants().filter(|n| n.has_tag_name("rect")).count();
+    assert_eq!(squares, 1 + 88, "the background and one square per cell of the shape");
+    assert!(doc.descendants().any(|n| n.has_tag_name("path")), "the hole's cross");
+}
+
+#[test]
+fn every_game_to_its_own_file() {
+    let dir = std::env::temp_dir().join(format!("kifu-show-all-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_, err, code) = run(
+        &["show", "--kifu", "--all", &sample("wthor-2004.pgn"), "--format", "svg", "-o", dir.to_str().unwrap()],
+        "",
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let mut names: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["game-0001.svg", "game-0002.svg", "game-0003.svg"], "no temporary files left");
+    for name in &names {
+        check_svg(&std::fs::read_to_string(dir.join(name)).unwrap());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Without a folder, SVG has nowhere to go; text goes to stdout one after the other.
+    let (_, err, code) = run(&["show", "--all", &sample("wthor-2004.pgn"), "--format", "svg"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("-o DIR"), "{err}");
+    let (out, _, code) = run(&["show", "--all", &sample("logbook.gam")], "");
+    assert_eq!(code, 0);
+    assert_eq!(out.matches("  a b c d e f g h").count(), 20);
+}
+
+#[test]
+fn bad_input_is_named_never_a_panic() {
+    // An illegal move: file, line, record and move.
+    let (_, err, code) = run(&["show", "-"], "f5d6c3d3a1\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("-:1:") && err.contains("record 1") && err.contains("a1"), "{err}");
+    // Past the end of a game, or of the input.
+    let (_, err, code) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "70"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("record 1") && err.contains("61 plies"), "{err}");
+    let (_, err, code) = run(&["show", &sample("wthor-2004.pgn"), "--game", "9"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("no record 9") && err.contains("has 3"), "{err}");
+    let (_, err, code) = run(&["show", "--kifu", &sample("wthor-2004.pgn"), "--ply", "62"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--ply 62 is past the end"), "{err}");
+    let (_, _, code) = run(&["show", "--kifu", "--annotate", &sample("wthor-2004.pgn")], "");
+    assert_eq!(code, 2, "--kifu and --annotate do not go together");
+    let (_, err, code) = run(&["show", "-"], "XXXX\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("record 1"), "{err}");
+}
+
+#[test]
+fn every_size_draws_as_svg() {
+    for (rules, moves, squares) in
+        [("othello,size=4", "b1", 16), ("othello,size=16", "g8", 256), ("othello,size=10", "e4", 100)]
+    {
+        let (svg, err, code) = run(&["show", "-", "--rules", rules, "--format", "svg"], moves);
+        assert_eq!((code, err.as_str()), (0, ""), "{rules}");
+        let doc = check_svg(&svg);
+        assert_eq!(doc.descendants().filter(|n| n.has_tag_name("rect")).count(), 1 + squares, "{rules}");
+        let (kifu, _, code) =
+            run(&["show", "--kifu", "-", "--rules", rules, "--format", "svg", "--theme", "print"], moves);
+        assert_eq!(code, 0);
+        check_svg(&kifu);
+    }
+}
+
+#[test]
+fn a_failed_record_leaves_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("board.svg");
+    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "f5f5\n");
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "neither the file nor a temporary one");
+}
+
+/// The resvg binary, from `RESVG` or the `PATH`; the PNG test is skipped without one (as in CI).
+fn resvg() -> Option<std::path::PathBuf> {
+    if let Some(path) = std::env::var_os("RESVG") {
+        return Some(path.into());
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join("resvg")).find(|p| p.is_file())
+}
+
+#[test]
+fn svg_renders_to_png_with_resvg_when_installed() {
+    let Some(resvg) = resvg() else {
+        eprintln!("resvg not found (set RESVG or put it on the PATH): skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args) in [
+        ("kifu", vec!["show", "--kifu", "--format", "svg"]),
+        ("position", vec!["show", "--ply", "20", "--annotate", "--format", "svg", "--theme", "print"]),
+    ] {
+        let svg = dir.path().join(format!("{name}.svg"));
+        let png = dir.path().join(format!("{name}.png"));
+        let mut args = args.clone();
+        let (input, output) = (sample("wthor-2004.pgn"), svg.to_str().unwrap().to_owned());
+        args.extend([input.as_str(), "-o", output.as_str()]);
+        let (_, err, code) = run(&args, "");
+        assert_eq!((code, err.as_str()), (0, ""));
+        let out = std::process::Command::new(&resvg).arg(&svg).arg(&png).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("font"), "resvg found a font for the text");
+        let bytes = std::fs::read(&png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        // The PNG header's size: the SVG's width and height in pixels.
+        let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+        assert!((300..800).contains(&width), "{width}");
+    }
+}
