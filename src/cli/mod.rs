@@ -2,7 +2,8 @@
 //!
 //! Conventions shared by every subcommand: inputs are paths or `-` (stdin); `-o/--output`
 //! defaults to stdout and a file is written atomically; `--format text|csv|json` (json = JSON
-//! Lines; `show` draws `text|svg`); exit 0 when all is good, 1 when some records are invalid, 2 for usage or I/O errors.
+//! Lines; `show` draws `text|svg`); exit 0 when all is good, 1 when some records are invalid, 2
+//! for usage or I/O errors.
 
 mod annotate;
 mod completions;

@@ -141,7 +141,7 @@ pub fn for_each_in_batches<T: Send>(
         // A reader thread cuts batches while the workers handle the previous one; the bounded
         // channel keeps at most a few batches in memory.
         let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
-        std::thread::scope(|scope| -> anyhow::Result<()> {
+        std::thread::scope(|scope| -> anyhow::Result<ControlFlow<()>> {
             scope.spawn(move || {
                 let mut reader = reader;
                 loop {
@@ -170,7 +170,7 @@ pub fn for_each_in_batches<T: Send>(
                     sink(source, result)?;
                 }
             }
-            Ok(())
+            Ok(ControlFlow::Continue(()))
         })
     })
 }
@@ -254,15 +254,15 @@ pub fn for_each_ordered<S: Send, T: Send>(
             sunk?;
             read.with_context(|| format!("reading {input}"))
         })?;
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })
 }
 
 /// Opens each input in turn (stdin for none) and calls `each` with its name, its [`Source`] and
-/// its reader.
+/// its reader, until `each` says to stop.
 fn each_input(
     args: &InputArgs,
-    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<()>,
+    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<()> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
     let options = ReadOptions {
@@ -291,7 +291,9 @@ fn each_input(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
-        each(input, &source, reader)?;
+        if each(input, &source, reader)?.is_break() {
+            break;
+        }
     }
     Ok(())
 }
@@ -302,20 +304,18 @@ pub fn scan(
     args: &InputArgs,
     mut visit: impl FnMut(&Source, Result<RawRecord, RecordError>) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<()> {
-    let mut stopped = false;
     each_input(args, |input, source, reader| {
         for item in reader {
-            if stopped {
-                break;
-            }
             let item = match item {
                 Ok(raw) => Ok(raw),
                 Err(ReadError::Record(e)) => Err(e),
                 Err(ReadError::Io(e)) => return Err(anyhow::Error::new(e).context(format!("reading {input}"))),
             };
-            stopped = visit(source, item)?.is_break();
+            if visit(source, item)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })
 }
 
@@ -332,7 +332,7 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
             }
             total += 1;
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     Ok(total)
 }

@@ -9,7 +9,8 @@ use anyhow::Context as _;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
 use crate::core::{Color, Game, Move, Passes, Position};
-use crate::engine::scores::{MoveScorer, ScoreError};
+use crate::engine::scores::{MoveScorer, ScoreError, Settings};
+use crate::engine::solve::probcut_for;
 use crate::notation::Record;
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::render::diagram::Diagram;
@@ -18,36 +19,40 @@ use crate::render::svg::Theme;
 /// Arguments of `kifu show`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "A position: X black, O white, - empty, . a legal move, # a hole, the last move in \
-brackets (plain text), or discs in colour on a terminal. --kifu draws the game with each move's number on its \
-square. Plies count every move, passes included (0 is the start). Text is coloured on a terminal unless NO_COLOR \
-is set. Exit 0 when every record shown is good, 1 otherwise, 2 for usage or I/O errors. See docs/output.md.")]
+brackets; on a terminal, discs in colour (unless NO_COLOR is set or --color never). --kifu draws the game with \
+each move's number on its square, passes listed under the board. Plies count every move, passes included (0 is \
+the start). Exit 0 when every record shown is good, 1 otherwise, 2 for usage or I/O errors. See docs/show.md.")]
 pub struct Args {
     /// What to read: game records, board strings or diagrams.
     #[command(flatten)]
     pub input: InputArgs,
     /// The record to show, 1-based, counted over all the inputs (default: the first).
-    #[arg(long, short, conflicts_with = "all")]
-    pub game: Option<usize>,
+    #[arg(long, short, conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    pub game: Option<u64>,
     /// Show every record; with -o, DIR gets one file per record (game-0001.svg, ...).
     #[arg(long)]
     pub all: bool,
-    /// The position after this many plies (default: the end); with --kifu, the last move drawn.
+    /// The position after this many plies (default: the end of the record); with --kifu, where
+    /// the kifu starts (default 0): the discs there drawn, the later moves numbered.
     #[arg(long, short)]
     pub ply: Option<usize>,
-    /// The game as one diagram with the move numbers on the squares.
+    /// The game as one diagram with the move numbers on the squares, as in printed records.
     #[arg(long)]
     pub kifu: bool,
-    /// With --kifu: start from the position after this many plies (its discs drawn, later moves
-    /// numbered).
-    #[arg(long, default_value_t = 0, requires = "kifu")]
-    pub from_ply: usize,
-    /// Scores of the legal moves on their squares (standard 8x8): exact with at most
-    /// --exact-empties empty squares, else estimates from a search 10 moves ahead (shown as ~+4).
+    /// The scores of the legal moves on their squares (standard 8x8): exact with at most
+    /// --exact-empties empty squares, else searched --depth moves ahead (shown as ~+4).
     #[arg(long, conflicts_with = "kifu")]
     pub annotate: bool,
     /// With --annotate: solve exactly up to this many empty squares.
     #[arg(long, default_value_t = 18, requires = "annotate")]
     pub exact_empties: u32,
+    /// With --annotate: moves searched ahead with more empty squares (the move counting as one).
+    #[arg(long, default_value_t = 10, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: u32,
+    /// With --annotate: the depth-limited search's selectivity in percent (73, 87, 95, 98, 99;
+    /// 100 for none).
+    #[arg(long, default_value_t = 87, requires = "annotate")]
+    pub selectivity: u32,
     /// With --annotate: the solver's transposition table, in MiB.
     #[arg(long, default_value_t = 64, requires = "annotate")]
     pub hash_mb: usize,
@@ -105,26 +110,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let folder = match (&args.output, args.all) {
-        (Some(dir), true) => {
+    let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
+    let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
+        Some(dir) if args.all => {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-            Some(dir.clone())
+            Sink::Folder(dir.to_path_buf())
         }
-        (None, true) if args.format == ShowFormat::Svg => {
+        None if args.all && args.format == ShowFormat::Svg => {
             anyhow::bail!("--all --format svg writes one file per record: give a folder with -o DIR")
         }
-        _ => None,
-    };
-    let mut out = match folder {
-        Some(_) => None,
-        None => Some(Output::open(args.output.as_deref())?),
+        output => Sink::One(Output::open(output)?),
     };
     let wanted = args.game.unwrap_or(1);
-    if wanted == 0 {
-        anyhow::bail!("--game counts from 1");
-    }
-    let mut scorer = args.annotate.then(|| MoveScorer::new(args.hash_mb, args.exact_empties));
-    let (mut seen, mut shown, mut failed) = (0usize, 0usize, 0usize);
+    let settings = Settings { exact_empties: args.exact_empties, depth: args.depth, probcut };
+    let mut scorer = args.annotate.then(|| MoveScorer::new(args.hash_mb, settings));
+    let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
     records::scan(&args.input, |source, item| {
         seen += 1;
         if !args.all && seen != wanted {
@@ -136,15 +136,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 failed += 1;
             }
             Ok(text) => {
-                match (&folder, &mut out) {
-                    (Some(dir), _) => write_file(dir, seen, args.format, &text)?,
-                    (None, Some(out)) => {
+                match &mut sink {
+                    Sink::Folder(dir) => write_file(dir, seen, args.format, &text)?,
+                    Sink::One(out) => {
                         if shown > 0 {
                             writeln!(out)?;
                         }
                         out.write_all(text.as_bytes())?;
                     }
-                    (None, None) => unreachable!("stdout or a file when there is no folder"),
                 }
                 shown += 1;
             }
@@ -154,14 +153,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if !args.all && seen < wanted {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
     }
-    if let Some(out) = out {
+    // An output file is only put in place when something was drawn.
+    if let (Sink::One(out), true) = (sink, shown > 0) {
         out.finish()?;
     }
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
+/// Where diagrams go: one output (stdout or a file), or a folder with a file per record.
+enum Sink {
+    One(Output),
+    Folder(PathBuf),
+}
+
 /// Writes one record's diagram as `DIR/game-NNNN.svg` (or `.txt`), atomically.
-fn write_file(dir: &Path, index: usize, format: ShowFormat, text: &str) -> anyhow::Result<()> {
+fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow::Result<()> {
     let ext = match format {
         ShowFormat::Text => "txt",
         ShowFormat::Svg => "svg",
@@ -192,33 +198,29 @@ fn draw(
         .position;
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
     let total = plies.len();
-    let to = args.ply.unwrap_or(total);
-    if to > total {
-        return Err(fail(format!("--ply {to} is past the end: the record has {total} plies")));
+    if let Some(ply) = args.ply.filter(|&p| p > total) {
+        return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies")));
     }
     let mut diagram = if args.kifu {
-        let from = args.from_ply;
-        if from > to {
-            return Err(fail(format!("--from-ply {from} is after ply {to}")));
-        }
+        let from = args.ply.unwrap_or(0);
         let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
-        let moves: Vec<(Move, Color)> = plies[from..to].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
-        Diagram::kifu(at(from), &moves, first, at(to))
+        let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
+        Diagram::kifu(at(from), &moves, first, &end)
     } else {
+        let to = args.ply.unwrap_or(total);
         let position = at(to);
         let last = to.checked_sub(1).map(|i| (plies[i].1, plies[i].0.side_to_move()));
         let (scores, note) = match scorer.map(|s| s.score(position)) {
-            None => (None, None),
+            None | Some(Err(ScoreError::GameOver)) => (None, None),
             Some(Ok(scores)) => (Some(scores), None),
-            Some(Err(ScoreError::GameOver)) => (None, None),
-            Some(Err(e @ ScoreError::Unsupported)) => (None, Some(format!("no annotation: {e}"))),
+            Some(Err(ScoreError::Engine(e))) => (None, Some(format!("no annotation: {e}"))),
         };
         let ply = (total > 0).then_some((to, total));
         let mut diagram = Diagram::position(position, ply, last, scores.as_deref());
         diagram.notes.extend(note);
         diagram
     };
-    diagram.title = title(&resolved.record);
+    (diagram.players, diagram.title) = heading(&resolved.record);
     Ok(match args.format {
         ShowFormat::Text => diagram.to_text(color),
         ShowFormat::Svg => diagram.to_svg(match args.theme {
@@ -228,19 +230,16 @@ fn draw(
     })
 }
 
-/// The lines over the board: the players (black first) and the event, date and round, from the
-/// record's tags; nothing for a record without them.
-fn title(record: &Record) -> Vec<String> {
+/// What goes over the board, from the record's tags: the players (black first), and a line
+/// with the event, date and round; nothing for a record without them.
+fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
     let known = |name: &str| record.tag(name).map(str::trim).filter(|v| !v.is_empty() && *v != "?");
-    let mut lines = Vec::new();
-    match (known("black"), known("white")) {
-        (None, None) => {}
-        (b, w) => lines.push(format!("{} (black) - {} (white)", b.unwrap_or("?"), w.unwrap_or("?"))),
-    }
+    let players = match (known("black"), known("white")) {
+        (None, None) => None,
+        (b, w) => Some([b.unwrap_or("?").to_owned(), w.unwrap_or("?").to_owned()]),
+    };
     let mut event: Vec<String> = [known("event"), known("date")].into_iter().flatten().map(str::to_owned).collect();
     event.extend(known("round").map(|r| format!("round {r}")));
-    if !event.is_empty() {
-        lines.push(event.join(", "));
-    }
-    lines
+    let title = if event.is_empty() { Vec::new() } else { vec![event.join(", ")] };
+    (players, title)
 }

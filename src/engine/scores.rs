@@ -1,6 +1,5 @@
 //! Scores of every legal move of a position, for annotated diagrams: exact from the endgame
-//! solver when the position has few enough empty squares, else estimates from the depth-limited
-//! search.
+//! solver when the position has few enough empty squares, else from the depth-limited search.
 
 use crate::core::{Move, Position};
 use crate::engine::solve::{Limits, SolveError, Solver, probcut_for};
@@ -12,72 +11,92 @@ pub struct MoveScore {
     pub mv: Move,
     /// The margin in discs for the side to move (exact, or an estimate rounded to a disc).
     pub score: i32,
-    /// Whether the score is exact (solved, or the move ends the game) rather than estimated.
+    /// Whether the score is exact (solved, or the search reached the end of the game).
     pub exact: bool,
+    /// Moves searched ahead (the move itself counting as one); the empty squares when exact.
+    pub depth: u32,
 }
 
 /// Why moves could not be scored.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum ScoreError {
-    /// The engine does not play these rules.
-    #[error("the engine plays standard 8x8 Othello only")]
-    Unsupported,
     /// The game is over: there is no move to score.
     #[error("the game is over")]
     GameOver,
+    /// The engine declined the position (rules it does not play) or stopped.
+    #[error(transparent)]
+    Engine(#[from] SolveError),
 }
 
-/// Moves searched ahead for the estimates (with ProbCut at 87%).
-pub const ESTIMATE_DEPTH: u32 = 10;
+/// How deep [`MoveScorer`] looks.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Settings {
+    /// Positions with at most this many empty squares are solved exactly.
+    pub exact_empties: u32,
+    /// Moves searched ahead before that (the move scored counting as one).
+    pub depth: u32,
+    /// The depth-limited search's ProbCut width ([`crate::engine::solve::probcut_for`]; none:
+    /// no pruning).
+    pub probcut: Option<f64>,
+}
 
-/// Scores the moves of positions, exactly up to a number of empty squares, else by a search
-/// [`ESTIMATE_DEPTH`] moves ahead; the solver's table is kept from one position to the next.
+impl Default for Settings {
+    /// Those of `kifu annotate`: exact from 18 empty squares, 10 moves ahead at 87%.
+    fn default() -> Settings {
+        Settings { exact_empties: 18, depth: 10, probcut: probcut_for(87).ok().flatten() }
+    }
+}
+
+/// Scores the moves of positions with one [`Solver`], whose table is kept from one position to
+/// the next.
 pub struct MoveScorer {
     hash_mb: usize,
-    exact_empties: u32,
+    settings: Settings,
     solver: Option<Solver>,
 }
 
 impl MoveScorer {
-    /// A scorer that solves positions with at most `exact_empties` empty squares, with a table
-    /// of about `hash_mb` MiB (made on first use).
+    /// A scorer searching as `settings` say, with a table of about `hash_mb` MiB (made on first
+    /// use, for the scoring of the first position's rules).
     #[must_use]
-    pub fn new(hash_mb: usize, exact_empties: u32) -> MoveScorer {
-        MoveScorer { hash_mb, exact_empties, solver: None }
+    pub fn new(hash_mb: usize, settings: Settings) -> MoveScorer {
+        MoveScorer { hash_mb, settings, solver: None }
     }
 
     /// Every legal move of `position` with its score, best first (ties in board order): exact
-    /// when the position has at most the scorer's empty squares, else estimated.
+    /// when the position has at most [`Settings::exact_empties`] empty squares, else searched
+    /// [`Settings::depth`] moves ahead (exact all the same when that reaches the end).
+    ///
+    /// # Errors
+    /// [`ScoreError::GameOver`] for a finished game; [`SolveError::Unsupported`] for positions
+    /// the engine does not play (only standard 8x8 Othello, either scoring).
     pub fn score(&mut self, position: &Position) -> Result<Vec<MoveScore>, ScoreError> {
-        let counting = Solver::counting_for(position).ok_or(ScoreError::Unsupported)?;
-        if position.bitboards().is_none() {
-            return Err(ScoreError::Unsupported);
-        }
+        let counting = Solver::counting_for(position).ok_or(SolveError::Unsupported)?;
         if position.is_game_over() {
             return Err(ScoreError::GameOver);
         }
-        if self.solver.as_ref().is_none_or(|s| s.counting() != counting) {
-            let probcut = probcut_for(87).ok().flatten();
-            self.solver = Some(Solver::new(self.hash_mb, counting).with_probcut(probcut));
+        if self.solver.as_ref().is_some_and(|s| s.counting() != counting) {
+            self.solver = None;
         }
-        let Some(solver) = self.solver.as_mut() else { return Err(ScoreError::Unsupported) };
-        match solver.solve_moves_with(position, Limits { empties: Some(self.exact_empties), ..Limits::default() }) {
-            Ok(moves) => Ok(moves.into_iter().map(|(mv, score)| MoveScore { mv, score, exact: true }).collect()),
-            Err(SolveError::TooManyEmpties { .. }) => {
-                let moves = solver
-                    .search_moves_with(position, ESTIMATE_DEPTH, Limits::default())
-                    .map_err(|_| ScoreError::Unsupported)?;
-                Ok(moves.into_iter().map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact }).collect())
-            }
-            Err(_) => Err(ScoreError::Unsupported),
+        let (hash_mb, probcut) = (self.hash_mb, self.settings.probcut);
+        let solver = self.solver.get_or_insert_with(|| Solver::new(hash_mb, counting).with_probcut(probcut));
+        let empties = position.empties();
+        if empties <= self.settings.exact_empties {
+            let moves = solver.solve_moves_with(position, Limits::default())?;
+            return Ok(moves
+                .into_iter()
+                .map(|(mv, score)| MoveScore { mv, score, exact: true, depth: empties })
+                .collect());
         }
+        let moves = solver.search_moves_with(position, self.settings.depth, Limits::default())?;
+        Ok(moves.into_iter().map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact, depth: e.depth }).collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Color, Rules, Square};
+    use crate::core::{Color, Rules, Setup, Square};
 
     fn play(moves: &str) -> Position {
         let mut pos = Position::start(Rules::othello().shared());
@@ -89,10 +108,11 @@ mod tests {
     }
 
     #[test]
-    fn the_opening_moves_are_estimated_and_symmetric() {
-        let scores = MoveScorer::new(1, 18).score(&play("")).unwrap();
+    fn the_opening_moves_are_searched_and_symmetric() {
+        let settings = Settings { depth: 4, ..Settings::default() };
+        let scores = MoveScorer::new(1, settings).score(&play("")).unwrap();
         assert_eq!(scores.len(), 4);
-        assert!(scores.iter().all(|s| !s.exact));
+        assert!(scores.iter().all(|s| !s.exact && s.depth == 4));
         // The four first moves are symmetric, so the search gives them one score.
         assert!(scores.iter().all(|s| s.score == scores[0].score), "{scores:?}");
     }
@@ -103,14 +123,15 @@ mod tests {
         let pos =
             play("f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1");
         assert_eq!(pos.empties(), 12);
-        let scores = MoveScorer::new(8, 18).score(&pos).unwrap();
-        assert!(scores.iter().all(|s| s.exact));
+        let scores = MoveScorer::new(8, Settings::default()).score(&pos).unwrap();
+        assert!(scores.iter().all(|s| s.exact && s.depth == 12));
         let best = Solver::new(8, crate::engine::solve::Counting::EmptiesToWinner).solve(&pos).unwrap().score;
         assert_eq!(scores[0].score, best);
         assert!(scores.windows(2).all(|w| w[0].score >= w[1].score), "best first");
-        // Below the limit the same position is estimated instead.
-        let estimates = MoveScorer::new(8, 10).score(&pos).unwrap();
-        assert!(estimates.iter().all(|s| !s.exact));
+        // Under a lower limit the same position is searched 4 moves ahead instead.
+        let settings = Settings { exact_empties: 10, depth: 4, probcut: None };
+        let estimates = MoveScorer::new(8, settings).score(&pos).unwrap();
+        assert!(estimates.iter().all(|s| !s.exact && s.depth == 4));
         let mut a: Vec<Move> = scores.iter().map(|s| s.mv).collect();
         let mut b: Vec<Move> = estimates.iter().map(|s| s.mv).collect();
         a.sort_by_key(|m| m.square());
@@ -121,12 +142,12 @@ mod tests {
     #[test]
     fn other_rules_and_finished_games_are_declined() {
         let six = Position::start("othello,size=6".parse::<Rules>().unwrap().shared());
-        assert_eq!(MoveScorer::new(1, 18).score(&six), Err(ScoreError::Unsupported));
-        let full = Position::from_setup(
-            Rules::othello().shared(),
-            &crate::core::Setup { black: (0..64).map(Square::from_bit8).collect(), white: vec![], side: Color::White },
-        )
-        .unwrap();
-        assert_eq!(MoveScorer::new(1, 18).score(&full), Err(ScoreError::GameOver));
+        let mut scorer = MoveScorer::new(1, Settings::default());
+        assert_eq!(scorer.score(&six), Err(ScoreError::Engine(SolveError::Unsupported)));
+        let anti = Position::start("anti".parse::<Rules>().unwrap().shared());
+        assert_eq!(scorer.score(&anti), Err(ScoreError::Engine(SolveError::Unsupported)));
+        let setup = Setup { black: (0..64).map(Square::from_bit8).collect(), white: vec![], side: Color::White };
+        let full = Position::from_setup(Rules::othello().shared(), &setup).unwrap();
+        assert_eq!(scorer.score(&full), Err(ScoreError::GameOver));
     }
 }

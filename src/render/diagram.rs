@@ -62,7 +62,9 @@ pub struct Diagram {
     pub ranks: Vec<String>,
     /// `size * size` cells, row by row from the top-left.
     pub cells: Vec<Cell>,
-    /// Lines over the board (players, event).
+    /// The players, black then white (`?` for one the record does not name).
+    pub players: Option<[String; 2]>,
+    /// Lines over the board, under the players (event, date, round).
     pub title: Vec<String>,
     /// Lines under the board (side to move, counts, passes, scores).
     pub notes: Vec<String>,
@@ -86,7 +88,7 @@ impl Diagram {
             }
         }
         let ranks = (0..n).map(|row| rules.square_name(Square::new(0, row))[1..].to_owned()).collect();
-        Diagram { size: n, ranks, cells, title: Vec::new(), notes: Vec::new() }
+        Diagram { size: n, ranks, cells, players: None, title: Vec::new(), notes: Vec::new() }
     }
 
     fn cell_mut(&mut self, sq: Square) -> &mut Cell {
@@ -160,8 +162,13 @@ impl Diagram {
         }
         match scores {
             Some(scores) if !scores.is_empty() => {
-                let kind =
-                    if scores.iter().all(|s| s.exact) { "exact scores" } else { "scores (~ estimated 10 moves ahead)" };
+                let kind = match scores.iter().filter(|s| !s.exact).map(|s| s.depth).max() {
+                    None => "exact scores".to_owned(),
+                    Some(depth) if scores.iter().all(|s| !s.exact) => {
+                        format!("scores searched {depth} moves ahead (~)")
+                    }
+                    Some(depth) => format!("scores searched {depth} moves ahead (~) or exact"),
+                };
                 let list: Vec<String> = scores
                     .iter()
                     .map(|m| {
@@ -249,9 +256,9 @@ mod tests {
     fn scores_go_on_their_squares_and_the_best_is_marked() {
         let pos = Position::start(Rules::othello().shared());
         let scores = [
-            MoveScore { mv: Move::Place(sq("d3")), score: 2, exact: false },
-            MoveScore { mv: Move::Place(sq("c4")), score: 2, exact: false },
-            MoveScore { mv: Move::Place(sq("f5")), score: -4, exact: true },
+            MoveScore { mv: Move::Place(sq("d3")), score: 2, exact: false, depth: 10 },
+            MoveScore { mv: Move::Place(sq("c4")), score: 2, exact: false, depth: 10 },
+            MoveScore { mv: Move::Place(sq("f5")), score: -4, exact: true, depth: 60 },
         ];
         let d = Diagram::position(&pos, None, None, Some(&scores));
         assert_eq!(d.cell(sq("d3")), Cell::Legal(Some(Score { discs: 2, exact: false, best: true })));

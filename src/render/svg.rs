@@ -66,11 +66,18 @@ impl Theme {
     }
 }
 
+/// The fonts asked for: common sans-serif faces by name first (renderers without a default for
+/// the generic family, such as resvg, find one of them), then the generic family.
+const FONTS: &str = "Helvetica, Arial, 'DejaVu Sans', 'Liberation Sans', sans-serif";
 /// Margin around everything.
 const PAD: f64 = 14.0;
 /// Room for the file letters and rank names.
 const LABEL: f64 = 22.0;
-const TITLE_LINE: f64 = 22.0;
+/// The players' line, over the title lines.
+const PLAYERS_LINE: f64 = 26.0;
+const PLAYERS_FONT: f64 = 16.0;
+const TITLE_LINE: f64 = 20.0;
+const TITLE_FONT: f64 = 13.0;
 const NOTE_LINE: f64 = 18.0;
 const NOTE_FONT: f64 = 13.0;
 
@@ -85,53 +92,51 @@ impl Diagram {
         let board = cell * n as f64;
         let left = PAD + LABEL;
         let width = left + board + LABEL + PAD;
-        // Text is wrapped to the width, at about 0.55 em per character of a sans-serif font
-        // (0.6 in bold); the first title line is the larger.
-        let fits = |size: f64, per_em: f64| ((width - 2.0 * PAD) / (size * per_em)) as usize;
-        let title: Vec<(usize, String)> = self
-            .title
-            .iter()
-            .enumerate()
-            .flat_map(|(i, line)| {
-                let chars = if i == 0 { fits(16.0, 0.6) } else { fits(13.0, 0.55) };
-                wrap(line, chars).into_iter().map(move |l| (i, l))
-            })
-            .collect();
-        let notes: Vec<String> = self.notes.iter().flat_map(|n| wrap(n, fits(NOTE_FONT, 0.55))).collect();
-        let top = PAD + TITLE_LINE * title.len() as f64 + LABEL;
+        // Text is wrapped to the width, at about 0.55 em per character of a sans-serif font.
+        let fits = |size: f64| ((width - 2.0 * PAD) / (size * 0.55)) as usize;
+        let title: Vec<String> = self.title.iter().flat_map(|line| wrap(line, fits(TITLE_FONT))).collect();
+        let notes: Vec<String> = self.notes.iter().flat_map(|n| wrap(n, fits(NOTE_FONT))).collect();
+        let players_height = if self.players.is_some() { PLAYERS_LINE } else { 0.0 };
+        let top = PAD + players_height + TITLE_LINE * title.len() as f64 + LABEL;
         let height = top + board + 10.0 + NOTE_LINE * notes.len() as f64 + PAD;
         let mut svg = String::new();
         let _ = write!(
             svg,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONTS}">"#
         );
-        let description = self.title.first().cloned().unwrap_or_else(|| "Othello board".to_owned());
+        let description = match &self.players {
+            Some([black, white]) => format!("{black} (black) - {white} (white)"),
+            None => "Othello board".to_owned(),
+        };
         let _ = write!(svg, "<title>{}</title>", escape(&description));
         let _ = write!(svg, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##);
-        for (i, (source, line)) in title.iter().enumerate() {
-            let (size, weight) = if *source == 0 { (16, "bold") } else { (13, "normal") };
+        if let Some(players) = &self.players {
+            players_line(&mut svg, players, width, &p);
+        }
+        for (i, line) in title.iter().enumerate() {
             let _ = write!(
                 svg,
-                r##"<text x="{:.1}" y="{:.1}" font-size="{size}" font-weight="{weight}" text-anchor="middle" fill="#000000">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{TITLE_FONT}" text-anchor="middle" fill="#000000">{}</text>"##,
                 width / 2.0,
-                PAD + TITLE_LINE * i as f64 + 15.0,
+                PAD + players_height + TITLE_LINE * i as f64 + 13.0,
                 escape(line)
             );
         }
-        // Coordinates.
+        // Coordinates, smaller on big boards.
+        let coordinate = (cell * 0.45).min(14.0);
         for i in 0..n {
             let centre = left + cell * (i as f64 + 0.5);
             let _ = write!(
                 svg,
-                r##"<text x="{centre:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="#333333">{}</text>"##,
+                r##"<text x="{centre:.1}" y="{:.1}" font-size="{coordinate:.1}" text-anchor="middle" fill="#333333">{}</text>"##,
                 top - 7.0,
                 (b'a' + i as u8) as char
             );
             let _ = write!(
                 svg,
-                r##"<text x="{:.1}" y="{:.1}" font-size="14" text-anchor="middle" fill="#333333">{}</text>"##,
+                r##"<text x="{:.1}" y="{:.1}" font-size="{coordinate:.1}" text-anchor="middle" fill="#333333">{}</text>"##,
                 left - LABEL / 2.0,
-                top + cell * (i as f64 + 0.5) + 5.0,
+                top + cell * (i as f64 + 0.5) + coordinate * 0.36,
                 escape(&self.ranks[i])
             );
         }
@@ -242,18 +247,74 @@ impl Diagram {
     }
 }
 
-/// A line cut at spaces into lines of at most `width` characters (a longer word stays whole).
+/// The players' line: black's name, a black and a white disc in the middle, white's name;
+/// a name too long for its half is squeezed to fit.
+fn players_line(svg: &mut String, [black, white]: &[String; 2], width: f64, p: &Palette) {
+    let middle = width / 2.0;
+    let y = PAD + 17.0;
+    let room = middle - 20.0 - PAD;
+    let longest = black.chars().count().max(white.chars().count()) as f64;
+    let size = (room / (longest * 0.6)).clamp(10.0, PLAYERS_FONT).floor();
+    let fit = |name: &str| {
+        if name.chars().count() as f64 * size * 0.6 > room {
+            format!(r#" textLength="{room:.1}" lengthAdjust="spacingAndGlyphs""#)
+        } else {
+            String::new()
+        }
+    };
+    let _ = write!(
+        svg,
+        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="end" fill="#000000"{}>{}</text>"##,
+        middle - 20.0,
+        fit(black),
+        escape(black)
+    );
+    for (dx, fill) in [(-8.0, p.black), (8.0, p.white)] {
+        let _ = write!(
+            svg,
+            r#"<circle cx="{:.1}" cy="{:.1}" r="6.5" fill="{fill}" stroke="{}" stroke-width="1.2"/>"#,
+            middle + dx,
+            y - 5.5,
+            p.disc_edge
+        );
+    }
+    let _ = write!(
+        svg,
+        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="start" fill="#000000"{}>{}</text>"##,
+        middle + 20.0,
+        fit(white),
+        escape(white)
+    );
+}
+
+/// A line cut into lines of at most `width` characters: at a space after a `,`, `;` or `:`
+/// where it can be (so `f1 +4` stays together), else at any space (a longer word stays whole).
 fn wrap(line: &str, width: usize) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    let mut piece = String::new();
+    for word in line.split(' ') {
+        if !piece.is_empty() {
+            piece.push(' ');
+        }
+        piece.push_str(word);
+        if word.ends_with([',', ';', ':']) {
+            pieces.push(std::mem::take(&mut piece));
+        }
+    }
+    pieces.push(piece);
+    let words = pieces
+        .into_iter()
+        .flat_map(|p| if p.chars().count() > width { p.split(' ').map(str::to_owned).collect() } else { vec![p] });
     let mut lines = Vec::new();
     let mut current = String::new();
-    for word in line.split(' ') {
+    for word in words.filter(|w| !w.is_empty()) {
         if !current.is_empty() && current.chars().count() + 1 + word.chars().count() > width {
             lines.push(std::mem::take(&mut current));
         }
         if !current.is_empty() {
             current.push(' ');
         }
-        current.push_str(word);
+        current.push_str(&word);
     }
     lines.push(current);
     lines
@@ -268,6 +329,7 @@ mod tests {
     fn notes_wrap_at_spaces() {
         assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
         assert_eq!(wrap("abcdefgh", 3), ["abcdefgh"]);
+        assert_eq!(wrap("scores: f1 ~-19, e1 ~-21, b5 +2", 20), ["scores: f1 ~-19,", "e1 ~-21, b5 +2"]);
     }
 
     #[test]

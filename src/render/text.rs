@@ -17,14 +17,17 @@ const NUMBER_WHITE: &str = "\x1b[107;30m";
 const BEST: &str = "\x1b[42;1;93m";
 
 impl Diagram {
-    /// The diagram as text: file letters over the columns, rank names on the left, the title
-    /// lines first and the notes after. `color`: Unicode discs in ANSI colours; else plain ASCII.
+    /// The diagram as text: file letters over the columns, rank names on the left, the players
+    /// and title lines first and the notes after. `color`: Unicode discs in ANSI colours; else plain ASCII.
     #[must_use]
     pub fn to_text(&self, color: bool) -> String {
         let n = usize::from(self.size);
         let width = self.cells.iter().map(|c| plain(c).len()).max().unwrap_or(1);
         let gutter = self.ranks.iter().map(String::len).max().unwrap_or(1);
         let mut out = String::new();
+        if let Some([black, white]) = &self.players {
+            out.push_str(&format!("{black} (black) - {white} (white)\n"));
+        }
         for line in &self.title {
             out.push_str(line);
             out.push('\n');
@@ -44,7 +47,7 @@ impl Diagram {
                     let pad = " ".repeat(width.saturating_sub(text.chars().count()));
                     match cell {
                         Cell::Off => line.push_str(&format!(" {pad}{text}")),
-                        _ => line.push_str(&format!("{BOARD} {pad}{style}{text}{RESET}")),
+                        _ => line.push_str(&format!("{BOARD} {style}{pad}{text}{RESET}")),
                     }
                 }
                 if cells.last().is_some_and(|c| *c != Cell::Off) {
@@ -52,14 +55,19 @@ impl Diagram {
                 }
             } else {
                 // Each cell is a space and its text right-aligned; the last move's text gets a
-                // bracket on each side, in place of the spaces next to it.
+                // bracket on each side, in the padding when there is room, else in place of the
+                // spaces next to it.
                 let mut row = String::new();
                 for cell in cells {
                     let text = plain(cell);
                     let pad = " ".repeat(width - text.len());
                     if matches!(cell, Cell::Disc { last: true, .. }) {
-                        row.push_str(&format!("{pad}[{text}]"));
-                    } else if row.ends_with(']') {
+                        if width > text.len() {
+                            row.push_str(&format!("{}[{text}]", &pad[1..]));
+                        } else {
+                            row.push_str(&format!("{pad}[{text}]"));
+                        }
+                    } else if row.ends_with(']') && width == 1 {
                         row.push_str(&format!("{pad}{text}"));
                     } else {
                         row.push_str(&format!(" {pad}{text}"));
