@@ -192,6 +192,35 @@ fn depth_and_time_limited_searches() {
     }
 }
 
+/// `--exact --time T` solves exactly or gives up: a generous limit changes nothing, and a
+/// position that cannot be solved in a millisecond is reported as stopped (exit 1) while the
+/// others are still solved.
+#[test]
+fn exact_solves_within_a_time_limit() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let run = |time: &str| {
+        assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", sample.to_str().unwrap(), "--exact", "--time", time, "--format", "csv", "-q", "-j", "1"])
+            .output()
+            .unwrap()
+    };
+    let out = run("60");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 6);
+    // FFO #40-59 (20-34 empty squares) in a thousandth of a second each: the hard ones are
+    // stopped (#59, a wipe-out, takes a few thousand nodes).
+    let Some(hard) = shared("ffo/fforum-40-59.obf") else { return };
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", hard.to_str().unwrap(), "--exact", "--time", "0.001", "-q", "-j", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout).unwrap().lines().count() < 5);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit"));
+}
+
 /// `--weights` loads another weights file (here the shipped one again); a bad file is a usage
 /// error naming the file.
 #[test]

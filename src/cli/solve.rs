@@ -40,8 +40,8 @@ pub struct Args {
     #[arg(long, conflicts_with = "wld")]
     pub depth: Option<u32>,
     /// Search as deep as this many seconds allow, up to the exact solve (with --depth: at most
-    /// that deep).
-    #[arg(long, conflicts_with = "wld")]
+    /// that deep); with --exact or --wld: solve exactly or give up after this many seconds.
+    #[arg(long)]
     pub time: Option<f64>,
     /// With --depth or --time: prune selectively (ProbCut), taking a cut with this confidence in
     /// percent: 73, 87, 95, 98, 99, or 100 for none.
@@ -221,7 +221,7 @@ fn solve(
     let fail = |e: crate::engine::solve::SolveError| raw.error(source.name, Default::default(), e.to_string());
     let empties = pos.empties();
     // A depth or time asks for the depth-limited search, unless the depth reaches the end.
-    let limited = args.time.is_some() || args.depth.is_some_and(|d| d < empties);
+    let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
     let (found, moves) = if limited {
         let depth = args.depth.unwrap_or(empties);
         let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
@@ -237,7 +237,9 @@ fn solve(
         };
         (found, moves)
     } else {
-        let solution = solver.solve_with(&pos, target, Limits::default()).map_err(fail)?;
+        // `--exact --time T`: the exact solve or nothing within T seconds.
+        let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
+        let solution = solver.solve_with(&pos, target, limits).map_err(fail)?;
         let moves = if args.all_moves {
             let all = solver.solve_moves_with(&pos, Limits::default()).map_err(fail)?;
             all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
