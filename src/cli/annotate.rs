@@ -271,13 +271,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         |_, index, result| {
             let (bytes, players) = match result.and_then(|r| r) {
                 Err(e) => {
-                    bar.suspend(|| eprintln!("{e}"));
+                    bar.suspend(|| stderr!("{e}"));
                     invalid += 1;
                     (Vec::new(), Vec::new())
                 }
                 Ok(game) => {
                     if let Some(e) = &game.error {
-                        bar.suspend(|| eprintln!("{}: game {}: {e}", game.source, game.game));
+                        bar.suspend(|| stderr!("{}: game {}: {e}", game.source, game.game));
                         invalid += 1;
                     }
                     games += 1;
@@ -297,7 +297,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let trailer = trailer(args.format, args.table, &sink.players, args.shard.is_some());
     sink.finish(&trailer)?;
     if !args.quiet {
-        eprintln!(
+        stderr!(
             "kifu annotate: {games} games annotated, {invalid} with errors, {} positions ({:.2} s){}",
             positions.load(Ordering::Relaxed),
             started.elapsed().as_secs_f64(),

@@ -59,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             }
             match result.unwrap_or_else(Converted::Failed) {
                 Converted::Failed(e) => {
-                    progress.suspend(|| eprintln!("{e}"));
+                    progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
                 Converted::Text(text) => {
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
-        eprintln!("kifu convert: {converted} records converted to {}, {failed} with errors", args.to);
+        stderr!("kifu convert: {converted} records converted to {}, {failed} with errors", args.to);
     }
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }

@@ -129,7 +129,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         |_, result| {
             match result.and_then(|r: Result<Row, RecordError>| r) {
                 Err(e) => {
-                    progress.suspend(|| eprintln!("{e}"));
+                    progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
                 Ok(row) => write_row(out, args.format, &row, || {
@@ -194,7 +194,7 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
         |_, result| {
             match result.and_then(|r| r) {
                 Err(e) => {
-                    progress.suspend(|| eprintln!("{e}"));
+                    progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
                 Ok(t) => table.merge(&t),

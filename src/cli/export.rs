@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let r = result.unwrap_or_else(|e| unreadable(e, &args, &columns));
         games += 1;
         if let Some(e) = &r.error {
-            progress.suspend(|| eprintln!("{e}"));
+            progress.suspend(|| stderr!("{e}"));
         }
         if r.invalid {
             invalid += 1;
@@ -121,12 +121,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     if let Some(at) = stop {
         // Dropping the output unfinished leaves no -o file behind.
-        eprintln!("kifu export: record {at} is invalid and --invalid fail was given: stopped, no output file written");
+        stderr!("kifu export: record {at} is invalid and --invalid fail was given: stopped, no output file written");
         return Ok(Status::SomeInvalid);
     }
     out.finish()?;
     if !args.quiet {
-        eprintln!(
+        stderr!(
             "kifu export: {games} games, {rows} rows, {invalid} invalid records ({:.2} s)",
             started.elapsed().as_secs_f64()
         );

@@ -5,6 +5,15 @@
 //! Lines; `show` draws `text|svg`); exit 0 when all is good, 1 when some records are invalid, 2
 //! for usage or I/O errors.
 
+/// `eprintln!` that ignores a closed or failing stderr: a diagnostic never aborts a run (and
+/// `kifu ... 2>&1 | head` never panics).
+macro_rules! stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod annotate;
 mod completions;
 mod convert;

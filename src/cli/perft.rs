@@ -235,6 +235,6 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
     let bad = rows.iter().filter(|r| r.status == "mismatch").count();
     let ok = rows.iter().filter(|r| r.status == "ok").count();
     let skipped = rows.len() - ok - bad;
-    eprintln!("{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})", args.max_depth);
+    stderr!("{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})", args.max_depth);
     Ok(if bad == 0 { Status::Ok } else { Status::SomeInvalid })
 }

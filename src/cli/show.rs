@@ -132,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut())) {
             Err(e) => {
-                eprintln!("{e}");
+                stderr!("{e}");
                 failed += 1;
             }
             Ok(text) => {

@@ -113,7 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             |_, result| {
                 match result.and_then(|r| r) {
                     Err(e) => {
-                        progress.suspend(|| eprintln!("{e}"));
+                        progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
                     Ok(row) => {
@@ -139,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     out.finish()?;
     if !args.quiet {
-        eprintln!(
+        stderr!(
             "kifu solve: {solved} positions solved, {failed} not ({nodes} nodes, {:.2} s)",
             started.elapsed().as_secs_f64()
         );

@@ -99,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             Outcome::Facts(index, facts) => summary.add(source.name, index, &facts),
             Outcome::Failed(status, error) => {
                 if let (Some(e), false) = (error, args.quiet) {
-                    progress.suspend(|| eprintln!("{e}"));
+                    progress.suspend(|| stderr!("{e}"));
                 }
                 summary.add_failed(status);
             }
@@ -120,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         plot(&summary, dir, args.top.unwrap_or(10))?;
     }
     if !args.quiet {
-        eprintln!(
+        stderr!(
             "kifu stats: {} games, {} not ok ({:.2} s)",
             summary.games,
             summary.games - summary.status[0],

@@ -128,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         |_, result| {
             match result.and_then(|r| r) {
                 Err(e) => {
-                    progress.suspend(|| eprintln!("{e}"));
+                    progress.suspend(|| stderr!("{e}"));
                     bad += 1;
                 }
                 Ok(Labelled::Used(samples, out)) => {

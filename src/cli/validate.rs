@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     out.finish()?;
     let total: u64 = counts.iter().sum();
     if !args.quiet {
-        eprintln!(
+        stderr!(
             "kifu validate: {total} games: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors ({:.2} s)",
             counts[0],
             counts[1],
