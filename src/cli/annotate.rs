@@ -19,7 +19,7 @@ use super::records::{self, InputArgs, Source};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::eval::Evaluator;
-use crate::engine::solve::{Counting, Solver, probcut_for};
+use crate::engine::solve::{Solver, SolverSet, probcut_for};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{MoveSyntax, MoveToken, Record};
 
@@ -193,6 +193,40 @@ pub struct PlayerRow {
     pub blunders: u32,
 }
 
+impl PlayerRow {
+    /// A player's row from their figures.
+    #[must_use]
+    pub fn new(player: String, games: u32, t: &Tally) -> PlayerRow {
+        PlayerRow {
+            player,
+            games,
+            moves: t.moves,
+            loss: t.loss,
+            best: t.best,
+            avg_loss: round2(t.average_loss()),
+            accuracy: round2(t.accuracy()),
+            only: t.only,
+            dubious: t.dubious,
+            mistakes: t.mistakes,
+            blunders: t.blunders,
+        }
+    }
+
+    /// The figures the row sums up.
+    #[must_use]
+    pub fn tally(&self) -> Tally {
+        Tally {
+            moves: self.moves,
+            loss: self.loss,
+            best: self.best,
+            only: self.only,
+            dubious: self.dubious,
+            mistakes: self.mistakes,
+            blunders: self.blunders,
+        }
+    }
+}
+
 /// A game's annotation as the workers make it.
 struct Annotated {
     source: String,
@@ -211,11 +245,6 @@ impl Annotated {
     }
 }
 
-/// What one worker keeps from game to game: a solver per scoring.
-struct Worker {
-    solvers: Vec<Solver>,
-}
-
 /// Runs `kifu annotate`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
@@ -226,8 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         time: args.time.map(Duration::from_secs_f64),
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
-    // A bad level is a usage error before any work.
-    probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
+    let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
     let evaluator = match &args.weights {
         Some(path) => Some(Arc::new(Evaluator::load(path)?)),
         None => None,
@@ -253,7 +281,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let planned = total.map(|t| range.end.min(t).saturating_sub(range.start.max(resumed_from)));
     let bar = progress_bar(args.quiet, planned);
     let positions = AtomicU64::new(0);
-    let mut workers: Vec<Worker> = (0..threads).map(|_| Worker { solvers: Vec::new() }).collect();
+    // Each worker keeps its solvers from game to game.
+    let mut workers: Vec<SolverSet> =
+        (0..threads).map(|_| SolverSet::new(args.hash_mb, 1, probcut, evaluator.clone())).collect();
     let (mut games, mut invalid) = (0u64, 0u64);
     let first = sink.next;
     let wanted = |index: u64| range.contains(&index) && index >= first;
@@ -262,7 +292,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         &mut workers,
         wanted,
         |worker, source, raw| {
-            annotate(worker, source, raw, &args, settings, &thresholds, evaluator.as_ref(), &|| {
+            annotate(worker, source, raw, settings, &thresholds, &|| {
                 let n = positions.fetch_add(1, Ordering::Relaxed) + 1;
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
                 bar.set_message(format!("{n} positions, {:.1}/s", n as f64 / secs));
@@ -324,15 +354,12 @@ fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {
 }
 
 /// Annotates one record.
-#[allow(clippy::too_many_arguments)]
 fn annotate(
-    worker: &mut Worker,
+    worker: &mut SolverSet,
     source: &Source,
     raw: &RawRecord,
-    args: &Args,
     settings: Settings,
     thresholds: &Thresholds,
-    evaluator: Option<&Arc<Evaluator>>,
     done: &(dyn Fn() + Sync),
 ) -> Result<Annotated, RecordError> {
     let (record, rules) = source.read(raw)?;
@@ -364,9 +391,7 @@ fn annotate(
         annotated.error = Some("annotate plays standard 8x8 Othello only (for now)".into());
         return Ok(annotated);
     };
-    // (The level was checked before any work.)
-    let probcut = probcut_for(args.selectivity).ok().flatten();
-    let solver = solver_for(worker, counting, args.hash_mb, probcut, evaluator);
+    let solver = worker.get(counting);
     // Each game starts from an empty table, so that its values do not depend on the games the
     // same thread did before (the output is the same for any thread count and any shards).
     solver.clear();
@@ -379,27 +404,6 @@ fn annotate(
         Err(e) => annotated.error = Some(e.to_string()),
     }
     Ok(annotated)
-}
-
-fn solver_for<'a>(
-    worker: &'a mut Worker,
-    counting: Counting,
-    hash_mb: usize,
-    probcut: Option<f64>,
-    evaluator: Option<&Arc<Evaluator>>,
-) -> &'a mut Solver {
-    let index = match worker.solvers.iter().position(|s| s.counting() == counting) {
-        Some(i) => i,
-        None => {
-            let mut solver = Solver::new(hash_mb, counting).with_probcut(probcut);
-            if let Some(eval) = evaluator {
-                solver = solver.with_evaluator(eval.clone());
-            }
-            worker.solvers.push(solver);
-            worker.solvers.len() - 1
-        }
-    };
-    &mut worker.solvers[index]
 }
 
 fn move_name(mv: Move) -> String {
@@ -654,22 +658,7 @@ fn tally_text(t: &Tally) -> String {
 
 /// Each player's figures from the per-game tallies: (name, games, tally), by name.
 pub fn player_rows(players: &BTreeMap<String, (u32, Tally)>) -> Vec<PlayerRow> {
-    players
-        .iter()
-        .map(|(name, (games, t))| PlayerRow {
-            player: name.clone(),
-            games: *games,
-            moves: t.moves,
-            loss: t.loss,
-            best: t.best,
-            avg_loss: round2(t.average_loss()),
-            accuracy: round2(t.accuracy()),
-            only: t.only,
-            dubious: t.dubious,
-            mistakes: t.mistakes,
-            blunders: t.blunders,
-        })
-        .collect()
+    players.iter().map(|(name, (games, t))| PlayerRow::new(name.clone(), *games, t)).collect()
 }
 
 /// What follows the games: the players table (text, and the `players` table of csv/json). Text

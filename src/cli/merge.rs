@@ -127,17 +127,10 @@ fn out_is_empty(earlier: &[String]) -> bool {
 }
 
 fn add(players: &mut BTreeMap<String, (u32, Tally)>, row: PlayerRow) {
+    let tally = row.tally();
     let entry = players.entry(row.player).or_default();
     entry.0 += row.games;
-    entry.1.merge(&Tally {
-        moves: row.moves,
-        loss: row.loss,
-        best: row.best,
-        only: row.only,
-        dubious: row.dubious,
-        mistakes: row.mistakes,
-        blunders: row.blunders,
-    });
+    entry.1.merge(&tally);
 }
 
 fn player_rows(text: &str, csv: bool) -> anyhow::Result<Vec<PlayerRow>> {
@@ -179,17 +172,5 @@ fn text_player(line: &str) -> Option<PlayerRow> {
         mistakes: mistakes.parse().ok()?,
         blunders: blunders.parse().ok()?,
     };
-    Some(PlayerRow {
-        player: name.to_owned(),
-        games: games.parse().ok()?,
-        moves: tally.moves,
-        loss: tally.loss,
-        best: tally.best,
-        avg_loss: tally.average_loss(),
-        accuracy: tally.accuracy(),
-        only: tally.only,
-        dubious: tally.dubious,
-        mistakes: tally.mistakes,
-        blunders: tally.blunders,
-    })
+    Some(PlayerRow::new(name.to_owned(), games.parse().ok()?, &tally))
 }

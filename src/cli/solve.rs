@@ -12,7 +12,7 @@ use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
 use crate::core::{Move, Position};
-use crate::engine::solve::{Estimate, Limits, Solver, Target};
+use crate::engine::solve::{Estimate, Limits, Solver, SolverSet, Target};
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
@@ -97,19 +97,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let solvers: Mutex<Vec<Solver>> = Mutex::new(Vec::new());
-    // A bad level is a usage error before any work.
-    crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
+    let probcut = crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
     let evaluator = match &args.weights {
         Some(path) => Some(std::sync::Arc::new(crate::engine::eval::Evaluator::load(path)?)),
         None => None,
     };
+    // One solver per scoring, its table kept from one position to the next.
+    let solvers = Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator));
     pool.install(|| {
         records::for_each_in_batches(
             &args.input,
             &progress,
             1,
-            |source, raw| solve(source, raw, &args, threads, evaluator.as_ref(), &solvers),
+            |source, raw| solve(source, raw, &args, &solvers),
             |_, result| {
                 match result.and_then(|r| r) {
                     Err(e) => {
@@ -169,14 +169,7 @@ fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
     Ok(resolved.end)
 }
 
-fn solve(
-    source: &Source,
-    raw: &RawRecord,
-    args: &Args,
-    threads: usize,
-    evaluator: Option<&std::sync::Arc<crate::engine::eval::Evaluator>>,
-    solvers: &Mutex<Vec<Solver>>,
-) -> Result<Row, RecordError> {
+fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSet>) -> Result<Row, RecordError> {
     let mut pos = position(source, raw)?;
     if args.plain {
         let mut variant = pos.rules().variant().clone();
@@ -203,21 +196,8 @@ fn solve(
     };
     let started = Instant::now();
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
-    // One solver per scoring, its table kept from one position to the next.
     let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let index = match solvers.iter().position(|s| s.counting() == counting) {
-        Some(i) => i,
-        None => {
-            let probcut = crate::engine::solve::probcut_for(args.selectivity).ok().flatten();
-            let mut solver = Solver::new(args.hash_mb, counting).with_threads(threads).with_probcut(probcut);
-            if let Some(eval) = evaluator {
-                solver = solver.with_evaluator(eval.clone());
-            }
-            solvers.push(solver);
-            solvers.len() - 1
-        }
-    };
-    let solver = &mut solvers[index];
+    let solver = solvers.get(counting);
     let fail = |e: crate::engine::solve::SolveError| raw.error(source.name, Default::default(), e.to_string());
     let empties = pos.empties();
     // A depth or time asks for the depth-limited search, unless the depth reaches the end.

@@ -2,7 +2,7 @@
 //! solver when the position has few enough empty squares, else from the depth-limited search.
 
 use crate::core::{Move, Position};
-use crate::engine::solve::{Limits, SolveError, Solver, probcut_for};
+use crate::engine::solve::{Limits, SolveError, Solver, SolverSet, probcut_for};
 
 /// One legal move and its score: the final disc margin for the side to move after playing it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -47,20 +47,19 @@ impl Default for Settings {
     }
 }
 
-/// Scores the moves of positions with one [`Solver`], whose table is kept from one position to
-/// the next.
+/// Scores the moves of positions with a [`Solver`] per scoring, whose table is kept from one
+/// position to the next.
 pub struct MoveScorer {
-    hash_mb: usize,
     settings: Settings,
-    solver: Option<Solver>,
+    solvers: SolverSet,
 }
 
 impl MoveScorer {
     /// A scorer searching as `settings` say, with a table of about `hash_mb` MiB (made on first
-    /// use, for the scoring of the first position's rules).
+    /// use for each scoring).
     #[must_use]
     pub fn new(hash_mb: usize, settings: Settings) -> MoveScorer {
-        MoveScorer { hash_mb, settings, solver: None }
+        MoveScorer { settings, solvers: SolverSet::new(hash_mb, 1, settings.probcut, None) }
     }
 
     /// Every legal move of `position` with its score, best first (ties in board order): exact
@@ -75,11 +74,7 @@ impl MoveScorer {
         if position.is_game_over() {
             return Err(ScoreError::GameOver);
         }
-        if self.solver.as_ref().is_some_and(|s| s.counting() != counting) {
-            self.solver = None;
-        }
-        let (hash_mb, probcut) = (self.hash_mb, self.settings.probcut);
-        let solver = self.solver.get_or_insert_with(|| Solver::new(hash_mb, counting).with_probcut(probcut));
+        let solver = self.solvers.get(counting);
         let empties = position.empties();
         if empties <= self.settings.exact_empties {
             let moves = solver.solve_moves_with(position, Limits::default())?;

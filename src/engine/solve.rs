@@ -130,6 +130,42 @@ pub struct Solver {
 /// ProbCut cut is taken, and the standard deviations that makes.
 pub const SELECTIVITY: [(u32, f64); 5] = [(73, 1.1), (87, 1.5), (95, 2.0), (98, 2.6), (99, 3.3)];
 
+/// Solvers made on first use, one per scoring, all by the same recipe: table size, threads,
+/// ProbCut width and evaluator. Each keeps its table from one call to the next.
+pub struct SolverSet {
+    hash_mb: usize,
+    threads: usize,
+    probcut: Option<f64>,
+    eval: Option<Arc<Evaluator>>,
+    solvers: Vec<Solver>,
+}
+
+impl SolverSet {
+    /// No solver yet; each will have a table of about `hash_mb` MiB, `threads` threads, this
+    /// ProbCut width ([`probcut_for`]) and these weights (none: the shipped ones).
+    #[must_use]
+    pub fn new(hash_mb: usize, threads: usize, probcut: Option<f64>, eval: Option<Arc<Evaluator>>) -> SolverSet {
+        SolverSet { hash_mb, threads, probcut, eval, solvers: Vec::new() }
+    }
+
+    /// The solver for this scoring.
+    pub fn get(&mut self, counting: Counting) -> &mut Solver {
+        let index = match self.solvers.iter().position(|s| s.counting() == counting) {
+            Some(i) => i,
+            None => {
+                let mut solver =
+                    Solver::new(self.hash_mb, counting).with_threads(self.threads).with_probcut(self.probcut);
+                if let Some(eval) = &self.eval {
+                    solver = solver.with_evaluator(eval.clone());
+                }
+                self.solvers.push(solver);
+                self.solvers.len() - 1
+            }
+        };
+        &mut self.solvers[index]
+    }
+}
+
 /// The ProbCut width for a selectivity level in percent (one of [`SELECTIVITY`], or 100 for no
 /// pruning).
 ///
@@ -260,23 +296,28 @@ impl Solver {
         bound: i32,
         limits: Limits,
     ) -> Result<bool, SolveError> {
-        let (p, o) = self.sides(position, limits)?;
-        let (cp, co, passed) = child(p, o, mv)?;
-        let stop = Stop::new(limits);
-        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -bound, -bound + 1, passed));
-        self.nodes = nodes;
-        if stop.hit() {
-            return Err(SolveError::Stopped { nodes });
-        }
-        Ok(value >= bound)
+        Ok(self.solve_move_in(position, mv, bound - 1, bound, limits)? >= bound)
     }
 
     /// The exact final margin for the side to move after playing `mv`, under perfect play.
     pub fn solve_move_with(&mut self, position: &Position, mv: Move, limits: Limits) -> Result<i32, SolveError> {
+        self.solve_move_in(position, mv, -64, 64, limits)
+    }
+
+    /// The exact value of playing `mv` searched in the window (`alpha`, `beta`) (fail-soft
+    /// outside it), from the mover's side.
+    fn solve_move_in(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        alpha: i32,
+        beta: i32,
+        limits: Limits,
+    ) -> Result<i32, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let (cp, co, passed) = child(p, o, mv)?;
         let stop = Stop::new(limits);
-        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -64, 64, passed));
+        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -beta, -alpha, passed));
         self.nodes = nodes;
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
