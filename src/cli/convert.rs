@@ -9,10 +9,10 @@ use anyhow::Context as _;
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source, parse_format};
 use super::{Output, Status};
-use crate::core::{Color, Position, Variant};
+use crate::core::Color;
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
-use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved, Span, wthor};
+use crate::notation::{Record, Span, shape, wthor};
 
 /// Arguments of `kifu convert`.
 #[derive(clap::Args, Debug)]
@@ -93,11 +93,11 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
         Ok(r) => r,
         Err(e) => return Converted::Failed(e),
     };
-    if let Err(message) = fits(&resolved, to) {
-        return Converted::Failed(raw.error(source.name, Span::default(), message));
-    }
     let black = resolved.end.count(Color::Black);
-    let record = shape(resolved, to);
+    let record = match shape::for_format(resolved, to) {
+        Ok(record) => record,
+        Err(message) => return Converted::Failed(raw.error(source.name, Span::default(), message)),
+    };
     if to != Format::Wthor {
         return Converted::Text(format::write(to, &record));
     }
@@ -105,63 +105,6 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
         Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
         Err(message) => Converted::Failed(raw.error(source.name, Span::default(), message)),
     }
-}
-
-/// Whether the target format can hold the record: formats without a start board or rules
-/// (transcripts, the logbook, Othello Quest, WTHOR) refuse a start that is not the rules' own,
-/// and WTHOR refuses anything but standard 8x8 Othello.
-fn fits(resolved: &Resolved, to: Format) -> Result<(), String> {
-    let rules = resolved.start.rules();
-    let own_start =
-        BoardSyntax::of_position(&resolved.start) == BoardSyntax::of_position(&Position::start(rules.clone()));
-    let holds_start = !matches!(to, Format::Transcript | Format::Logbook | Format::Oq | Format::Wthor);
-    if !own_start && !holds_start {
-        return Err(format!("{to} cannot hold a start position other than the rules' own; the game would change"));
-    }
-    if to == Format::Wthor && *rules.variant() != Variant::default() {
-        return Err(format!("WTHOR holds standard 8x8 Othello only, not {}", rules.variant().spec()));
-    }
-    Ok(())
-}
-
-/// Shapes a replayed record for the target format: passes only where the format writes them,
-/// a position format gets the last position, a kifu grid always has its start board, the
-/// others only a start that is not the rules' own; PGN results get the board's disc counts when
-/// those give the stored margin.
-fn shape(resolved: Resolved, to: Format) -> Record {
-    let mut record = resolved.record;
-    if !to.writes_passes() {
-        record.moves.retain(|t| t.mv != MoveSyntax::Pass);
-    }
-    if to.is_position() {
-        record.start = Some(BoardSyntax::of_position(&resolved.end));
-        record.moves.clear();
-    } else if to == Format::Kifu {
-        record.start = Some(BoardSyntax::of_position(&resolved.start));
-    } else if record
-        .start
-        .as_ref()
-        .is_some_and(|b| *b == BoardSyntax::of_position(&Position::start(resolved.start.rules().clone())))
-    {
-        record.start = None;
-    }
-    if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
-        record.tags.retain(|(k, _)| k != "rules");
-    }
-    if to == Format::Ggf {
-        // GGS writes results with three decimals (`+4.000`).
-        if let Some(m) = record.tag("result").and_then(|r| r.parse::<i32>().ok()) {
-            record.set_tag("result", format!("{m:+.3}", m = f64::from(m)));
-        }
-    }
-    if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
-        let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
-        let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
-        if resolved.end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
-            record.set_tag("score", format!("{black}-{white}"));
-        }
-    }
-    record
 }
 
 /// Writes records in the target format: text as it comes, WTHOR games gathered until the

@@ -17,6 +17,7 @@ pub mod playok;
 mod property;
 pub mod reader;
 pub mod sgf;
+pub mod shape;
 pub mod transcript;
 pub mod wthor;
 

@@ -36,6 +36,11 @@ const SHOWN_AFTER: usize = 100;
 pub fn open(path: &str) -> io::Result<Box<dyn BufRead + Send>> {
     let raw: Box<dyn Read + Send> =
         if path == "-" { Box::new(io::stdin()) } else { Box::new(std::fs::File::open(path)?) };
+    buffer(raw)
+}
+
+/// Buffers a byte stream, decompressing it when it starts with gzip's magic bytes.
+pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf()?;
     if head.starts_with(&[0x1f, 0x8b]) {
@@ -323,7 +328,10 @@ impl Reader {
     fn next_binary(&mut self) -> Option<Result<RawRecord, ReadError>> {
         let mut bytes = Vec::with_capacity(wthor::RECORD_LEN);
         match (&mut self.input).take(wthor::RECORD_LEN as u64).read_to_end(&mut bytes) {
-            Err(e) => Some(Err(ReadError::Io(e))),
+            Err(e) => {
+                self.done = true;
+                Some(Err(ReadError::Io(e)))
+            }
             Ok(0) => None,
             Ok(n) => {
                 let raw =
@@ -706,6 +714,34 @@ impl Iterator for Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stream that gives `good` bytes, then fails every read.
+    struct Failing {
+        good: io::Cursor<Vec<u8>>,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            match self.good.read(buf)? {
+                0 => Err(io::Error::other("the disk is gone")),
+                n => Ok(n),
+            }
+        }
+    }
+
+    #[test]
+    fn a_read_error_ends_the_records_of_every_format() {
+        let wthor = crate::notation::wthor::Header { games: 2, ..Default::default() }.to_bytes().to_vec();
+        for (format, bytes) in
+            [(Format::Wthor, wthor), (Format::Transcript, b"f5d6\nf5".to_vec()), (Format::Ggf, b"(;".to_vec())]
+        {
+            let input = Box::new(BufReader::with_capacity(4, Failing { good: io::Cursor::new(bytes) }));
+            let records: Vec<_> = Reader::new("t", input, Some(format)).unwrap().take(10).collect();
+            let errors = records.iter().filter(|r| matches!(r, Err(ReadError::Io(_)))).count();
+            assert_eq!(errors, 1, "{format}: {records:?}");
+            assert!(matches!(records.last(), Some(Err(ReadError::Io(_)))), "{format}: {records:?}");
+        }
+    }
 
     fn read(text: &str, format: Option<Format>) -> Vec<Result<RawRecord, ReadError>> {
         let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
