@@ -815,6 +815,10 @@ impl Sink {
             }
         }
         sink.out = Box::new(BufWriter::new(file));
+        super::output::on_interrupt(format!(
+            "{} and its journal are kept: the same command with --resume goes on from the last whole game",
+            partial.display()
+        ));
         sink.file = Some(Files { partial, journal_path, journal, target: target.to_path_buf() });
         Ok(sink)
     }
@@ -859,10 +863,13 @@ impl Sink {
         drop(self.out);
         if let Some(files) = self.file {
             File::open(&files.partial)?.sync_all()?;
-            std::fs::rename(&files.partial, &files.target)
-                .with_context(|| format!("cannot move output to {}", files.target.display()))?;
-            drop(files.journal);
-            let _ = std::fs::remove_file(&files.journal_path);
+            super::output::uninterrupted(|| {
+                std::fs::rename(&files.partial, &files.target)
+                    .with_context(|| format!("cannot move output to {}", files.target.display()))?;
+                drop(files.journal);
+                let _ = std::fs::remove_file(&files.journal_path);
+                anyhow::Ok(())
+            })?;
         }
         Ok(())
     }

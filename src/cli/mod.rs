@@ -33,7 +33,7 @@ mod validate;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-pub use output::Output;
+pub use output::{INTERRUPTED, Output};
 
 /// kifu: read, check, analyse and draw Reversi/Othello game records.
 #[derive(Parser, Debug)]
@@ -120,6 +120,7 @@ pub enum Format {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Status> {
+    output::handle_interrupts();
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Rules(args) => rules::run(args),

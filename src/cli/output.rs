@@ -1,10 +1,57 @@
-//! Where a command writes: stdout, or a file replaced atomically when the command finishes.
+//! Where a command writes: stdout, or a file replaced atomically when the command finishes; and
+//! what an interrupt (SIGINT, SIGTERM, SIGHUP) does: the temporary files of outputs not yet in
+//! place are removed and the process exits with [`INTERRUPTED`].
 
 use std::fs::File;
 use std::io::{self, BufWriter, Stdout, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use anyhow::Context;
+
+/// The exit code of a run stopped by a signal (the shell's 128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
+
+/// The temporary files of the outputs being written, and what to say when interrupted.
+static PENDING: Mutex<Pending> = Mutex::new(Pending { temps: Vec::new(), note: None });
+
+struct Pending {
+    temps: Vec<PathBuf>,
+    note: Option<String>,
+}
+
+fn pending() -> MutexGuard<'static, Pending> {
+    PENDING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Installs the interrupt handler: on SIGINT, SIGTERM or SIGHUP the outputs not yet moved into
+/// place lose their temporary files (so no half-written file is left and earlier files are
+/// untouched), the note set by [`on_interrupt`] is printed, and the process exits with
+/// [`INTERRUPTED`]. A second call does nothing.
+pub fn handle_interrupts() {
+    let _ = ctrlc::set_handler(|| {
+        // Held to the end: an output being moved into place finishes its move first.
+        let pending = pending();
+        for temp in &pending.temps {
+            let _ = std::fs::remove_file(temp);
+        }
+        let note = pending.note.as_deref().map(|n| format!("; {n}")).unwrap_or_default();
+        stderr!("kifu: interrupted{note}");
+        std::process::exit(INTERRUPTED);
+    });
+}
+
+/// Runs `f` with interrupts held off: a signal that comes meanwhile takes effect after it (for
+/// steps that must not be cut in two, such as moving a finished file into place).
+pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
+    let _pending = pending();
+    f()
+}
+
+/// What to tell the user when the run is interrupted (e.g. how to resume).
+pub fn on_interrupt(note: impl Into<String>) {
+    pending().note = Some(note.into());
+}
 
 /// A buffered output. A file is written under a temporary name in the same folder and renamed
 /// over the target by [`Output::finish`], so an interrupted run never leaves a half-written file.
@@ -29,7 +76,9 @@ impl Output {
                 temp_name.push(name);
                 temp_name.push(format!(".kifu-{}.tmp", std::process::id()));
                 let temp = target.with_file_name(temp_name);
+                let mut pending = pending();
                 let file = File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+                pending.temps.push(temp.clone());
                 Inner::File { writer: BufWriter::new(file), temp, target: target.to_path_buf(), finished: false }
             }
         };
@@ -43,8 +92,10 @@ impl Output {
             Inner::File { writer, temp, target, finished } => {
                 writer.flush().with_context(|| format!("writing {}", temp.display()))?;
                 writer.get_ref().sync_all().with_context(|| format!("writing {}", temp.display()))?;
+                let mut pending = pending();
                 std::fs::rename(&*temp, &*target)
                     .with_context(|| format!("cannot move output to {}", target.display()))?;
+                pending.temps.retain(|t| t != temp);
                 *finished = true;
             }
         }
@@ -70,7 +121,9 @@ impl Write for Output {
 impl Drop for Output {
     fn drop(&mut self) {
         if let Inner::File { temp, finished: false, .. } = &self.inner {
+            let mut pending = pending();
             let _ = std::fs::remove_file(temp);
+            pending.temps.retain(|t| t != temp);
         }
     }
 }
