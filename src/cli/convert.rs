@@ -23,6 +23,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// The format to write.
     #[arg(long, short, value_parser = parse_format)]
     pub to: Format,
@@ -44,6 +47,7 @@ enum Converted {
 
 /// Runs `kifu convert`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to);
     let progress = Progress::new(args.quiet, "converting");

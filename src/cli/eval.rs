@@ -27,6 +27,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// A weights file written by `kifu train` (default: the shipped weights).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
@@ -74,6 +77,7 @@ struct CheckRow {
 
 /// Runs `kifu eval`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     let evaluator = match &args.weights {
         Some(path) => Evaluator::load(path)?,
         None => Evaluator::embedded().clone(),

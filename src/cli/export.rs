@@ -22,6 +22,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// The table: one row per game, per move, or per position.
     #[arg(long, short, value_enum)]
     pub table: Table,
@@ -84,6 +87,7 @@ struct Rendered {
 
 /// Runs `kifu export`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     let started = Instant::now();
     let columns = check_columns(args.table, &args.columns)?;
     let mut out = Output::open(args.output.as_deref())?;

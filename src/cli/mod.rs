@@ -118,6 +118,30 @@ pub enum Format {
     Json,
 }
 
+/// `--threads`: the worker threads of a command that handles records in parallel.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct ThreadsArgs {
+    /// Worker threads (default: every core). The output is the same for any number.
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArgs {
+    /// The number asked for, else the machine's cores.
+    #[must_use]
+    pub fn count(self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
+    }
+
+    /// Sizes the worker pool the record loops run on.
+    pub fn apply(self) -> anyhow::Result<()> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.count())
+            .build_global()
+            .map_err(|e| anyhow::anyhow!("cannot start {} worker threads: {e}", self.count()))
+    }
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<Status> {
     output::handle_interrupts();

@@ -26,6 +26,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -90,6 +93,7 @@ enum Outcome {
 
 /// Runs `kifu stats`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();

@@ -25,6 +25,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -73,6 +76,7 @@ struct Checked {
 
 /// Runs `kifu validate`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     let started = Instant::now();
     let out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "validating");
