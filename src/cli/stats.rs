@@ -100,7 +100,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth);
     records::for_each(&args.input, &progress, work, |source, result| {
         match result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e))) {
-            Outcome::Facts(index, facts) => summary.add(source.name, index, &facts),
+            Outcome::Facts(index, facts) => {
+                summary.add(source.name, index, &facts).context("writing the duplicate keys to a temporary file")?;
+            }
             Outcome::Failed(status, error) => {
                 if let (Some(e), false) = (error, args.quiet) {
                     progress.suspend(|| stderr!("{e}"));
@@ -113,9 +115,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
-        Format::Text => out.write_all(report(&summary, &args).as_bytes())?,
+        Format::Text => out.write_all(report(&summary, &args)?.as_bytes())?,
         format => {
-            let (columns, rows) = table(&summary, &args);
+            let (columns, rows) = table(&summary, &args)?;
             write_rows(&mut out, format, &columns, &rows)?;
         }
     }
@@ -188,10 +190,10 @@ fn tally_row(first: Value, t: &Tally) -> Vec<Value> {
 }
 
 /// The rows of the `--by` table.
-fn table(s: &Summary, args: &Args) -> Table {
+fn table(s: &Summary, args: &Args) -> std::io::Result<Table> {
     let top = args.top.unwrap_or(usize::MAX);
-    match args.by {
-        By::Totals => (vec!["name", "value"], s.totals().into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
+    Ok(match args.by {
+        By::Totals => (vec!["name", "value"], s.totals()?.into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
         By::Player => (
             vec!["player", "games", "wins", "draws", "losses", "no_result", "margin_mean"],
             s.players_ranked()
@@ -242,7 +244,7 @@ fn table(s: &Summary, args: &Args) -> Table {
         }
         By::Duplicates => {
             let mut rows = Vec::new();
-            for (kind, groups) in [("game", s.duplicate_games()), ("final_position", s.duplicate_finals())] {
+            for (kind, groups) in [("game", s.duplicate_games()?), ("final_position", s.duplicate_finals()?)] {
                 for (i, group) in groups.iter().enumerate() {
                     for (source, index) in &group.games {
                         rows.push(vec![
@@ -257,7 +259,7 @@ fn table(s: &Summary, args: &Args) -> Table {
             }
             (vec!["kind", "group", "hash", "source", "game"], rows)
         }
-    }
+    })
 }
 
 /// Writes rows as CSV (with a header) or JSON Lines.
@@ -326,9 +328,9 @@ fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
 }
 
 /// The text report.
-fn report(s: &Summary, args: &Args) -> String {
+fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     let top = args.top.unwrap_or(10);
-    let totals: Vec<(&str, Value)> = s.totals();
+    let totals: Vec<(&str, Value)> = s.totals()?;
     let get = |name: &str| totals.iter().find(|(k, _)| *k == name).map_or(String::new(), |(_, v)| cell(v));
     let mut out = String::new();
     let section = |out: &mut String, title: String| {
@@ -463,9 +465,9 @@ fn report(s: &Summary, args: &Args) -> String {
             let _ = writeln!(out, "  {:016x}  {}", g.hash, games.join(", "));
         }
     };
-    groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games());
-    groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals());
-    out
+    groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games()?);
+    groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals()?);
+    Ok(out)
 }
 
 /// Writes the charts of `--plot`, each atomically.

@@ -5,8 +5,13 @@
 //!
 //! The opening names come from `src/stats/openings.txt` (see `src/stats/SOURCES.md`).
 
+mod groups;
+
 use std::collections::{BTreeMap, HashMap};
+use std::io;
 use std::sync::{Arc, OnceLock};
+
+use groups::Groups;
 
 use serde_json::Value;
 
@@ -480,12 +485,17 @@ pub struct Duplicate {
 /// A game's place in a run: the index of its source in [`Summary`]'s list, and its index.
 type Loc = (u32, usize);
 
-/// What makes two games the same game: the start's hash and the canonical game hash.
-type GameKey = (u64, u64);
+/// One word for what makes two games the same game (the start's hash and the canonical game
+/// hash), to tell whether games reaching one final position are one game.
+fn game_word(start_hash: u64, game_hash: u64) -> u64 {
+    crate::core::splitmix64(start_hash ^ crate::core::splitmix64(game_hash))
+}
 
 /// Statistics accumulated over games; [`Summary::merge`] combines summaries of separate runs
-/// or threads.
-#[derive(Clone, Debug, Default)]
+/// or threads. Memory is bounded whatever the number of games but for what grows with the
+/// distinct openings, players, tournaments and years: the keys that find duplicate games are
+/// spilled to temporary files past about 40 MB.
+#[derive(Debug, Default)]
 pub struct Summary {
     sources: Vec<String>,
     /// Games seen, readable or not.
@@ -522,8 +532,10 @@ pub struct Summary {
     pub tournaments: HashMap<String, Tally>,
     /// Games per year.
     pub years: BTreeMap<u16, Tally>,
-    same_game: HashMap<GameKey, Vec<Loc>>,
-    same_final: HashMap<u64, Vec<(Loc, GameKey)>>,
+    /// Games by (start hash, canonical game hash).
+    same_game: Groups,
+    /// Finished games by final position hash, with their [`game_word`].
+    same_final: Groups,
 }
 
 impl Summary {
@@ -543,8 +555,9 @@ impl Summary {
         }
     }
 
-    /// Adds a game: `index` is its 1-based index in `source`.
-    pub fn add(&mut self, source: &str, index: usize, facts: &Facts) {
+    /// Adds a game: `index` is its 1-based index in `source`. The error is the temporary file
+    /// the duplicate keys spill to.
+    pub fn add(&mut self, source: &str, index: usize, facts: &Facts) -> io::Result<()> {
         let loc = (self.source_id(source), index);
         self.games += 1;
         self.status[status_index(facts.status)] += 1;
@@ -585,12 +598,14 @@ impl Summary {
             self.years.entry(y).or_default().add(facts.result, facts.margin);
         }
         if facts.length > 0 {
-            let game_key = (facts.start_hash, facts.game_hash);
-            self.same_game.entry(game_key).or_default().push(loc);
+            let (source, index) = (u64::from(loc.0), loc.1 as u64);
+            self.same_game.push([facts.start_hash, facts.game_hash, source, index, 0])?;
             if facts.result.is_some() {
-                self.same_final.entry(facts.final_hash).or_default().push((loc, game_key));
+                let word = game_word(facts.start_hash, facts.game_hash);
+                self.same_final.push([facts.final_hash, 0, source, index, word])?;
             }
         }
+        Ok(())
     }
 
     /// Counts a game that could not be replayed (unreadable, or naming a square the board does
@@ -602,9 +617,8 @@ impl Summary {
     }
 
     /// Adds another summary's games to this one.
-    pub fn merge(&mut self, other: Summary) {
+    pub fn merge(&mut self, other: Summary) -> io::Result<()> {
         let ids: Vec<u32> = other.sources.iter().map(|s| self.source_id(s)).collect();
-        let remap = |(s, i): Loc| (ids[s as usize], i);
         self.games += other.games;
         for (a, b) in self.status.iter_mut().zip(other.status) {
             *a += b;
@@ -647,12 +661,12 @@ impl Summary {
         for (k, v) in other.years {
             self.years.entry(k).or_default().merge(&v);
         }
-        for (k, v) in other.same_game {
-            self.same_game.entry(k).or_default().extend(v.into_iter().map(remap));
-        }
-        for (k, v) in other.same_final {
-            self.same_final.entry(k).or_default().extend(v.into_iter().map(|(l, g)| (remap(l), g)));
-        }
+        let remap = |mut e: groups::Entry| {
+            e[2] = u64::from(ids[e[2] as usize]);
+            e
+        };
+        self.same_game.extend_from(&other.same_game, remap)?;
+        self.same_final.extend_from(&other.same_final, remap)
     }
 
     /// The openings, most played first (ties by moves).
@@ -687,15 +701,8 @@ impl Summary {
         v
     }
 
-    fn groups(&self, groups: Vec<(u64, Vec<Loc>)>) -> Vec<Duplicate> {
-        let mut groups: Vec<(u64, Vec<Loc>)> = groups
-            .into_iter()
-            .filter(|(_, locs)| locs.len() > 1)
-            .map(|(h, mut locs)| {
-                locs.sort_unstable();
-                (h, locs)
-            })
-            .collect();
+    fn duplicates(&self, groups: Vec<(u64, Vec<Loc>)>) -> Vec<Duplicate> {
+        let mut groups = groups;
         groups.sort_by(|a, b| a.1[0].cmp(&b.1[0]));
         groups
             .into_iter()
@@ -707,29 +714,34 @@ impl Summary {
     }
 
     /// Groups of games that are the same game up to the start's symmetries (same rules and
-    /// start), in input order of their first game; games with no move are left out.
-    #[must_use]
-    pub fn duplicate_games(&self) -> Vec<Duplicate> {
-        self.groups(self.same_game.iter().map(|((_, hash), locs)| (*hash, locs.clone())).collect())
+    /// start), in input order of their first game; games with no move are left out. The error
+    /// is the temporary file of the keys.
+    pub fn duplicate_games(&self) -> io::Result<Vec<Duplicate>> {
+        let mut found = Vec::new();
+        self.same_game.for_each_group(|g| {
+            if g.len() > 1 {
+                found.push((g[0][1], g.iter().map(|e| (e[2] as u32, e[3] as usize)).collect()));
+            }
+        })?;
+        Ok(self.duplicates(found))
     }
 
     /// Groups of finished games that reach the same final position up to the board's symmetries
     /// although they are not all the same game.
-    #[must_use]
-    pub fn duplicate_finals(&self) -> Vec<Duplicate> {
-        self.groups(
-            self.same_final
-                .iter()
-                .filter(|(_, games)| games.iter().any(|(_, g)| *g != games[0].1))
-                .map(|(hash, games)| (*hash, games.iter().map(|(l, _)| *l).collect()))
-                .collect(),
-        )
+    pub fn duplicate_finals(&self) -> io::Result<Vec<Duplicate>> {
+        let mut found = Vec::new();
+        self.same_final.for_each_group(|g| {
+            if g.iter().any(|e| e[4] != g[0][4]) {
+                found.push((g[0][0], g.iter().map(|e| (e[2] as u32, e[3] as usize)).collect()));
+            }
+        })?;
+        Ok(self.duplicates(found))
     }
 
     /// The totals as (name, value) pairs, in the documented order (docs/output.md); means and
-    /// medians are `null` when there is nothing to average.
-    #[must_use]
-    pub fn totals(&self) -> Vec<(&'static str, Value)> {
+    /// medians are `null` when there is nothing to average. The error is the temporary file of
+    /// the duplicate keys.
+    pub fn totals(&self) -> io::Result<Vec<(&'static str, Value)>> {
         let n = |v: u64| Value::from(v);
         let f = |v: Option<f64>| v.map_or(Value::Null, |x| Value::from((x * 100.0).round() / 100.0));
         let finished = self.results.finished();
@@ -737,9 +749,9 @@ impl Summary {
         let readable: u64 = self.lengths.values().sum();
         let length_sum: u64 = self.lengths.iter().map(|(l, k)| *l as u64 * k).sum();
         let empties_sum: u64 = self.empties.iter().map(|(e, k)| u64::from(*e) * k).sum();
-        let dup_games: u64 = self.duplicate_games().iter().map(|d| d.games.len() as u64 - 1).sum();
-        let dup_finals = self.duplicate_finals().len() as u64;
-        vec![
+        let dup_games: u64 = self.duplicate_games()?.iter().map(|d| d.games.len() as u64 - 1).sum();
+        let dup_finals = self.duplicate_finals()?.len() as u64;
+        Ok(vec![
             ("games", n(self.games)),
             ("ok", n(self.status[0])),
             ("illegal", n(self.status[1])),
@@ -775,7 +787,7 @@ impl Summary {
             ("years", n(self.years.len() as u64)),
             ("duplicate_games", n(dup_games)),
             ("duplicate_final_positions", n(dup_finals)),
-        ]
+        ])
     }
 }
 
@@ -878,17 +890,17 @@ mod tests {
         let a = "f5f6e6f4g5e7f7h5e3d3g4h4h3g6g3c6c5f3e2d2c4c2f2f1c7h2c3e1b1b3d1b4e8b6a6f8h7d7d6d8b5c1g1a5a2a7a4b7c8b8g7h8h6g8a8a3h1g2b2a1";
         let b = "f5f6e6f4g5e7f7h5e3d3g4h4h3g6g3c6c5f3e2d2c4c2f2f1c3h2c7e1b1b3d1b4e8b6a6f8h7d7d6d8b5c1g1a5a2a7a4b7c8b8g7h8h6g8h1g2a8a3b2a1";
         let mut s = Summary::new();
-        s.add("w", 2113, &facts(a));
-        s.add("w", 6517, &facts(b));
-        s.add("w", 1, &facts(GAME));
-        assert!(s.duplicate_games().is_empty());
-        let finals = s.duplicate_finals();
+        s.add("w", 2113, &facts(a)).unwrap();
+        s.add("w", 6517, &facts(b)).unwrap();
+        s.add("w", 1, &facts(GAME)).unwrap();
+        assert!(s.duplicate_games().unwrap().is_empty());
+        let finals = s.duplicate_finals().unwrap();
         assert_eq!(finals.len(), 1);
         assert_eq!(finals[0].games, vec![("w".to_owned(), 2113), ("w".to_owned(), 6517)]);
         // The same game twice is a duplicate game, not a transposition.
-        s.add("w", 7000, &facts(a));
-        assert_eq!(s.duplicate_games().len(), 1);
-        assert_eq!(s.duplicate_finals()[0].games.len(), 3);
+        s.add("w", 7000, &facts(a)).unwrap();
+        assert_eq!(s.duplicate_games().unwrap().len(), 1);
+        assert_eq!(s.duplicate_finals().unwrap()[0].games.len(), 3);
     }
 
     #[test]
@@ -907,18 +919,18 @@ mod tests {
         let games = ["f5d6c3", "e6f4c3", GAME, "f5f6e6", GAME];
         let mut one = Summary::new();
         for (i, g) in games.iter().enumerate() {
-            one.add("a", i + 1, &facts(g));
+            one.add("a", i + 1, &facts(g)).unwrap();
         }
         let (mut left, mut right) = (Summary::new(), Summary::new());
         for (i, g) in games.iter().enumerate() {
-            if i < 2 { &mut left } else { &mut right }.add("a", i + 1, &facts(g));
+            if i < 2 { &mut left } else { &mut right }.add("a", i + 1, &facts(g)).unwrap();
         }
-        left.merge(right);
-        assert_eq!(one.totals(), left.totals());
-        assert_eq!(one.duplicate_games(), left.duplicate_games());
+        left.merge(right).unwrap();
+        assert_eq!(one.totals().unwrap(), left.totals().unwrap());
+        assert_eq!(one.duplicate_games().unwrap(), left.duplicate_games().unwrap());
         let ranked = one.openings_ranked();
         assert_eq!((ranked[0].tally.games, ranked[0].moves.as_str()), (2, "f5d6c3"));
-        let dup = one.duplicate_games();
+        let dup = one.duplicate_games().unwrap();
         assert_eq!(dup.len(), 2, "{dup:?}");
         assert_eq!(dup[0].games, vec![("a".to_owned(), 1), ("a".to_owned(), 2)]);
         assert_eq!(dup[1].games, vec![("a".to_owned(), 3), ("a".to_owned(), 5)]);
