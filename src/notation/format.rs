@@ -195,6 +195,13 @@ fn write_logbook(record: &Record) -> String {
     out
 }
 
+/// Whether 16 bytes can be a WTHOR database header: a creation date (century, year, month,
+/// day), a board-size byte of 0, 8 or 10 and a game-type byte of 0 or 1. Text with stray NUL
+/// bytes is not taken for WTHOR.
+fn looks_like_wthor_header(h: &[u8]) -> bool {
+    h[0] <= 99 && h[1] <= 99 && h[2] <= 12 && h[3] <= 31 && matches!(h[12], 0 | 8 | 10) && h[13] <= 1
+}
+
 /// Recognises a format from a file name and its first bytes (up to a few KiB).
 #[must_use]
 pub fn sniff(name: &str, head: &[u8]) -> Format {
@@ -215,7 +222,10 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
             return format;
         }
     }
-    if head.len() >= super::wthor::HEADER_LEN && head[..head.len().min(4096)].contains(&0) {
+    if head.len() >= super::wthor::HEADER_LEN
+        && head[..head.len().min(4096)].contains(&0)
+        && looks_like_wthor_header(&head[..super::wthor::HEADER_LEN])
+    {
         return Format::Wthor;
     }
     let text = String::from_utf8_lossy(head);

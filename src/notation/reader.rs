@@ -44,9 +44,30 @@ pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> 
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf()?;
     if head.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(BufReader::with_capacity(BUFFER, flate2::read::MultiGzDecoder::new(buffered))))
+        Ok(Box::new(BufReader::with_capacity(BUFFER, Gunzip(flate2::read::MultiGzDecoder::new(buffered)))))
     } else {
         Ok(Box::new(buffered))
+    }
+}
+
+/// A gzip stream that ends early or holds bad data: the records after it are lost, those before
+/// it are good. The [`Reader`] reports it as a record error, not as a failing stream.
+#[derive(Debug, thiserror::Error)]
+#[error("the gzip data is damaged or cut short ({0}); the rest of the file cannot be read")]
+pub struct Damaged(String);
+
+/// A gzip decoder whose data errors are marked [`Damaged`] (errors of the stream under it, such
+/// as a failing disk, are passed on as they are).
+struct Gunzip<R>(flate2::read::MultiGzDecoder<R>);
+
+impl<R: BufRead> Read for Gunzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.0.read(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
+                io::Error::new(e.kind(), Damaged(e.to_string()))
+            }
+            _ => e,
+        })
     }
 }
 
@@ -325,14 +346,50 @@ impl Reader {
         &self.name
     }
 
+    /// A read that failed: damaged compressed data is an error of the record being read (the
+    /// records before it stand); anything else is the stream's.
+    fn failed(&mut self, e: io::Error) -> ReadError {
+        if e.get_ref().is_some_and(|inner| inner.is::<Damaged>()) {
+            // A record being gathered is lost with the rest.
+            self.pending = None;
+            let record = self.index + 1;
+            self.index += 1;
+            let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
+            return ReadError::Record(RecordError {
+                file: self.name.clone(),
+                record,
+                location: Location::Byte(self.offset),
+                message,
+            });
+        }
+        ReadError::Io(e)
+    }
+
     fn next_binary(&mut self) -> Option<Result<RawRecord, ReadError>> {
         let mut bytes = Vec::with_capacity(wthor::RECORD_LEN);
         match (&mut self.input).take(wthor::RECORD_LEN as u64).read_to_end(&mut bytes) {
             Err(e) => {
                 self.done = true;
-                Some(Err(ReadError::Io(e)))
+                Some(Err(self.failed(e)))
             }
-            Ok(0) => None,
+            Ok(0) => {
+                self.done = true;
+                let said = self.header.map_or(0, |h| h.games as usize);
+                (said != self.index)
+                    .then(|| {
+                        let message = format!(
+                            "the header says the file holds {said} games, but it holds {}; the games read are kept",
+                            self.index
+                        );
+                        ReadError::Record(RecordError {
+                            file: self.name.clone(),
+                            record: self.index + 1,
+                            location: Location::Byte(self.offset),
+                            message,
+                        })
+                    })
+                    .map(Err)
+            }
             Ok(n) => {
                 let raw =
                     RawRecord { index: self.index, line: 0, column: 1, offset: self.offset, body: Body::Binary(bytes) };
@@ -662,7 +719,7 @@ impl Iterator for Reader {
                 match self.read_chunk() {
                     Err(e) => {
                         self.done = true;
-                        return Some(Err(ReadError::Io(e)));
+                        return Some(Err(self.failed(e)));
                     }
                     Ok(None) => self.done = true,
                     Ok(Some((chunk, ends_line))) => {
@@ -694,7 +751,7 @@ impl Iterator for Reader {
             match self.read_line() {
                 Err(e) => {
                     self.done = true;
-                    return Some(Err(ReadError::Io(e)));
+                    return Some(Err(self.failed(e)));
                 }
                 Ok(None) => {
                     self.done = true;

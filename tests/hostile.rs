@@ -1,0 +1,172 @@
+//! Corrupt and hostile inputs: each bad record gets an error naming the file and the record,
+//! the good records before and after it are still handled, and the exit code is 1.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A legal game (the first of samples/logbook.gam as a transcript).
+const GOOD: &str = "d3c3c4e3c2b3d2e1d1c1f4d6e6g4b2f6d7c8e7d8f3f5g5h4h6f2f7h5g6c6c5c7b6b5b4e8h3g3h2e2h7g2b1a1h1a2a3g7f8h8g8a4g1f1a6a5a7a8b8b7";
+
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn kifu(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_kifu")).args(args).output().unwrap();
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// `kifu validate --format csv` on the files: exit 1, and each record's status in order.
+fn statuses(files: &[&Path]) -> (Vec<(String, String)>, Run) {
+    let mut args = vec!["validate", "--format", "csv", "-q"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let run = kifu(&args);
+    assert_eq!(run.code, Some(1), "{}{}", run.stdout, run.stderr);
+    let rows = run
+        .stdout
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            (cells[1].to_owned(), cells[2].to_owned())
+        })
+        .collect();
+    (rows, run)
+}
+
+fn wthor_sample() -> Vec<u8> {
+    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb")).unwrap()
+}
+
+#[test]
+fn a_truncated_wthor_file_keeps_the_games_before_the_cut_and_the_next_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes = wthor_sample();
+    let cut = write(dir.path(), "cut.wtb", &bytes[..16 + 68 * 30 + 20]);
+    let next = write(dir.path(), "next.txt", format!("{GOOD}\n").as_bytes());
+    let (rows, run) = statuses(&[&cut, &next]);
+    assert_eq!(rows.len(), 32);
+    assert!(rows[..30].iter().all(|(_, s)| s == "ok"), "{rows:?}");
+    assert_eq!(rows[30], ("31".to_owned(), "parse_error".to_owned()));
+    assert_eq!(rows[31], ("1".to_owned(), "ok".to_owned()));
+    let text = kifu(&["validate", cut.to_str().unwrap()]);
+    assert!(
+        text.stdout.contains("cut.wtb: record 31 (byte 2056): the file ends inside a game record"),
+        "{}",
+        text.stdout
+    );
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn a_wthor_header_with_the_wrong_game_count_is_reported_and_every_game_read() {
+    let dir = tempfile::tempdir().unwrap();
+    for said in [10u32, 70] {
+        let mut bytes = wthor_sample();
+        bytes[4..8].copy_from_slice(&said.to_le_bytes());
+        let path = write(dir.path(), &format!("said-{said}.wtb"), &bytes);
+        let (rows, _) = statuses(&[&path]);
+        assert_eq!(rows.iter().filter(|(_, s)| s == "ok").count(), 50);
+        let text = kifu(&["validate", path.to_str().unwrap()]);
+        let want = format!("record 51 (byte 3416): the header says the file holds {said} games, but it holds 50");
+        assert!(text.stdout.contains(&want), "{}", text.stdout);
+    }
+}
+
+#[test]
+fn bad_lines_in_text_are_errors_of_their_own_records_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = Vec::new();
+    let bad: [&[u8]; 5] = [
+        b"d3c3\xff\xfec4",         // not UTF-8
+        b"d3c3\x00\x00c4",         // NUL bytes
+        &[b'd'; 3 << 20],          // a line of 3 MiB, over the record limit
+        &b"c4 ".repeat(400_000),   // one token repeated (1.2 MB: also over the limit)
+        &b"pass ".repeat(100_000), // passes repeated, under the limit
+    ];
+    for line in bad {
+        bytes.extend_from_slice(GOOD.as_bytes());
+        bytes.push(b'\n');
+        bytes.extend_from_slice(line);
+        bytes.push(b'\n');
+    }
+    bytes.extend_from_slice(GOOD.as_bytes());
+    bytes.push(b'\n');
+    let path = write(dir.path(), "games.txt", &bytes);
+    let (rows, _) = statuses(&[&path]);
+    assert_eq!(rows.len(), 11, "{rows:?}");
+    for (i, (index, status)) in rows.iter().enumerate() {
+        assert_eq!(index, &(i + 1).to_string());
+        assert_eq!(status == "ok", i % 2 == 0, "record {}: {status}", i + 1);
+    }
+    let text = kifu(&["validate", path.to_str().unwrap()]);
+    assert!(text.stdout.contains("games.txt:6:1: record 6: "), "{}", &text.stdout[..text.stdout.len().min(3000)]);
+    assert!(text.stdout.contains("games.txt:2:"), "the line of the bad bytes is named");
+}
+
+#[test]
+fn deeply_nested_records_are_errors_not_crashes() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = 200_000;
+    let sgf = [
+        b"(;GM[2]FF[4]SZ[8];B[fe]".to_vec(),
+        b"(;W[dc]".repeat(deep / 8),
+        b")".repeat(deep / 8),
+        b")\n(;GM[2]FF[4]SZ[8];B[fe])\n".to_vec(),
+    ]
+    .concat();
+    let json = [
+        b"{\"moves\":".to_vec(),
+        b"[".repeat(deep),
+        b"]".repeat(deep),
+        b"}\n{\"moves\":[{\"move\":\"f5\"}]}\n".to_vec(),
+    ]
+    .concat();
+    let pgn = [
+        b"[Event \"x\"]\n\n1. f5 ".to_vec(),
+        b"(".repeat(deep / 4),
+        b"{".repeat(deep / 4),
+        b"} 1. d3 ".to_vec(),
+        b")".repeat(deep / 4),
+        b" *\n\n[Event \"y\"]\n\n1. f5 d6 *\n".to_vec(),
+    ]
+    .concat();
+    for (name, bytes) in [("deep.sgf", sgf), ("deep.jsonl", json), ("deep.pgn", pgn)] {
+        let path = write(dir.path(), name, &bytes);
+        let run = kifu(&["validate", "--format", "csv", "-q", path.to_str().unwrap()]);
+        assert!(matches!(run.code, Some(0 | 1)), "{name}: {:?} {}", run.code, run.stderr);
+        let last = run.stdout.lines().last().unwrap_or("");
+        assert!(last.contains(",ok,") || last.contains(",unfinished,"), "{name}: the record after: {last}");
+    }
+}
+
+#[test]
+fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..2000).map(|_| format!("{GOOD}\n")).collect();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    let gz = encoder.finish().unwrap();
+    let cut = write(dir.path(), "cut.txt.gz", &gz[..gz.len() * 2 / 3]);
+    let next = write(dir.path(), "next.txt", format!("{GOOD}\n").as_bytes());
+    let (rows, _) = statuses(&[&cut, &next]);
+    let ok = rows.iter().filter(|(_, s)| s == "ok").count();
+    assert!(ok > 100 && ok < 2000, "{ok} games read before the cut");
+    assert_eq!(rows[rows.len() - 2].1, "parse_error");
+    assert_eq!(rows.last().unwrap(), &("1".to_owned(), "ok".to_owned()), "the next file is read");
+    let run = kifu(&["validate", cut.to_str().unwrap()]);
+    assert!(run.stdout.contains("the gzip data is damaged or cut short"), "{}", run.stdout);
+    assert!(run.stdout.contains(&format!("cut.txt.gz: record {}", rows.len() - 1)), "{}", run.stdout);
+}
