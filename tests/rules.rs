@@ -7,7 +7,8 @@ mod common;
 use common::reference::Reference;
 use kifu::core::perft::{PassCount, perft, perft_generic};
 use kifu::core::{
-    Color, Holes, Move, PRESETS, PassRule, Placement, Position, Rules, Scoring, Shape, Start, Supply, TieRule, Variant,
+    Color, Game, Holes, Move, PRESETS, PassRule, Passes, Placement, Position, Rules, Scoring, Shape, Start, Supply,
+    TieRule, Variant,
 };
 use proptest::prelude::*;
 
@@ -138,6 +139,38 @@ proptest! {
         let outcome = pos.outcome().unwrap();
         prop_assert_eq!((outcome.winner, outcome.margin), reference.result());
         prop_assert_eq!((outcome.black, outcome.white), (reference.count(Color::Black), reference.count(Color::White)));
+    }
+
+    /// A random legal game replays, with its passes written or inferred, to the same last
+    /// position, the same disc counts and the same outcome.
+    #[test]
+    fn generated_games_replay_to_their_disc_counts(variant in variants(), seed in any::<u64>()) {
+        let Ok(rules) = Rules::new(variant) else { return Ok(()) };
+        let rules = rules.shared();
+        let mut pos = Position::start(rules.clone());
+        let mut moves = Vec::new();
+        let mut state = seed;
+        while !pos.is_game_over() && moves.len() < 400 {
+            let legal = pos.legal_moves();
+            state = kifu::core::splitmix64(state);
+            let mv = legal[(state % legal.len() as u64) as usize];
+            pos.play_mut(mv).unwrap();
+            moves.push(mv);
+        }
+        let game = Game::new(rules.clone()).with_moves(moves.iter().copied());
+        let replay = game.replay(Passes::Explicit).unwrap();
+        prop_assert_eq!(replay.position.board_string(), pos.board_string());
+        for color in [Color::Black, Color::White] {
+            prop_assert_eq!(replay.position.count(color), pos.count(color));
+        }
+        prop_assert_eq!(replay.outcome(), pos.outcome());
+        // Forced passes left out are put back; a voluntary pass is a choice and stays written.
+        if rules.variant().pass != PassRule::Voluntary {
+            let placements = moves.iter().copied().filter(|m| *m != Move::Pass);
+            let inferred = Game::new(rules.clone()).with_moves(placements).replay(Passes::Implicit).unwrap();
+            prop_assert_eq!(inferred.position.board_string(), pos.board_string());
+            prop_assert_eq!(inferred.outcome(), pos.outcome());
+        }
     }
 
     /// An illegal placement leaves the position unchanged and says why.
