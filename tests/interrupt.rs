@@ -114,9 +114,12 @@ fn interrupted_annotate_resumes_to_the_same_bytes() {
             cmd
         };
         // Stopped twice, at the moment and again after a third of it, then resumed to the end.
-        let first = interrupt(run(false).spawn().unwrap(), millis, signal);
-        let second = interrupt(run(true).spawn().unwrap(), millis / 3, signal);
-        for status in [first, second] {
+        // (A run that finishes first leaves nothing to resume.)
+        let mut stops = vec![interrupt(run(false).spawn().unwrap(), millis, signal)];
+        if !out.exists() {
+            stops.push(interrupt(run(true).spawn().unwrap(), millis / 3, signal));
+        }
+        for status in stops {
             assert!(
                 matches!(status.code(), Some(0 | 130)) || status.signal() == Some(signal),
                 "at {millis} ms: {status:?}"
