@@ -177,6 +177,21 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// The position after up to `plies` random moves under the rules `spec`.
+    fn random_position(spec: &str, seed: u64, plies: usize) -> Position {
+        let mut pos = Position::start(spec.parse::<Rules>().unwrap().shared());
+        let mut s = seed;
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            s = crate::core::splitmix64(s);
+            pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
+        }
+        pos
+    }
+
     proptest! {
         /// The bitboard test of a symmetry of the start agrees with building the position.
         #[test]
@@ -191,17 +206,7 @@ mod tests {
         /// The bitboard choice of the canonical form agrees with building all eight positions.
         #[test]
         fn canonical_agrees_with_its_slow_twin(seed in any::<u64>(), plies in 0usize..60, spec in prop::sample::select(vec!["othello", "othello,holes=a1/h8", "othello,size=6", "8stars"])) {
-            let rules = spec.parse::<Rules>().unwrap().shared();
-            let mut pos = Position::start(rules);
-            let mut s = seed;
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                s = crate::core::splitmix64(s);
-                pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
-            }
+            let pos = random_position(spec, seed, plies);
             prop_assert_eq!(pos.canonical(), pos.canonical_by_transforming());
         }
     }
@@ -212,18 +217,8 @@ mod tests {
         /// transformed result.
         #[test]
         fn symmetries_commute_with_play(seed in any::<u64>(), plies in 0usize..60, spec in prop::sample::select(vec!["othello", "othello,size=6", "othello,size=10", "othello,holes=a1/h8", "8stars", "anti", "othello,start=empty"])) {
-            let rules = spec.parse::<Rules>().unwrap().shared();
-            let n = rules.size();
-            let mut pos = Position::start(rules);
-            let mut s = seed;
-            for _ in 0..plies {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                s = crate::core::splitmix64(s);
-                pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
-            }
+            let pos = random_position(spec, seed, plies);
+            let n = pos.rules().size();
             for sym in Symmetry::ALL {
                 let Some(image) = pos.transformed(sym) else { continue };
                 let key = |m: &Move| format!("{m:?}");
