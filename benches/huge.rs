@@ -1,5 +1,6 @@
 //! Huge inputs: generates a multi-gigabyte transcript file and a large WTHOR database of random
-//! legal games (all distinct, the worst case for duplicate detection), then runs `kifu
+//! legal games (all distinct: every game's keys go through stats' duplicate detection, none is
+//! listed as a duplicate), then runs `kifu
 //! validate`, `export` and `stats` on them and reports each run's wall time and peak resident
 //! memory (the kernel's `ru_maxrss` of the child).
 //!

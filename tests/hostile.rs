@@ -79,6 +79,8 @@ fn a_wthor_header_with_the_wrong_game_count_is_reported_and_every_game_read() {
         let path = write(dir.path(), &format!("said-{said}.wtb"), &bytes);
         let (rows, _) = statuses(&[&path]);
         assert_eq!(rows.iter().filter(|(_, s)| s == "ok").count(), 50);
+        // The count is reported as one more record with an error (a parse error row).
+        assert_eq!(rows.len(), 51);
         let text = kifu(&["validate", path.to_str().unwrap()]);
         let want = format!("record 51 (byte 3416): the header says the file holds {said} games, but it holds 50");
         assert!(text.stdout.contains(&want), "{}", text.stdout);
@@ -169,4 +171,29 @@ fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
     let run = kifu(&["validate", cut.to_str().unwrap()]);
     assert!(run.stdout.contains("the gzip data is damaged or cut short"), "{}", run.stdout);
     assert!(run.stdout.contains(&format!("cut.txt.gz: record {}", rows.len() - 1)), "{}", run.stdout);
+}
+
+#[test]
+fn damaged_gzip_is_an_error_of_its_record_wherever_the_damage_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let text: String = (0..300).map(|_| format!("{GOOD}\n")).collect();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    let gz = encoder.finish().unwrap();
+    let next = write(dir.path(), "next.txt", format!("{GOOD}\n").as_bytes());
+    // Bytes flipped just after the gzip header (damage before any record) and in the middle.
+    for at in [12, gz.len() / 2] {
+        let mut bad = gz.clone();
+        for b in &mut bad[at..at + 8] {
+            *b ^= 0x5a;
+        }
+        let path = write(dir.path(), &format!("flipped-{at}.txt.gz"), &bad);
+        let (rows, run) = statuses(&[&path, &next]);
+        assert_eq!(rows.last().unwrap(), &("1".to_owned(), "ok".to_owned()), "the next file is read: {}", run.stderr);
+        let errors = rows.iter().filter(|(_, s)| s == "parse_error").count();
+        assert!(errors >= 1, "{rows:?}");
+        let text = kifu(&["validate", path.to_str().unwrap()]);
+        assert!(text.stdout.contains("flipped-"), "{}", text.stdout);
+        assert!(text.stdout.contains("the gzip data is damaged or cut short"), "{}", text.stdout);
+    }
 }

@@ -863,7 +863,7 @@ impl Sink {
         drop(self.out);
         if let Some(files) = self.file {
             File::open(&files.partial)?.sync_all()?;
-            super::output::uninterrupted(|| {
+            super::output::finishing(|| {
                 std::fs::rename(&files.partial, &files.target)
                     .with_context(|| format!("cannot move output to {}", files.target.display()))?;
                 drop(files.journal);

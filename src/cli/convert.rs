@@ -100,7 +100,7 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
     let black = resolved.end.count(Color::Black);
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
-        Err(message) => return Converted::Failed(raw.error(source.name, Span::default(), message)),
+        Err(e) => return Converted::Failed(raw.error(source.name, Span::default(), e.to_string())),
     };
     if to != Format::Wthor {
         return Converted::Text(format::write(to, &record));

@@ -127,18 +127,14 @@ pub struct ThreadsArgs {
 }
 
 impl ThreadsArgs {
-    /// The number asked for, else the machine's cores.
-    #[must_use]
-    pub fn count(self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1)
-    }
-
-    /// Sizes the worker pool the record loops run on.
+    /// Sizes the worker pool the record loops run on: `--threads` when given, else rayon's
+    /// default (`RAYON_NUM_THREADS`, else every core). The pool is made once per process.
     pub fn apply(self) -> anyhow::Result<()> {
+        let Some(n) = self.threads else { return Ok(()) };
         rayon::ThreadPoolBuilder::new()
-            .num_threads(self.count())
+            .num_threads(n.max(1))
             .build_global()
-            .map_err(|e| anyhow::anyhow!("cannot start {} worker threads: {e}", self.count()))
+            .map_err(|e| anyhow::anyhow!("cannot start {n} worker threads: {e}"))
     }
 }
 

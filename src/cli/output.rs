@@ -41,11 +41,15 @@ pub fn handle_interrupts() {
     });
 }
 
-/// Runs `f` with interrupts held off: a signal that comes meanwhile takes effect after it (for
-/// steps that must not be cut in two, such as moving a finished file into place).
-pub fn uninterrupted<T>(f: impl FnOnce() -> T) -> T {
-    let _pending = pending();
-    f()
+/// Runs the last step of a run (such as moving a finished file into place) with interrupts
+/// held off, then forgets the note of [`on_interrupt`]: a signal that comes meanwhile takes
+/// effect after it, and says nothing of work left to resume. `f` must not open, finish or drop
+/// an [`Output`], nor call [`on_interrupt`] (they take the same lock).
+pub fn finishing<T>(f: impl FnOnce() -> T) -> T {
+    let mut pending = pending();
+    let result = f();
+    pending.note = None;
+    result
 }
 
 /// What to tell the user when the run is interrupted (e.g. how to resume).

@@ -230,8 +230,7 @@ mod tests {
                 for mv in pos.legal_moves() {
                     let after = pos.clone().play(mv).unwrap().transformed(sym).unwrap();
                     let played = image.clone().play(sym.apply_move(mv, n)).unwrap();
-                    prop_assert_eq!(played.board_string(), after.board_string(), "{:?} {:?}", sym, mv);
-                    prop_assert_eq!(played.side_to_move(), after.side_to_move());
+                    prop_assert_eq!(played, after, "{:?} {:?}", sym, mv);
                 }
             }
         }

@@ -56,6 +56,11 @@ pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> 
 #[error("the gzip data is damaged or cut short ({0}); the rest of the file cannot be read")]
 pub struct Damaged(String);
 
+/// Whether a read failed on damaged compressed data.
+fn is_damaged(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<Damaged>())
+}
+
 /// A gzip decoder whose data errors are marked [`Damaged`] (errors of the stream under it, such
 /// as a failing disk, are passed on as they are).
 struct Gunzip<R>(flate2::read::MultiGzDecoder<R>);
@@ -270,9 +275,16 @@ pub struct Reader {
 impl Reader {
     /// A reader over `input`, named `name` in errors, in `format` or the one its start shows.
     pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
-        let format = match format {
-            Some(f) => f,
-            None => format::sniff(name, input.fill_buf()?),
+        // Compressed data damaged from the start: a reader whose one record is that error.
+        let mut damaged = None;
+        let format = match (format, input.fill_buf()) {
+            (Some(f), _) => f,
+            (None, Ok(head)) => format::sniff(name, head),
+            (None, Err(e)) if is_damaged(&e) => {
+                damaged = Some(e);
+                format::sniff(name, &[])
+            }
+            (None, Err(e)) => return Err(e),
         };
         let split = match format {
             Format::Transcript | Format::Logbook | Format::Obf => Some(Split::Lines),
@@ -301,20 +313,32 @@ impl Reader {
             in_comment: false,
             done: false,
         };
+        if let Some(e) = damaged {
+            reader.fail(e);
+            return Ok(reader);
+        }
         if format != Format::Wthor {
             // A UTF-8 byte-order mark: skipped, and counted in byte offsets.
             const BOM: &[u8] = b"\xEF\xBB\xBF";
-            if reader.input.fill_buf()?.starts_with(BOM) {
-                reader.input.consume(BOM.len());
-                reader.offset = BOM.len() as u64;
+            match reader.input.fill_buf() {
+                Ok(head) if head.starts_with(BOM) => {
+                    reader.input.consume(BOM.len());
+                    reader.offset = BOM.len() as u64;
+                }
+                Ok(_) => {}
+                Err(e) if is_damaged(&e) => reader.fail(e),
+                Err(e) => return Err(e),
             }
         }
         if format == Format::Wthor {
             let mut bytes = [0u8; wthor::HEADER_LEN];
-            reader
-                .input
-                .read_exact(&mut bytes)
-                .map_err(|e| io::Error::new(e.kind(), format!("{name}: too short for a WTHOR header ({e})")))?;
+            if let Err(e) = reader.input.read_exact(&mut bytes) {
+                if is_damaged(&e) {
+                    reader.fail(e);
+                    return Ok(reader);
+                }
+                return Err(io::Error::new(e.kind(), format!("{name}: too short for a WTHOR header ({e})")));
+            }
             let header = wthor::Header::parse(&bytes);
             if !header.is_8x8() {
                 return Err(io::Error::new(
@@ -348,29 +372,34 @@ impl Reader {
 
     /// A read that failed: damaged compressed data is an error of the record being read (the
     /// records before it stand); anything else is the stream's.
-    fn failed(&mut self, e: io::Error) -> ReadError {
-        if e.get_ref().is_some_and(|inner| inner.is::<Damaged>()) {
-            // A record being gathered is lost with the rest.
-            self.pending = None;
-            let record = self.index + 1;
-            self.index += 1;
-            let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
-            return ReadError::Record(RecordError {
-                file: self.name.clone(),
-                record,
-                location: Location::Byte(self.offset),
-                message,
-            });
+    /// Ends the reading after a failed read and queues what to report: damaged compressed data
+    /// is an error of the record being read (a whole record already gathered is handed out
+    /// first; one the bracket scanner had not closed is lost with the rest); anything else is
+    /// the stream's error.
+    fn fail(&mut self, e: io::Error) {
+        self.done = true;
+        if !is_damaged(&e) {
+            self.ready.push_back(Err(ReadError::Io(e)));
+            return;
         }
-        ReadError::Io(e)
+        if let Some(p) = self.pending.take() {
+            if !matches!(self.split, Some(Split::Nested { .. })) {
+                self.emit(p);
+            }
+        }
+        let record = self.index + 1;
+        self.index += 1;
+        let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
+        let error = RecordError { file: self.name.clone(), record, location: Location::Byte(self.offset), message };
+        self.ready.push_back(Err(ReadError::Record(error)));
     }
 
     fn next_binary(&mut self) -> Option<Result<RawRecord, ReadError>> {
         let mut bytes = Vec::with_capacity(wthor::RECORD_LEN);
         match (&mut self.input).take(wthor::RECORD_LEN as u64).read_to_end(&mut bytes) {
             Err(e) => {
-                self.done = true;
-                Some(Err(self.failed(e)))
+                self.fail(e);
+                self.ready.pop_front()
             }
             Ok(0) => {
                 self.done = true;
@@ -718,8 +747,8 @@ impl Iterator for Reader {
             if let Some(Split::Nested { open, close, quote }) = self.split {
                 match self.read_chunk() {
                     Err(e) => {
-                        self.done = true;
-                        return Some(Err(self.failed(e)));
+                        self.fail(e);
+                        continue;
                     }
                     Ok(None) => self.done = true,
                     Ok(Some((chunk, ends_line))) => {
@@ -750,8 +779,8 @@ impl Iterator for Reader {
             }
             match self.read_line() {
                 Err(e) => {
-                    self.done = true;
-                    return Some(Err(self.failed(e)));
+                    self.fail(e);
+                    continue;
                 }
                 Ok(None) => {
                     self.done = true;

@@ -6,8 +6,19 @@ use crate::core::{Color, Position, Variant};
 use crate::notation::format::Format;
 use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved};
 
+/// Why a format cannot hold a record.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum ShapeError {
+    /// The format has no start board, and the record starts from another position.
+    #[error("{0} cannot hold a start position other than the rules' own; the game would change")]
+    Start(Format),
+    /// WTHOR holds standard 8x8 Othello only; the rules spec is the record's.
+    #[error("WTHOR holds standard 8x8 Othello only, not {0}")]
+    Rules(String),
+}
+
 /// The record as `to` should be given it ([`shape`]), or why `to` cannot hold it ([`fits`]).
-pub fn for_format(resolved: Resolved, to: Format) -> Result<Record, String> {
+pub fn for_format(resolved: Resolved, to: Format) -> Result<Record, ShapeError> {
     fits(&resolved, to)?;
     Ok(shape(resolved, to))
 }
@@ -15,16 +26,16 @@ pub fn for_format(resolved: Resolved, to: Format) -> Result<Record, String> {
 /// Whether the target format can hold the record: formats without a start board or rules
 /// (transcripts, the logbook, Othello Quest, WTHOR) refuse a start that is not the rules' own,
 /// and WTHOR refuses anything but standard 8x8 Othello.
-pub fn fits(resolved: &Resolved, to: Format) -> Result<(), String> {
+pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     let rules = resolved.start.rules();
     let own_start =
         BoardSyntax::of_position(&resolved.start) == BoardSyntax::of_position(&Position::start(rules.clone()));
     let holds_start = !matches!(to, Format::Transcript | Format::Logbook | Format::Oq | Format::Wthor);
     if !own_start && !holds_start {
-        return Err(format!("{to} cannot hold a start position other than the rules' own; the game would change"));
+        return Err(ShapeError::Start(to));
     }
     if to == Format::Wthor && *rules.variant() != Variant::default() {
-        return Err(format!("WTHOR holds standard 8x8 Othello only, not {}", rules.variant().spec()));
+        return Err(ShapeError::Rules(rules.variant().spec()));
     }
     Ok(())
 }

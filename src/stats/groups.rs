@@ -17,7 +17,22 @@ const BYTES: usize = 5 * 8;
 /// How many entries are kept in memory before a run is spilled (40 bytes each: 20 MB).
 const LIMIT: usize = 1 << 19;
 
-/// Entries grouped by their first two words; see the module documentation.
+/// How many runs are kept before they are merged into one.
+const MAX_RUNS: usize = 32;
+
+/// Writes sorted entries to a new anonymous temporary file.
+fn write_run(entries: impl Iterator<Item = io::Result<Entry>>) -> io::Result<File> {
+    let mut out = BufWriter::new(tempfile::tempfile()?);
+    for e in entries {
+        for w in e? {
+            out.write_all(&w.to_le_bytes())?;
+        }
+    }
+    out.into_inner().map_err(io::IntoInnerError::into_error)
+}
+
+/// Entries grouped by their first two words; see the module documentation. Reading the groups
+/// moves the runs' file offsets: one reader at a time.
 #[derive(Debug, Default)]
 pub struct Groups {
     memory: Vec<Entry>,
@@ -43,15 +58,15 @@ impl Groups {
 
     fn spill(&mut self) -> io::Result<()> {
         self.memory.sort_unstable();
-        let mut out = BufWriter::new(tempfile::tempfile()?);
-        for e in &self.memory {
-            for w in e {
-                out.write_all(&w.to_le_bytes())?;
-            }
-        }
-        let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
-        self.runs.push(file);
+        let run = write_run(self.memory.iter().copied().map(Ok))?;
+        self.runs.push(run);
         self.memory.clear();
+        if self.runs.len() >= MAX_RUNS {
+            // Merged into one run, so the open files stay few however many entries come.
+            let mut sorted = self.sorted()?;
+            let merged = write_run(std::iter::from_fn(|| sorted.next().transpose()))?;
+            self.runs = vec![merged];
+        }
         Ok(())
     }
 
@@ -154,7 +169,7 @@ mod tests {
             spilled.push(e).unwrap();
             kept.push(e).unwrap();
         }
-        assert!(spilled.runs.len() >= 15 && kept.runs.is_empty());
+        assert!(spilled.runs.len() == 15 && kept.runs.is_empty());
         let groups = groups_of(&spilled);
         assert_eq!(groups, groups_of(&kept));
         assert_eq!(groups.len(), 13 * 3);
@@ -171,5 +186,18 @@ mod tests {
             .unwrap();
         assert_eq!(groups_of(&merged).len(), 39);
         assert!(groups_of(&merged).iter().flatten().all(|e| e[2] == 1));
+    }
+
+    #[test]
+    fn many_runs_are_merged_into_one() {
+        let mut g = Groups::with_limit(4);
+        for i in 0..(4 * MAX_RUNS as u64 + 10) {
+            g.push([i % 5, 0, 0, i, 0]).unwrap();
+        }
+        assert!(g.runs.len() < MAX_RUNS, "{} runs", g.runs.len());
+        let groups = groups_of(&g);
+        assert_eq!(groups.len(), 5);
+        assert_eq!(groups.iter().map(Vec::len).sum::<usize>(), 4 * MAX_RUNS + 10);
+        assert!(groups.iter().all(|g| g.windows(2).all(|w| w[0][3] < w[1][3])));
     }
 }

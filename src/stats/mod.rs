@@ -492,9 +492,9 @@ fn game_word(start_hash: u64, game_hash: u64) -> u64 {
 }
 
 /// Statistics accumulated over games; [`Summary::merge`] combines summaries of separate runs
-/// or threads. Memory is bounded whatever the number of games but for what grows with the
-/// distinct openings, players, tournaments and years: the keys that find duplicate games are
-/// spilled to temporary files past about 40 MB.
+/// or threads. Memory does not grow with the number of games: the keys that find duplicate
+/// games are spilled to temporary files past about 40 MB. What grows is what is reported: the
+/// distinct openings, players, tournaments and years, and the lists of duplicates.
 #[derive(Debug, Default)]
 pub struct Summary {
     sources: Vec<String>,
