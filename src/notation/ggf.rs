@@ -136,7 +136,12 @@ fn property(record: &mut Record, text: &str, name: &str, name_span: Span, conten
             }
             record.start = Some(parse_board(text, content)?);
         }
-        "TY" => record.tags.extend(type_tags(&unescape(raw))),
+        "TY" => {
+            if record.tag("rules").is_some() || record.tag("ggf_type").is_some() {
+                return Err(error(name_span, "a second `TY` type".into()));
+            }
+            record.tags.extend(type_tags(&unescape(raw)));
+        }
         "C" => {
             let comment = unescape(raw);
             match record.moves.last_mut() {
@@ -667,5 +672,13 @@ mod tests {
             let _ = parse(&format!("(;{text}"));
             let _ = parse(&format!("(;B[{text}]BO[{text}]TY[{text}];)"));
         }
+    }
+
+    #[test]
+    fn a_second_type_is_an_error() {
+        // Found by the round_trip fuzz target: TY[4] then TY[8] gave two rules tags, and formats
+        // that keep the last tag read the game under other rules than those that keep the first.
+        let err = parse("(;GM[Othello]TY[4]TY[8]B[b1];)").unwrap_err();
+        assert!(err.message.contains("a second `TY`"), "{err}");
     }
 }

@@ -275,6 +275,9 @@ impl Reader<'_> {
                 }
                 "SZ" => {
                     let span = values[0];
+                    if self.size.is_some() || self.record.tag("rules").is_some() {
+                        return Err(error(span, "a second board size (`SZ`) or rules".into()));
+                    }
                     let raw = self.raw(span).trim();
                     let (width, height) = raw.split_once(':').unwrap_or((raw, raw));
                     let size = width
