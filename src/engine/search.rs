@@ -20,7 +20,7 @@ use super::eval::{Evaluator, SCALE};
 use super::solve::{Counting, Limits};
 use super::stability::stable_discs;
 use super::table::{EXACT, Entry, NO_MOVE, Table};
-use crate::core::bitboard::{Bitboard, Bits, flips, legal_moves};
+use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Empties at and below which the search drops the table and orders by parity only.
@@ -525,14 +525,27 @@ impl Search<'_> {
         self.nodes += 1;
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
+        let four = empty.count_ones() == 4;
         let mut best = -65;
-        for sq in Bits(empty & odd).chain(Bits(empty & !odd)) {
+        let (mut first, mut rest) = (empty & odd, empty & !odd);
+        loop {
+            if first == 0 {
+                if rest == 0 {
+                    break;
+                }
+                (first, rest) = (rest, 0);
+            }
+            let sq = first.trailing_zeros();
+            first &= first - 1;
+            if o & NEIGHBOURS[sq as usize] == 0 {
+                continue;
+            }
             let f = flips(sq, p, o);
             if f == 0 {
                 continue;
             }
             let (np, no) = (o & !f, p | f | (1 << sq));
-            let score = if empty.count_ones() == 4 {
+            let score = if four {
                 -self.few_empties(np, no, -alpha - 1, false)
             } else {
                 -self.two_empties(np, no, -alpha - 1, false)
@@ -557,18 +570,21 @@ impl Search<'_> {
     fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
         let empty = !(p | o);
+        let (a, b) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
         let mut best = -65;
-        for sq in Bits(empty) {
-            let f = flips(sq, p, o);
-            if f == 0 {
-                continue;
-            }
-            let score = -self.last_move(o & !f, p | f | (1 << sq));
-            if score > best {
-                best = score;
+        if o & NEIGHBOURS[a as usize] != 0 {
+            let f = flips(a, p, o);
+            if f != 0 {
+                best = -self.last_move_on(b, o & !f, p | f | (1 << a));
                 if best > alpha {
                     return best;
                 }
+            }
+        }
+        if o & NEIGHBOURS[b as usize] != 0 {
+            let f = flips(b, p, o);
+            if f != 0 {
+                return best.max(-self.last_move_on(a, o & !f, p | f | (1 << b)));
             }
         }
         if best > -65 {
@@ -583,19 +599,38 @@ impl Search<'_> {
     /// The score with one empty square: the side to move takes it if it flips something, else
     /// the opponent does if it can, else the game ends as it stands.
     fn last_move(&mut self, p: u64, o: u64) -> i32 {
+        self.last_move_on((!(p | o)).trailing_zeros(), p, o)
+    }
+
+    /// [`Search::last_move`] with the empty square `sq` known: only the flips are counted, the
+    /// board being full otherwise.
+    #[inline]
+    fn last_move_on(&mut self, sq: u32, p: u64, o: u64) -> i32 {
         self.nodes += 1;
-        let sq = (!(p | o)).trailing_zeros();
-        let f = flips(sq, p, o);
-        if f != 0 {
-            return self.final_score(p | f | (1 << sq), o & !f);
+        // Discs of `p` now; the board holds 63.
+        let mine = p.count_ones() as i32;
+        let n = last_flip_count(sq, p) as i32;
+        if n != 0 {
+            return 2 * (mine + n) - 62;
         }
-        let g = flips(sq, o, p);
-        if g != 0 {
-            return -self.final_score(o | g | (1 << sq), p & !g);
+        let n = last_flip_count(sq, o) as i32;
+        if n != 0 {
+            return 2 * (mine - n) - 64;
         }
         self.final_score(p, o)
     }
 }
+
+/// For each square, the squares one step away.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = Bitboard(1 << sq).neighbours().0;
+        sq += 1;
+    }
+    table
+};
 
 /// The quadrants holding an odd number of the `empty` squares.
 #[inline]
