@@ -396,16 +396,32 @@ impl Search<'_> {
             }
             hash_move = e.best;
         }
+        // The table's move first, before the others are ordered: it often cuts alone.
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        let mut rest = moves;
+        if hash_move != NO_MOVE && moves >> hash_move & 1 != 0 {
+            let f = flips(u32::from(hash_move), p, o);
+            best = -self.nws(o & !f, p | f | (1u64 << hash_move), -alpha - 1, false);
+            best_move = hash_move;
+            if self.aborted {
+                return 0;
+            }
+            if best > alpha {
+                self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
+                return best;
+            }
+            rest &= !(1u64 << hash_move);
+        }
         let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, alpha + 1, hash_move, &mut children) {
+        let n = match self.order(p, o, rest, alpha + 1, NO_MOVE, &mut children) {
             Ok(n) => n,
             Err(bound) => return bound,
         };
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
-            self.nws_split(p, o, alpha, &children[..n])
+            let (score, sq) = self.nws_split(p, o, alpha, &children[..n]);
+            if score > best { (score, sq) } else { (best, best_move) }
         } else {
-            let mut best = -65;
-            let mut best_move = NO_MOVE;
             for c in &children[..n] {
                 let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                 if score > best {
