@@ -142,37 +142,48 @@ impl Search<'_> {
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
-        let by_eval = empties >= EVAL_ORDER_FROM;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
-            let (np, no) = (p | f | (1 << sq), o & !f);
-            let refuted = etc.then(|| self.table.probe(no, np)).flatten();
-            if let Some(child) = refuted.filter(|c| c.depth == EXACT && -i32::from(c.upper) >= beta) {
-                return Err(-i32::from(child.upper));
+            if etc {
+                self.table.prefetch(o & !f, p | f | (1 << sq));
             }
+            out[n] = Child { key: 0, sq: sq as u8, flipped: f };
+            n += 1;
+        }
+        if etc {
+            // Every child's slots were asked for at once; now their entries.
+            for c in &out[..n] {
+                let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+                if let Some(child) =
+                    self.table.probe(no, np).filter(|c| c.depth == EXACT && -i32::from(c.upper) >= beta)
+                {
+                    return Err(-i32::from(child.upper));
+                }
+            }
+        }
+        let eval_depth = match empties {
+            _ if empties < EVAL_ORDER_FROM => None,
+            _ if empties >= EVAL2_FROM => Some(2),
+            _ if empties >= EVAL1_FROM => Some(1),
+            _ => Some(0),
+        };
+        for c in &mut out[..n] {
+            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let replies = legal_moves(no, np);
             let frontier = Bitboard(np).neighbours().0 & !(np | no);
             let mut key = (replies.count_ones() as i32) * 16
                 + (replies & CORNERS).count_ones() as i32 * 32
                 + frontier.count_ones() as i32 * 8;
-            if (1u64 << sq) & CORNERS != 0 {
+            if (1u64 << c.sq) & CORNERS != 0 {
                 key -= 40;
             }
-            if by_eval {
-                let depth = if empties >= EVAL2_FROM {
-                    2
-                } else if empties >= EVAL1_FROM {
-                    1
-                } else {
-                    0
-                };
+            if let Some(depth) = eval_depth {
                 key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
             }
-            if sq as u8 == hash_move {
+            if c.sq == hash_move {
                 key = -10_000;
             }
-            out[n] = Child { key, sq: sq as u8, flipped: f };
-            n += 1;
+            c.key = key;
         }
         out[..n].sort_unstable_by_key(|c| c.key);
         Ok(n)
@@ -362,6 +373,7 @@ impl Search<'_> {
         if empties <= SHALLOW {
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
+        self.table.prefetch(p, o);
         self.count_node();
         if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
