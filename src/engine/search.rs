@@ -27,7 +27,7 @@ const CORNERS: u64 = 0x8100_0000_0000_0081;
 const SHALLOW: u32 = 6;
 /// Empties from which a node looks its children up in the table before searching them
 /// (enhanced transposition cut-offs).
-const ETC_FROM: u32 = 10;
+const ETC_FROM: u32 = 8;
 /// Empties from which the evaluation of each child joins the ordering.
 const EVAL_ORDER_FROM: u32 = 12;
 /// Empties from which that evaluation looks one move ahead.
@@ -41,7 +41,7 @@ const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 3;
 /// Empties from which a null-window node checks the opponent's stable discs.
-const STABILITY_FROM: u32 = 8;
+const STABILITY_FROM: u32 = 7;
 /// Empties from which nodes split their moves between threads.
 const SPLIT_FROM: u32 = 16;
 /// Empties from which a node under a parallel split checks whether the split was cut.
