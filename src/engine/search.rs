@@ -41,7 +41,7 @@ const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 3;
 /// Empties from which a null-window node checks the opponent's stable discs.
-const STABILITY_FROM: u32 = 7;
+const STABILITY_FROM: u32 = 5;
 /// Empties from which nodes split their moves between threads.
 const SPLIT_FROM: u32 = 16;
 /// Empties from which a node under a parallel split checks whether the split was cut.
@@ -531,6 +531,13 @@ impl Search<'_> {
                 return self.final_score(p, o);
             }
             return -self.nws_shallow(o, p, -alpha - 1, empties, true);
+        }
+        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
+            // As in `nws`: the opponent's stable discs cap the score.
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
         }
         let odd = odd_quadrants(!(p | o));
         let mut best = -65;
