@@ -431,7 +431,7 @@ impl Search<'_> {
             Err(bound) => return bound,
         };
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
-            let (score, sq) = self.nws_split(p, o, alpha, &children[..n]);
+            let (score, sq) = self.nws_split(p, o, alpha, &children[..n], best_move != NO_MOVE);
             if score > best { (score, sq) } else { (best, best_move) }
         } else {
             for c in &children[..n] {
@@ -454,15 +454,22 @@ impl Search<'_> {
     }
 
     /// The moves of a null-window node in parallel once the first has failed to cut: the
-    /// young brothers wait for the eldest. A cut by any sets a flag the others watch.
-    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child]) -> (i32, u8) {
-        let first = children[0];
-        let mut best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
-        if best > alpha || self.aborted {
-            return (best, first.sq);
-        }
+    /// young brothers wait for the eldest (the table's move when `eldest_done`, already searched,
+    /// else the first of `children`). A cut by any sets a flag the others watch.
+    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child], eldest_done: bool) -> (i32, u8) {
+        let (mut best, young) = if eldest_done {
+            (-65, children)
+        } else {
+            let first = children[0];
+            let best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
+            if best > alpha || self.aborted {
+                return (best, first.sq);
+            }
+            (best, &children[1..])
+        };
+        let first_sq = if eldest_done { NO_MOVE } else { children[0].sq };
         let cut = Arc::new(AtomicBool::new(false));
-        let found = AtomicI32::new(best << 8 | i32::from(first.sq));
+        let found = AtomicI32::new(best << 8 | i32::from(first_sq));
         let nodes = AtomicU64::new(0);
         let aborted = AtomicBool::new(false);
         let mut chain = self.cut.clone();
@@ -471,7 +478,7 @@ impl Search<'_> {
             (self.table, self.eval, self.counting, self.generation, self.stop);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
-            for &c in &children[1..] {
+            for &c in young {
                 let (cut, found, nodes, aborted, chain) = (&cut, &found, &nodes, &aborted, chain.clone());
                 scope.spawn_fifo(move |_| {
                     if cut.load(Ordering::Relaxed) {
