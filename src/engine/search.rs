@@ -34,6 +34,9 @@ const EVAL_ORDER_FROM: u32 = 12;
 const EVAL1_FROM: u32 = 14;
 /// Empties from which it looks two moves ahead.
 const EVAL2_FROM: u32 = 18;
+/// Ordering-key bonus (fastest-first units, a reply is 16) of a move into a quadrant with an odd
+/// number of empty squares, below [`EVAL_ORDER_FROM`].
+const PARITY_BONUS: i32 = 8;
 /// Depth of the estimate the root's first window is centred on.
 const ASPIRATION_DEPTH: u32 = 4;
 /// Half-width of that window, in discs.
@@ -167,6 +170,7 @@ impl Search<'_> {
             _ if empties >= EVAL1_FROM => Some(1),
             _ => Some(0),
         };
+        let odd = odd_quadrants(!(p | o));
         for c in &mut out[..n] {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let replies = legal_moves(no, np);
@@ -176,6 +180,9 @@ impl Search<'_> {
                 + frontier.count_ones() as i32 * 8;
             if (1u64 << c.sq) & CORNERS != 0 {
                 key -= 40;
+            }
+            if eval_depth.is_none() && (1u64 << c.sq) & odd != 0 {
+                key -= PARITY_BONUS;
             }
             if let Some(depth) = eval_depth {
                 key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
