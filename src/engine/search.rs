@@ -176,10 +176,10 @@ impl Search<'_> {
             let replies = legal_moves(no, np);
             let frontier = Bitboard(np).neighbours().0 & !(np | no);
             let mut key = (replies.count_ones() as i32) * 16
-                + (replies & CORNERS).count_ones() as i32 * 32
+                + (replies & CORNERS).count_ones() as i32 * 16
                 + frontier.count_ones() as i32 * 8;
             if (1u64 << c.sq) & CORNERS != 0 {
-                key -= 40;
+                key -= 20;
             }
             if eval_depth.is_none() && (1u64 << c.sq) & odd != 0 {
                 key -= PARITY_BONUS;
