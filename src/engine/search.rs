@@ -37,6 +37,8 @@ const EVAL2_FROM: u32 = 18;
 /// Ordering-key bonus (fastest-first units, a reply is 16) of a move into a quadrant with an odd
 /// number of empty squares, below [`EVAL_ORDER_FROM`].
 const PARITY_BONUS: i32 = 8;
+/// Ordering key of a move whose table entry shows it cannot reach the node's beta.
+const PROVEN_SHORT: i32 = 100_000;
 /// Depth of the estimate the root's first window is centred on.
 const ASPIRATION_DEPTH: u32 = 4;
 /// Half-width of that window, in discs.
@@ -155,12 +157,16 @@ impl Search<'_> {
         }
         if etc {
             // Every child's slots were asked for at once; now their entries.
-            for c in &out[..n] {
+            for c in &mut out[..n] {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                if let Some(child) =
-                    self.table.probe(no, np).filter(|c| c.depth == EXACT && -i32::from(c.upper) >= beta)
-                {
-                    return Err(-i32::from(child.upper));
+                if let Some(child) = self.table.probe(no, np).filter(|c| c.depth == EXACT) {
+                    if -i32::from(child.upper) >= beta {
+                        return Err(-i32::from(child.upper));
+                    }
+                    if -i32::from(child.lower) < beta {
+                        // Known not to reach beta: searched last, without an estimate.
+                        c.key = PROVEN_SHORT;
+                    }
                 }
             }
         }
@@ -172,6 +178,9 @@ impl Search<'_> {
         };
         let odd = odd_quadrants(!(p | o));
         for c in &mut out[..n] {
+            if c.key == PROVEN_SHORT {
+                continue;
+            }
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let replies = legal_moves(no, np);
             let frontier = Bitboard(np).neighbours().0 & !(np | no);
