@@ -375,6 +375,102 @@ pub fn flips_by_walking(sq: u32, p: u64, o: u64) -> u64 {
     flipped
 }
 
+/// The number of discs flipped when the player with discs `p` plays on `sq`, the only empty
+/// square of the board (every other square holds a disc of `p` or of the opponent).
+///
+/// Zero means the move is not legal. With BMI2, each of the four lines through `sq` is packed
+/// into a byte by `pext` and a table gives the flips along it.
+#[inline(always)]
+#[must_use]
+pub fn last_flip_count(sq: u32, p: u64) -> u32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        let lines = &LINES[sq as usize & 63];
+        let mut n = 0;
+        for d in 0..4 {
+            // SAFETY: the build enables BMI2 (checked by the cfg above).
+            let own = unsafe { std::arch::x86_64::_pext_u64(p, lines.masks[d]) };
+            // A line has at most 8 cells, so `own` fits a byte.
+            n += u32::from(LINE_FLIPS[(usize::from(lines.offsets[d]) | usize::from(own as u8)) & 2047]);
+        }
+        n
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        last_flip_count_portable(sq, p)
+    }
+}
+
+/// [`last_flip_count`] by the portable flips, for any target.
+#[inline(always)]
+#[must_use]
+pub fn last_flip_count_portable(sq: u32, p: u64) -> u32 {
+    flips_portable(sq, p, !p & !(1u64 << sq)).count_ones()
+}
+
+/// The four lines (row, column, both diagonals) through a square, each with the offset in
+/// [`LINE_FLIPS`] of the square's rank among the line's cells in bit order.
+#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "bmi2")), allow(dead_code))]
+struct Lines {
+    masks: [u64; 4],
+    offsets: [u16; 4],
+}
+
+#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "bmi2")), allow(dead_code))]
+static LINES: [Lines; 64] = build_lines();
+
+const fn build_lines() -> [Lines; 64] {
+    let mut lines = [const { Lines { masks: [0; 4], offsets: [0; 4] } }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut d = 0;
+        while d < 4 {
+            let mask = RAYS[sq][0][d] | RAYS[sq][1][d] | 1 << sq;
+            lines[sq].masks[d] = mask;
+            lines[sq].offsets[d] = ((mask & ((1u64 << sq) - 1)).count_ones() * 256) as u16;
+            d += 1;
+        }
+        sq += 1;
+    }
+    lines
+}
+
+/// For a line of up to 8 cells, every cell but `x` full: the discs flipped by placing on `x`
+/// with one's own discs on the bits of the index (the others the opponent's, cells past the end
+/// of a shorter line counting as the opponent's, which never closes a run), at `x * 256 + own`.
+#[cfg_attr(not(all(target_arch = "x86_64", target_feature = "bmi2")), allow(dead_code))]
+static LINE_FLIPS: [u8; 2048] = build_line_flips();
+
+const fn build_line_flips() -> [u8; 2048] {
+    let mut table = [0u8; 2048];
+    let mut x = 0;
+    while x < 8 {
+        let mut own = 0;
+        while own < 256 {
+            let mut n = 0;
+            // Toward higher cells, then toward lower ones: count the run up to an own disc.
+            let mut i = x + 1;
+            while i < 8 && own >> i & 1 == 0 {
+                i += 1;
+            }
+            if i < 8 {
+                n += i - x - 1;
+            }
+            let mut i = x as i32 - 1;
+            while i >= 0 && own >> i & 1 == 0 {
+                i -= 1;
+            }
+            if i >= 0 {
+                n += x - i as usize - 1;
+            }
+            table[x * 256 + own] = n as u8;
+            own += 1;
+        }
+        x += 1;
+    }
+    table
+}
+
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 mod avx2 {
     //! AVX2 kernels: four directions per 256-bit register.
@@ -515,6 +611,18 @@ mod tests {
                 assert_eq!(flips(sq, p, o), reference);
                 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
                 assert_eq!(simd::flips(sq, p, o), reference);
+            }
+        }
+    }
+
+    #[test]
+    fn last_flip_counts_agree_with_walking() {
+        for (p, _) in random_boards(5_000) {
+            for sq in 0..64 {
+                let p = p & !(1u64 << sq);
+                let reference = flips_by_walking(sq, p, !p & !(1u64 << sq)).count_ones();
+                assert_eq!(last_flip_count(sq, p), reference, "{sq} p={p:#x}");
+                assert_eq!(last_flip_count_portable(sq, p), reference, "{sq} p={p:#x}");
             }
         }
     }

@@ -20,20 +20,25 @@ use super::eval::{Evaluator, SCALE};
 use super::solve::{Counting, Limits};
 use super::stability::stable_discs;
 use super::table::{EXACT, Entry, NO_MOVE, Table};
-use crate::core::bitboard::{Bitboard, Bits, flips, legal_moves};
+use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Empties at and below which the search drops the table and orders by parity only.
 const SHALLOW: u32 = 6;
 /// Empties from which a node looks its children up in the table before searching them
 /// (enhanced transposition cut-offs).
-const ETC_FROM: u32 = 10;
+const ETC_FROM: u32 = 8;
 /// Empties from which the evaluation of each child joins the ordering.
 const EVAL_ORDER_FROM: u32 = 12;
 /// Empties from which that evaluation looks one move ahead.
 const EVAL1_FROM: u32 = 14;
 /// Empties from which it looks two moves ahead.
 const EVAL2_FROM: u32 = 18;
+/// Ordering-key bonus (fastest-first units, a reply is 16) of a move into a quadrant with an odd
+/// number of empty squares, below [`EVAL_ORDER_FROM`].
+const PARITY_BONUS: i32 = 8;
+/// Ordering key of a move whose table entry shows it cannot reach the node's beta.
+const PROVEN_SHORT: i32 = 100_000;
 /// Depth of the estimate the root's first window is centred on.
 const ASPIRATION_DEPTH: u32 = 4;
 /// Half-width of that window, in discs.
@@ -41,7 +46,7 @@ const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 3;
 /// Empties from which a null-window node checks the opponent's stable discs.
-const STABILITY_FROM: u32 = 8;
+const STABILITY_FROM: u32 = 5;
 /// Empties from which nodes split their moves between threads.
 const SPLIT_FROM: u32 = 16;
 /// Empties from which a node under a parallel split checks whether the split was cut.
@@ -142,37 +147,59 @@ impl Search<'_> {
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
-        let by_eval = empties >= EVAL_ORDER_FROM;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
-            let (np, no) = (p | f | (1 << sq), o & !f);
-            let refuted = etc.then(|| self.table.probe(no, np)).flatten();
-            if let Some(child) = refuted.filter(|c| c.depth == EXACT && -i32::from(c.upper) >= beta) {
-                return Err(-i32::from(child.upper));
+            if etc {
+                self.table.prefetch(o & !f, p | f | (1 << sq));
             }
+            out[n] = Child { key: 0, sq: sq as u8, flipped: f };
+            n += 1;
+        }
+        if etc {
+            // Every child's slots were asked for at once; now their entries.
+            for c in &mut out[..n] {
+                let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+                if let Some(child) = self.table.probe(no, np).filter(|c| c.depth == EXACT) {
+                    if -i32::from(child.upper) >= beta {
+                        return Err(-i32::from(child.upper));
+                    }
+                    if -i32::from(child.lower) < beta {
+                        // Known not to reach beta: searched last, without an estimate.
+                        c.key = PROVEN_SHORT;
+                    }
+                }
+            }
+        }
+        let eval_depth = match empties {
+            _ if empties < EVAL_ORDER_FROM => None,
+            _ if empties >= EVAL2_FROM => Some(2),
+            _ if empties >= EVAL1_FROM => Some(1),
+            _ => Some(0),
+        };
+        let odd = odd_quadrants(!(p | o));
+        for c in &mut out[..n] {
+            if c.key == PROVEN_SHORT {
+                continue;
+            }
+            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let replies = legal_moves(no, np);
             let frontier = Bitboard(np).neighbours().0 & !(np | no);
             let mut key = (replies.count_ones() as i32) * 16
-                + (replies & CORNERS).count_ones() as i32 * 32
+                + (replies & CORNERS).count_ones() as i32 * 16
                 + frontier.count_ones() as i32 * 8;
-            if (1u64 << sq) & CORNERS != 0 {
-                key -= 40;
+            if (1u64 << c.sq) & CORNERS != 0 {
+                key -= 20;
             }
-            if by_eval {
-                let depth = if empties >= EVAL2_FROM {
-                    2
-                } else if empties >= EVAL1_FROM {
-                    1
-                } else {
-                    0
-                };
+            if eval_depth.is_none() && (1u64 << c.sq) & odd != 0 {
+                key -= PARITY_BONUS;
+            }
+            if let Some(depth) = eval_depth {
                 key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
             }
-            if sq as u8 == hash_move {
+            if c.sq == hash_move {
                 key = -10_000;
             }
-            out[n] = Child { key, sq: sq as u8, flipped: f };
-            n += 1;
+            c.key = key;
         }
         out[..n].sort_unstable_by_key(|c| c.key);
         Ok(n)
@@ -362,6 +389,7 @@ impl Search<'_> {
         if empties <= SHALLOW {
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
+        self.table.prefetch(p, o);
         self.count_node();
         if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
@@ -396,16 +424,32 @@ impl Search<'_> {
             }
             hash_move = e.best;
         }
+        // The table's move first, before the others are ordered: it often cuts alone.
+        let mut best = -65;
+        let mut best_move = NO_MOVE;
+        let mut rest = moves;
+        if hash_move != NO_MOVE && moves >> hash_move & 1 != 0 {
+            let f = flips(u32::from(hash_move), p, o);
+            best = -self.nws(o & !f, p | f | (1u64 << hash_move), -alpha - 1, false);
+            best_move = hash_move;
+            if self.aborted {
+                return 0;
+            }
+            if best > alpha {
+                self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
+                return best;
+            }
+            rest &= !(1u64 << hash_move);
+        }
         let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, alpha + 1, hash_move, &mut children) {
+        let n = match self.order(p, o, rest, alpha + 1, NO_MOVE, &mut children) {
             Ok(n) => n,
             Err(bound) => return bound,
         };
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
-            self.nws_split(p, o, alpha, &children[..n])
+            let (score, sq) = self.nws_split(p, o, alpha, &children[..n], best_move != NO_MOVE);
+            if score > best { (score, sq) } else { (best, best_move) }
         } else {
-            let mut best = -65;
-            let mut best_move = NO_MOVE;
             for c in &children[..n] {
                 let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                 if score > best {
@@ -426,15 +470,22 @@ impl Search<'_> {
     }
 
     /// The moves of a null-window node in parallel once the first has failed to cut: the
-    /// young brothers wait for the eldest. A cut by any sets a flag the others watch.
-    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child]) -> (i32, u8) {
-        let first = children[0];
-        let mut best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
-        if best > alpha || self.aborted {
-            return (best, first.sq);
-        }
+    /// young brothers wait for the eldest (the table's move when `eldest_done`, already searched,
+    /// else the first of `children`). A cut by any sets a flag the others watch.
+    fn nws_split(&mut self, p: u64, o: u64, alpha: i32, children: &[Child], eldest_done: bool) -> (i32, u8) {
+        let (mut best, young) = if eldest_done {
+            (-65, children)
+        } else {
+            let first = children[0];
+            let best = -self.nws(o & !first.flipped, p | first.flipped | (1u64 << first.sq), -alpha - 1, false);
+            if best > alpha || self.aborted {
+                return (best, first.sq);
+            }
+            (best, &children[1..])
+        };
+        let first_sq = if eldest_done { NO_MOVE } else { children[0].sq };
         let cut = Arc::new(AtomicBool::new(false));
-        let found = AtomicI32::new(best << 8 | i32::from(first.sq));
+        let found = AtomicI32::new(best << 8 | i32::from(first_sq));
         let nodes = AtomicU64::new(0);
         let aborted = AtomicBool::new(false);
         let mut chain = self.cut.clone();
@@ -443,7 +494,7 @@ impl Search<'_> {
             (self.table, self.eval, self.counting, self.generation, self.stop);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
-            for &c in &children[1..] {
+            for &c in young {
                 let (cut, found, nodes, aborted, chain) = (&cut, &found, &nodes, &aborted, chain.clone());
                 scope.spawn_fifo(move |_| {
                     if cut.load(Ordering::Relaxed) {
@@ -504,6 +555,13 @@ impl Search<'_> {
             }
             return -self.nws_shallow(o, p, -alpha - 1, empties, true);
         }
+        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
+            // As in `nws`: the opponent's stable discs cap the score.
+            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+            if upper <= alpha {
+                return upper;
+            }
+        }
         let odd = odd_quadrants(!(p | o));
         let mut best = -65;
         for sq in Bits(moves & odd).chain(Bits(moves & !odd)) {
@@ -525,14 +583,27 @@ impl Search<'_> {
         self.nodes += 1;
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
+        let four = empty.count_ones() == 4;
         let mut best = -65;
-        for sq in Bits(empty & odd).chain(Bits(empty & !odd)) {
+        let (mut first, mut rest) = (empty & odd, empty & !odd);
+        loop {
+            if first == 0 {
+                if rest == 0 {
+                    break;
+                }
+                (first, rest) = (rest, 0);
+            }
+            let sq = first.trailing_zeros();
+            first &= first - 1;
+            if o & NEIGHBOURS[sq as usize] == 0 {
+                continue;
+            }
             let f = flips(sq, p, o);
             if f == 0 {
                 continue;
             }
             let (np, no) = (o & !f, p | f | (1 << sq));
-            let score = if empty.count_ones() == 4 {
+            let score = if four {
                 -self.few_empties(np, no, -alpha - 1, false)
             } else {
                 -self.two_empties(np, no, -alpha - 1, false)
@@ -557,18 +628,21 @@ impl Search<'_> {
     fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
         let empty = !(p | o);
+        let (a, b) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
         let mut best = -65;
-        for sq in Bits(empty) {
-            let f = flips(sq, p, o);
-            if f == 0 {
-                continue;
-            }
-            let score = -self.last_move(o & !f, p | f | (1 << sq));
-            if score > best {
-                best = score;
+        if o & NEIGHBOURS[a as usize] != 0 {
+            let f = flips(a, p, o);
+            if f != 0 {
+                best = -self.last_move_on(b, o & !f, p | f | (1 << a));
                 if best > alpha {
                     return best;
                 }
+            }
+        }
+        if o & NEIGHBOURS[b as usize] != 0 {
+            let f = flips(b, p, o);
+            if f != 0 {
+                return best.max(-self.last_move_on(a, o & !f, p | f | (1 << b)));
             }
         }
         if best > -65 {
@@ -583,19 +657,38 @@ impl Search<'_> {
     /// The score with one empty square: the side to move takes it if it flips something, else
     /// the opponent does if it can, else the game ends as it stands.
     fn last_move(&mut self, p: u64, o: u64) -> i32 {
+        self.last_move_on((!(p | o)).trailing_zeros(), p, o)
+    }
+
+    /// [`Search::last_move`] with the empty square `sq` known: only the flips are counted, the
+    /// board being full otherwise.
+    #[inline]
+    fn last_move_on(&mut self, sq: u32, p: u64, o: u64) -> i32 {
         self.nodes += 1;
-        let sq = (!(p | o)).trailing_zeros();
-        let f = flips(sq, p, o);
-        if f != 0 {
-            return self.final_score(p | f | (1 << sq), o & !f);
+        // Discs of `p` now; the board holds 63.
+        let mine = p.count_ones() as i32;
+        let n = last_flip_count(sq, p) as i32;
+        if n != 0 {
+            return 2 * (mine + n) - 62;
         }
-        let g = flips(sq, o, p);
-        if g != 0 {
-            return -self.final_score(o | g | (1 << sq), p & !g);
+        let n = last_flip_count(sq, o) as i32;
+        if n != 0 {
+            return 2 * (mine - n) - 64;
         }
         self.final_score(p, o)
     }
 }
+
+/// For each square, the squares one step away.
+static NEIGHBOURS: [u64; 64] = {
+    let mut table = [0; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        table[sq] = Bitboard(1 << sq).neighbours().0;
+        sq += 1;
+    }
+    table
+};
 
 /// The quadrants holding an odd number of the `empty` squares.
 #[inline]

@@ -813,7 +813,8 @@ mod tests {
     fn limits_stop_the_search() {
         let pos = random_position(3, 42, "othello");
         let mut solver = Solver::new(4, Counting::EmptiesToWinner);
-        let limits = Limits { nodes: Some(20_000), ..Limits::default() };
+        // Below the first check of the limits (every 16,384 nodes), so that any search is cut.
+        let limits = Limits { nodes: Some(10_000), ..Limits::default() };
         assert!(matches!(solver.solve_with(&pos, Target::Exact, limits), Err(SolveError::Stopped { .. })));
         let limits = Limits { empties: Some(12), ..Limits::default() };
         assert_eq!(

@@ -134,6 +134,25 @@ impl Table {
         (h as usize) & self.mask
     }
 
+    /// Asks the processor to bring the slots of `p` to move against `o` into the cache, so that
+    /// a later [`Table::probe`] or [`Table::store`] does not wait for memory.
+    #[inline]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let pair: *const [Slot] = &self.slots()[self.pair(p, o)..][..2];
+            let (first, last) = (pair.cast::<i8>(), pair.cast::<Slot>().wrapping_add(2).cast::<i8>().wrapping_sub(1));
+            // SAFETY: a prefetch is only a hint (it never faults); both addresses are in the pair.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(first);
+                _mm_prefetch::<_MM_HINT_T0>(last);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
     /// What the table holds for the position `p` to move against `o`.
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
