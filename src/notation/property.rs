@@ -118,13 +118,17 @@ pub(super) fn tag_of(name: &str, renamed: &[(&str, &str)], prefix: &str) -> Stri
 }
 
 /// The property a tag (in lower case) is written under: its property in `renamed`, else the
-/// tag without `prefix` in upper case; none when that is not a name of letters.
-pub(super) fn property_of(tag: &str, renamed: &[(&str, &str)], prefix: &str) -> Option<String> {
+/// tag without `prefix` in upper case; none when that is not a name of letters, or when it is
+/// one of the `reserved` properties the format reads as something else (moves, the board, the
+/// rules): written, it would change the game.
+pub(super) fn property_of(tag: &str, renamed: &[(&str, &str)], prefix: &str, reserved: &[&str]) -> Option<String> {
     if let Some((_, property)) = renamed.iter().find(|(t, _)| *t == tag) {
         return Some((*property).to_owned());
     }
     let bare = tag.strip_prefix(prefix).unwrap_or(tag);
-    (!bare.is_empty() && bare.chars().all(|c| c.is_ascii_alphabetic())).then(|| bare.to_ascii_uppercase())
+    let property = bare.to_ascii_uppercase();
+    (!bare.is_empty() && bare.chars().all(|c| c.is_ascii_alphabetic()) && !reserved.contains(&property.as_str()))
+        .then_some(property)
 }
 
 /// A decimal: optional sign, digits, optional fraction (`-2.39`, `.5`, `3.`).

@@ -63,6 +63,10 @@ const RENAMED: &[(&str, &str)] = &[
     ("comment", "C"),
 ];
 
+/// Properties the reader takes as moves, the board, the size or the result: a tag of another
+/// format with such a name is not written.
+const RESERVED: &[&str] = &["B", "W", "AB", "AW", "AE", "PL", "SZ", "RE", "FF", "GM"];
+
 /// A property as read: its name (the upper-case letters of the identifier), where the name
 /// is, and the raw contents of its values.
 struct Property {
@@ -275,9 +279,6 @@ impl Reader<'_> {
                 }
                 "SZ" => {
                     let span = values[0];
-                    if self.size.is_some() || self.record.tag("rules").is_some() {
-                        return Err(error(span, "a second board size (`SZ`) or rules".into()));
-                    }
                     let raw = self.raw(span).trim();
                     let (width, height) = raw.split_once(':').unwrap_or((raw, raw));
                     let size = width
@@ -453,7 +454,8 @@ fn letter(index: u32) -> char {
 ///
 /// Tags are written in order under their SGF property (see the module table); a `rules` tag
 /// that `SZ` cannot say is written `SZ[N]RU[spec]`; other tags whose names are letters are
-/// written in upper case (`sgf_<name>` as `<NAME>`), the rest are dropped. A move without a
+/// written in upper case (`sgf_<name>` as `<NAME>`) unless that names a property read as the game
+/// (moves, setup, size, result), the rest are dropped. A move without a
 /// colour is written for the side after the previous move. Times and non-finite evals are left
 /// out.
 #[must_use]
@@ -484,7 +486,7 @@ pub fn write(record: &Record) -> String {
             }
             "result" => put(&mut out, "RE", &[&re_of(value)]),
             _ => {
-                if let Some(property) = property_of(&name, RENAMED, "sgf_") {
+                if let Some(property) = property_of(&name, RENAMED, "sgf_", RESERVED) {
                     put(&mut out, &property, &[value]);
                 }
             }

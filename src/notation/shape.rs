@@ -61,6 +61,10 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     {
         record.start = None;
     }
+    // One `rules` tag, the first (the one the record was replayed under): formats that keep the
+    // last of several would read the game under other rules.
+    let mut seen = false;
+    record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("rules") || !std::mem::replace(&mut seen, true));
     if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
@@ -78,4 +82,25 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         }
     }
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::format;
+
+    #[test]
+    fn a_record_is_shaped_with_one_rules_tag() {
+        // Found by the round_trip fuzz target: a GGF record with `TY[4]` and then `TY[8]` has two
+        // rules tags; PGN kept the last and read the game under other rules.
+        let record = format::parse(Format::Ggf, "(;GM[Othello]TY[4]TY[8]B[b1];)", Default::default()).unwrap();
+        let rules = record.rules().unwrap().unwrap().shared();
+        let resolved = record.resolve(rules).unwrap();
+        for to in [Format::Pgn, Format::Json, Format::Ggf, Format::Sgf] {
+            let shaped = for_format(resolved.clone(), to).unwrap();
+            assert_eq!(shaped.tags.iter().filter(|(k, _)| k == "rules").count(), 1, "{to}");
+            let back = format::parse(to, &format::write(to, &shaped), Default::default()).unwrap();
+            assert_eq!(back.tag("rules"), Some("othello,size=4"), "{to}");
+        }
+    }
 }
