@@ -46,6 +46,14 @@ fn statuses(files: &[&Path]) -> (Vec<(String, String)>, Run) {
     (rows, run)
 }
 
+/// `count` copies of the good game, one a line, gzipped.
+fn gzipped_games(count: usize) -> Vec<u8> {
+    let text: String = (0..count).map(|_| format!("{GOOD}\n")).collect();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    encoder.finish().unwrap()
+}
+
 fn wthor_sample() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb")).unwrap()
 }
@@ -157,10 +165,7 @@ fn deeply_nested_records_are_errors_not_crashes() {
 #[test]
 fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
     let dir = tempfile::tempdir().unwrap();
-    let text: String = (0..2000).map(|_| format!("{GOOD}\n")).collect();
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
-    let gz = encoder.finish().unwrap();
+    let gz = gzipped_games(2000);
     let cut = write(dir.path(), "cut.txt.gz", &gz[..gz.len() * 2 / 3]);
     let next = write(dir.path(), "next.txt", format!("{GOOD}\n").as_bytes());
     let (rows, _) = statuses(&[&cut, &next]);
@@ -176,10 +181,7 @@ fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
 #[test]
 fn damaged_gzip_is_an_error_of_its_record_wherever_the_damage_is() {
     let dir = tempfile::tempdir().unwrap();
-    let text: String = (0..300).map(|_| format!("{GOOD}\n")).collect();
-    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
-    let gz = encoder.finish().unwrap();
+    let gz = gzipped_games(300);
     let next = write(dir.path(), "next.txt", format!("{GOOD}\n").as_bytes());
     // Bytes flipped just after the gzip header (damage before any record) and in the middle.
     for at in [12, gz.len() / 2] {
