@@ -220,11 +220,28 @@ fn train_is_reproducible_and_writes_loadable_weights() {
     let train = |threads: &str, out: &std::path::Path| {
         kifu()
             .env("RAYON_NUM_THREADS", threads)
-            .args(["train", games, "--exact-empties", "6", "--iterations", "8", "--seed", "3", "-q", "-o"])
+            .args([
+                "train",
+                games,
+                "--exact-empties",
+                "6",
+                "--iterations",
+                "8",
+                "--seed",
+                "3",
+                "--branches",
+                "0.5",
+                "-q",
+            ])
+            .arg("-o")
             .arg(out)
             .assert()
             .success()
-            .stdout(predicate::str::contains("held out").and(predicate::str::contains("200 games used")));
+            .stdout(
+                predicate::str::contains("held out")
+                    .and(predicate::str::contains("200 games used"))
+                    .and(predicate::str::is_match("[1-9][0-9]* labelled by search").unwrap()),
+            );
     };
     train("1", &one);
     train("2", &two);

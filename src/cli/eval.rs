@@ -183,7 +183,9 @@ fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>
         return Ok(vec![Sample { player, opponent, target }]);
     }
     match game_boards(source, raw)? {
-        Some(boards) => Ok(with_solver(args.hash_mb, |s| train::label_game(&boards, args.exact_empties, s))),
+        Some(boards) => {
+            Ok(with_solver(args.hash_mb, |s| train::label_game(&boards, args.exact_empties, true, s).samples))
+        }
         None => Err(raw.error(source.name, Default::default(), "the evaluation covers standard 8x8 Othello only")),
     }
 }

@@ -11,17 +11,21 @@ use anyhow::Context as _;
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
+use crate::core::bitboard::legal_moves;
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::solve::{Counting, Solver};
-use crate::engine::train::{self, ErrorTable, FitOptions, Sample};
+use crate::engine::train::{self, ErrorTable, FitOptions, Labelled};
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu train`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Positions with at most --exact-empties empty squares are solved exactly (empties to the \
 winner); earlier positions of a game take the exact score of its first position with that few empties, from their \
-own side to move's view. Each phase (four empty-square counts) is fitted by ridge least squares. The same inputs and \
-options give the same file byte for byte, whatever the number of threads. See docs/eval.md.")]
+own side to move's view (with --search-labels: a search's value instead). --branches adds noisy games played on from \
+the games' positions; their positions above --exact-empties are labelled by a search --depth moves ahead on the \
+phases fitted so far. Each phase (four empty-square counts) is fitted by ridge least squares, from the end of the \
+game. The same inputs and options give the same file byte for byte, whatever the number of threads. See \
+docs/eval.md.")]
 pub struct Args {
     /// Game records to learn from.
     #[command(flatten)]
@@ -38,6 +42,24 @@ pub struct Args {
     /// Fraction of the used games held out to measure the fit.
     #[arg(long, default_value_t = 0.05)]
     pub held_out: f64,
+    /// Noisy games branched off each game, on average: each starts from a position of the game
+    /// chosen at random and plays on to the end (see --noise); their positions above
+    /// --exact-empties are labelled by a search (see --depth).
+    #[arg(long, default_value_t = 0.0)]
+    pub branches: f64,
+    /// The share of random moves in a branch; the others leave the opponent the fewest replies.
+    #[arg(long, default_value_t = 0.5)]
+    pub noise: f64,
+    /// Label the games' own positions above --exact-empties by a search too, instead of with the
+    /// game's exact score at --exact-empties.
+    #[arg(long)]
+    pub search_labels: bool,
+    /// Moves the labelling search looks ahead, on the phases fitted so far (at least 4).
+    #[arg(long, default_value_t = FitOptions::default().depth)]
+    pub depth: u32,
+    /// Fit each phase to the labelled positions up to this many empty squares outside it too.
+    #[arg(long, default_value_t = FitOptions::default().overlap)]
+    pub overlap: u32,
     /// Conjugate-gradient iterations per phase.
     #[arg(long, default_value_t = FitOptions::default().iterations)]
     pub iterations: usize,
@@ -94,9 +116,9 @@ fn game_hash(boards: &[(u64, u64)], seed: u64, salt: u64) -> f64 {
 }
 
 /// What one record gave.
-enum Labelled {
-    /// Samples of a used game, and whether it is held out.
-    Used(Vec<Sample>, bool),
+enum Outcome {
+    /// The labels of a used game and its branches, and whether it is held out.
+    Used(Labelled, bool),
     /// Left out by the sample.
     Skipped,
     /// Not standard Othello, or not finished and too short.
@@ -107,23 +129,43 @@ enum Labelled {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     anyhow::ensure!((0.0..=1.0).contains(&args.sample), "--sample must be between 0 and 1");
     anyhow::ensure!((0.0..1.0).contains(&args.held_out), "--held-out must be at least 0 and below 1");
+    anyhow::ensure!(args.branches >= 0.0, "--branches must not be negative");
+    anyhow::ensure!((0.0..=1.0).contains(&args.noise), "--noise must be between 0 and 1");
+    anyhow::ensure!(args.depth >= 4, "--depth must be at least 4 (the search must reach fitted phases)");
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "labelling");
-    let (mut training, mut held_out) = (Vec::new(), Vec::new());
+    let (mut training, mut held_out) = (Labelled::default(), Labelled::default());
     let (mut used, mut skipped, mut unusable, mut bad) = (0u64, 0u64, 0u64, 0u64);
     records::for_each(
         &args.input,
         &progress,
-        |source, raw| -> Result<Labelled, RecordError> {
-            let Some(boards) = game_boards(source, raw)? else { return Ok(Labelled::Unusable) };
+        |source, raw| -> Result<Outcome, RecordError> {
+            let Some(boards) = game_boards(source, raw)? else { return Ok(Outcome::Unusable) };
             if game_hash(&boards, args.seed, 0) >= args.sample {
-                return Ok(Labelled::Skipped);
+                return Ok(Outcome::Skipped);
             }
-            let samples = with_solver(args.hash_mb, |solver| train::label_game(&boards, args.exact_empties, solver));
-            if samples.is_empty() {
-                return Ok(Labelled::Unusable);
+            let labels = with_solver(args.hash_mb, |solver| {
+                let mut labels = train::label_game(&boards, args.exact_empties, !args.search_labels, solver);
+                let moves = boards.len() - 1;
+                let (&(p, o), whole) = (boards.last().expect("a start"), args.branches.floor() as u64);
+                let over = legal_moves(p, o) == 0 && legal_moves(o, p) == 0;
+                let extra = game_hash(&boards, args.seed, 2) < args.branches.fract();
+                for b in 0..whole + u64::from(extra) {
+                    let key = game_hash(&boards, args.seed, 3 + b);
+                    // Finished games branch off any position but the last; others off their last.
+                    let cut = if over { (key * moves as f64) as usize } else { moves };
+                    let line = train::branch(&boards, cut, args.noise, (key * (1u64 << 53) as f64) as u64);
+                    // The branch's first position is the game's own.
+                    let more = train::label_game(&line[1..], args.exact_empties, false, solver);
+                    labels.samples.extend(more.samples);
+                    labels.pending.extend(more.pending);
+                }
+                labels
+            });
+            if labels.samples.is_empty() && labels.pending.is_empty() {
+                return Ok(Outcome::Unusable);
             }
-            Ok(Labelled::Used(samples, game_hash(&boards, args.seed, 1) < args.held_out))
+            Ok(Outcome::Used(labels, game_hash(&boards, args.seed, 1) < args.held_out))
         },
         |_, result| {
             match result.and_then(|r| r) {
@@ -131,12 +173,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                     bad += 1;
                 }
-                Ok(Labelled::Used(samples, out)) => {
+                Ok(Outcome::Used(labels, out)) => {
                     used += 1;
-                    if out { &mut held_out } else { &mut training }.extend(samples);
+                    let set = if out { &mut held_out } else { &mut training };
+                    set.samples.extend(labels.samples);
+                    set.pending.extend(labels.pending);
                 }
-                Ok(Labelled::Skipped) => skipped += 1,
-                Ok(Labelled::Unusable) => unusable += 1,
+                Ok(Outcome::Skipped) => skipped += 1,
+                Ok(Outcome::Unusable) => unusable += 1,
             }
             Ok(())
         },
@@ -144,17 +188,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     println!(
         "kifu train: {used} games used ({skipped} left out by --sample, {unusable} unusable, {bad} unreadable); \
-         {} training and {} held-out positions, labelled in {:.1} s",
-        training.len(),
-        held_out.len(),
-        started.elapsed().as_secs_f64()
+         {} training and {} held-out positions labelled in {:.1} s, {} and {} left to the search",
+        training.samples.len(),
+        held_out.samples.len(),
+        started.elapsed().as_secs_f64(),
+        training.pending.len(),
+        held_out.pending.len(),
     );
-    anyhow::ensure!(!training.is_empty(), "no training positions");
+    anyhow::ensure!(!training.samples.is_empty() || !training.pending.is_empty(), "no training positions");
     let fitting = Instant::now();
-    let options = FitOptions { iterations: args.iterations, ridge: args.ridge };
-    let evaluator = train::fit(&training, options, &mut |line| println!("  {line}"));
+    let options =
+        FitOptions { iterations: args.iterations, ridge: args.ridge, depth: args.depth, overlap: args.overlap };
+    let evaluator = train::fit(&mut training, &mut held_out, options, &mut |line| println!("  {line}"));
     println!("fitted in {:.1} s", fitting.elapsed().as_secs_f64());
-    let (train_errors, held_errors) = (ErrorTable::of(&evaluator, &training), ErrorTable::of(&evaluator, &held_out));
+    let (train_errors, held_errors) =
+        (ErrorTable::of(&evaluator, &training.samples), ErrorTable::of(&evaluator, &held_out.samples));
     println!("mean absolute error in discs (shipped integer weights), by phase:");
     println!("  empties   training (n, error)   held out (n, error)");
     for (t, h) in train_errors.rows(4).iter().zip(held_errors.rows(4)) {

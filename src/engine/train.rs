@@ -1,13 +1,16 @@
 //! Fitting the pattern evaluation ([`crate::engine::eval`]) to game positions.
 //!
 //! **Labels.** A game's positions with at most `exact_empties` empty squares are solved exactly
-//! (empties to the winner). Every earlier position takes the exact score of the game's first
-//! position with at most `exact_empties` empties, turned to its own side to move: in strong
+//! (empties to the winner). Every earlier position either takes the exact score of the game's
+//! first position with at most `exact_empties` empties, turned to its own side to move (in strong
 //! games the moves before that point are close to best, so that score is a fair estimate of the
-//! earlier position's value (a game that ends sooner gives its final score). Positions where the
-//! side to move must pass, and finished ones, are not used.
+//! earlier position's value; a game that ends sooner gives its final score), or is left pending:
+//! [`fit`] labels it by a search on the phases already fitted. Games can also be [`branch`]ed:
+//! played on from one of their positions with noisy moves, for positions unlike those of strong
+//! games; a branch's earlier positions are always left pending. Positions where the side to move
+//! must pass, and finished ones, are not used.
 //!
-//! **Fit.** Each phase is fitted on its own, as ridge-regularised least squares over its one-hot
+//! **Fit.** Phase by phase from the end of the game, each on its own, as ridge-regularised least squares over its one-hot
 //! features (one per pattern instance, the two mobility counts and the empty-square count),
 //! solved by conjugate gradients on the normal equations with a diagonal preconditioner (the
 //! number of times each weight occurs). No randomness and a fixed order of every sum: the same
@@ -17,11 +20,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::bitboard::{Bits, legal_moves};
+use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Position, Rules, Setup, Square};
 use crate::engine::eval::pattern::{EMPTIES_SLOTS, MOBILITY_SLOTS, layout, pext};
 use crate::engine::eval::{Evaluator, PHASES, SCALE, phase};
-use crate::engine::solve::Solver;
+use crate::engine::solve::{Counting, Limits, Solver};
 
 /// A position from the side to move's view, with the margin it is fitted to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -49,41 +52,98 @@ fn position(rules: &Arc<Rules>, player: u64, opponent: u64) -> Position {
     Position::from_setup(rules.clone(), &setup).expect("disjoint 8x8 discs")
 }
 
+/// The labels of one game's positions: exact or carried back ([`Sample`]s), and the positions
+/// left for the search to label ([`fit`] does it, phase by phase).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Labelled {
+    /// Positions with their targets.
+    pub samples: Vec<Sample>,
+    /// Positions (side to move, other side) still to be labelled by a search.
+    pub pending: Vec<(u64, u64)>,
+}
+
 /// Labels the positions of one game (see the module documentation).
 ///
 /// `boards` are the positions before each move, passes included, then the last position, each
-/// as (side to move, other side) discs: consecutive boards alternate the side to move. A game
-/// that is not over and never comes down to `exact_empties` gives no samples. `solver` must
-/// count empties to the winner.
-pub fn label_game(boards: &[(u64, u64)], exact_empties: u32, solver: &mut Solver) -> Vec<Sample> {
+/// as (side to move, other side) discs: consecutive boards alternate the side to move. Positions
+/// with more than `exact_empties` empties carry the game's exact score at that point when `carry`
+/// (a game that is not over and never comes down to `exact_empties` then gives nothing), and are
+/// left pending otherwise. `solver` must count empties to the winner.
+pub fn label_game(boards: &[(u64, u64)], exact_empties: u32, carry: bool, solver: &mut Solver) -> Labelled {
     let rules = Rules::othello().shared();
     let empties = |&(p, o): &(u64, u64)| 64 - (p | o).count_ones();
-    let Some(last) = boards.last() else { return Vec::new() };
+    let Some(last) = boards.last() else { return Labelled::default() };
     let anchor = boards.iter().position(|b| empties(b) <= exact_empties).unwrap_or(boards.len() - 1);
     let over = |&(p, o): &(u64, u64)| legal_moves(p, o) == 0 && legal_moves(o, p) == 0;
-    if empties(&boards[anchor]) > exact_empties && !over(last) {
-        return Vec::new();
+    if carry && empties(&boards[anchor]) > exact_empties && !over(last) {
+        return Labelled::default();
     }
-    let mut out = Vec::with_capacity(boards.len());
+    let mut out = Labelled { samples: Vec::with_capacity(boards.len()), pending: Vec::new() };
     let mut solve = |&(p, o): &(u64, u64)| {
         let solution = solver.solve(&position(&rules, p, o)).expect("standard 8x8 Othello");
         i8::try_from(solution.score).expect("a margin fits in i8")
     };
-    let anchor_score = solve(&boards[anchor]);
+    let anchor_score = if carry { solve(&boards[anchor]) } else { 0 };
     for (i, &(p, o)) in boards.iter().enumerate() {
         if legal_moves(p, o) == 0 {
             continue;
         }
-        let target = if i < anchor {
+        let target = if !carry {
+            if empties(&(p, o)) > exact_empties {
+                out.pending.push((p, o));
+                continue;
+            }
+            solve(&(p, o))
+        } else if i < anchor {
             if (anchor - i) % 2 == 0 { anchor_score } else { -anchor_score }
         } else if i == anchor {
             anchor_score
         } else {
             solve(&(p, o))
         };
-        out.push(Sample { player: p, opponent: o, target });
+        out.samples.push(Sample { player: p, opponent: o, target });
     }
     out
+}
+
+/// A noisy game branching off `boards` (as for [`label_game`]): from the position before move
+/// `cut`, each move is a uniformly random legal one with probability `noise`, else the one that
+/// leaves the opponent the fewest legal moves (ties broken at random), to the end of the game.
+/// Gives the boards from the cut on, in the same form; `seed` decides every choice.
+#[must_use]
+pub fn branch(boards: &[(u64, u64)], cut: usize, noise: f64, seed: u64) -> Vec<(u64, u64)> {
+    let Some(&(mut p, mut o)) = boards.get(cut) else { return Vec::new() };
+    let mut s = seed;
+    let mut next = || {
+        s = crate::core::splitmix64(s);
+        s
+    };
+    let mut out = vec![(p, o)];
+    loop {
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return out;
+            }
+        } else {
+            let count = u64::from(moves.count_ones());
+            let sq = if ((next() >> 11) as f64 / (1u64 << 53) as f64) < noise {
+                Bits(moves).nth((next() % count) as usize).expect("in range")
+            } else {
+                // The fewest replies, then a random key among equals.
+                Bits(moves)
+                    .min_by_key(|&sq| {
+                        let f = flips(sq, p, o);
+                        (legal_moves(o & !f, p | f | 1 << sq).count_ones(), next())
+                    })
+                    .expect("a legal move")
+            };
+            let f = flips(sq, p, o);
+            (p, o) = (p | f | 1 << sq, o & !f);
+        }
+        (p, o) = (o, p);
+        out.push((p, o));
+    }
 }
 
 /// Mean errors of an evaluation, by empty-square count.
@@ -185,12 +245,42 @@ pub struct FitOptions {
     pub iterations: usize,
     /// Ridge penalty on every weight (in squared discs).
     pub ridge: f64,
+    /// Moves the search looks ahead to label a pending position.
+    pub depth: u32,
+    /// A phase is also fitted to the labelled positions up to this many empty squares outside
+    /// it (neighbouring phases share data; each count of empties keeps its own bias).
+    pub overlap: u32,
 }
 
 impl Default for FitOptions {
     fn default() -> FitOptions {
-        FitOptions { iterations: 60, ridge: 4.0 }
+        FitOptions { iterations: 60, ridge: 4.0, depth: 4, overlap: 0 }
     }
+}
+
+/// Pending positions labelled by one solver, in parallel.
+const LABEL_CHUNK: usize = 256;
+
+/// Labels `positions` by a search `depth` moves ahead on `eval` (exact where it reaches the end),
+/// each from an empty table: a label does not depend on the other positions or the threads.
+fn search_labels(positions: &[(u64, u64)], eval: &Arc<Evaluator>, depth: u32) -> Vec<Sample> {
+    let rules = Rules::othello().shared();
+    let chunks: Vec<Vec<Sample>> = positions
+        .par_chunks(LABEL_CHUNK)
+        .map(|chunk| {
+            let mut solver = Solver::new(1, Counting::EmptiesToWinner).with_evaluator(eval.clone());
+            chunk
+                .iter()
+                .map(|&(p, o)| {
+                    solver.clear();
+                    let estimate =
+                        solver.search_with(&position(&rules, p, o), depth, Limits::default()).expect("no limits");
+                    Sample { player: p, opponent: o, target: estimate.score.clamp(-64, 64) as i8 }
+                })
+                .collect()
+        })
+        .collect();
+    chunks.into_iter().flatten().collect()
 }
 
 /// Features per sample: the 46 pattern instances, two mobility counts, the empty-square bias.
@@ -214,35 +304,48 @@ fn features(player: u64, opponent: u64) -> [u32; ROW] {
     row
 }
 
-/// Fits the weights of every phase to `samples` (in parallel over phases; the result does not
-/// depend on the thread count). `log` gets one line per phase, in phase order.
-pub fn fit(samples: &[Sample], options: FitOptions, log: &mut dyn FnMut(String)) -> Evaluator {
+/// Fits the weights phase by phase, from the end of the game: before a phase is fitted, the
+/// pending positions of that phase (in both sets) are labelled by a search `options.depth` moves
+/// ahead on the phases fitted so far ([`FitOptions::depth`] of 4 or more reaches earlier
+/// phases from anywhere in a phase), and join the samples. The result does not depend on the
+/// thread count. `log` gets one line per phase.
+pub fn fit(
+    training: &mut Labelled,
+    held_out: &mut Labelled,
+    options: FitOptions,
+    log: &mut dyn FnMut(String),
+) -> Evaluator {
     let len = layout().compact_len;
-    let phases: Vec<(Vec<f64>, String)> = (0..PHASES)
-        .into_par_iter()
-        .map(|ph| {
-            let mine: Vec<&Sample> = samples.iter().filter(|s| phase(s.empties()) == ph).collect();
-            let started = std::time::Instant::now();
-            let weights = fit_phase(&mine, len, options);
-            let line = format!(
-                "phase {ph:2} (empties {:2}-{:2}): {:>9} samples, {} iterations, {:.1} s",
-                ph * 4,
-                if ph == PHASES - 1 { 60 } else { ph * 4 + 3 },
-                mine.len(),
-                options.iterations,
-                started.elapsed().as_secs_f64()
-            );
-            (weights, line)
-        })
-        .collect();
-    for (_, line) in &phases {
-        log(line.clone());
+    let mut values = vec![0i16; PHASES * len];
+    let of_phase = |ph: usize| move |&(p, o): &(u64, u64)| phase(64 - (p | o).count_ones()) == ph;
+    for ph in 0..PHASES {
+        let started = std::time::Instant::now();
+        let mut searched = 0;
+        if training.pending.iter().chain(&held_out.pending).any(of_phase(ph)) {
+            let eval = Arc::new(Evaluator::from_compact(&values));
+            for set in [&mut *training, &mut *held_out] {
+                let (mine, rest): (Vec<_>, Vec<_>) = set.pending.iter().partition(|b| of_phase(ph)(b));
+                searched += mine.len();
+                set.samples.extend(search_labels(&mine, &eval, options.depth));
+                set.pending = rest;
+            }
+        }
+        let (lo, hi) = ((ph as u32 * 4).saturating_sub(options.overlap), ph as u32 * 4 + 3 + options.overlap);
+        let hi = if ph == PHASES - 1 { 60 } else { hi };
+        let mine: Vec<&Sample> = training.samples.iter().filter(|s| (lo..=hi).contains(&s.empties())).collect();
+        let weights = fit_phase(&mine, len, options);
+        for (v, w) in values[ph * len..][..len].iter_mut().zip(weights) {
+            *v = (w * f64::from(SCALE)).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
+        }
+        log(format!(
+            "phase {ph:2} (empties {:2}-{:2}): {:>9} samples ({searched} labelled by search), {} iterations, {:.1} s",
+            ph * 4,
+            if ph == PHASES - 1 { 60 } else { ph * 4 + 3 },
+            mine.len(),
+            options.iterations,
+            started.elapsed().as_secs_f64()
+        ));
     }
-    let values: Vec<i16> = phases
-        .iter()
-        .flat_map(|(w, _)| w)
-        .map(|&w| (w * f64::from(SCALE)).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16)
-        .collect();
     Evaluator::from_compact(&values)
 }
 
@@ -325,7 +428,7 @@ mod tests {
     fn labels_are_exact_at_the_end_and_carried_back() {
         let mut solver = Solver::new(1, Counting::EmptiesToWinner);
         let boards = random_game(5);
-        let samples = label_game(&boards, 8, &mut solver);
+        let samples = label_game(&boards, 8, true, &mut solver).samples;
         let rules = Rules::othello().shared();
         for s in &samples {
             if s.empties() <= 8 {
@@ -346,12 +449,61 @@ mod tests {
             assert_eq!(i32::from(s.target), expected);
         }
         // An unfinished game that stops early gives nothing.
-        assert!(label_game(&boards[..20], 8, &mut solver).is_empty());
+        assert_eq!(label_game(&boards[..20], 8, true, &mut solver), Labelled::default());
+        // Without carrying, the same exact labels and every earlier position left pending.
+        let open = label_game(&boards, 8, false, &mut solver);
+        let exact: Vec<&Sample> = samples.iter().filter(|s| s.empties() <= 8).collect();
+        assert_eq!(open.samples.iter().collect::<Vec<_>>(), exact);
+        let movers = boards.iter().filter(|&&(p, o)| legal_moves(p, o) != 0);
+        let early: Vec<(u64, u64)> = movers.filter(|&&(p, o)| 64 - (p | o).count_ones() > 8).copied().collect();
+        assert_eq!(open.pending, early);
+        let short = label_game(&boards[..20], 8, false, &mut solver);
+        assert!(short.samples.is_empty() && short.pending.len() >= 19, "{short:?}");
+    }
+
+    #[test]
+    fn branches_are_legal_games_to_the_end() {
+        let boards = random_game(9);
+        for (cut, noise) in [(0, 0.0), (10, 0.5), (30, 1.0)] {
+            let line = branch(&boards, cut, noise, 77);
+            assert_eq!(line[0], boards[cut]);
+            assert_eq!(line, branch(&boards, cut, noise, 77), "the seed decides everything");
+            for pair in line.windows(2) {
+                let ((p, o), (np, no)) = (pair[0], pair[1]);
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    assert_eq!((np, no), (o, p), "a pass");
+                } else {
+                    let played = Bits(moves).find(|&sq| {
+                        let f = flips(sq, p, o);
+                        (no, np) == (p | f | 1 << sq, o & !f)
+                    });
+                    assert!(played.is_some(), "a legal move");
+                }
+            }
+            let &(p, o) = line.last().unwrap();
+            assert!(legal_moves(p, o) == 0 && legal_moves(o, p) == 0, "played to the end");
+        }
+        // Without noise, every move leaves the fewest replies.
+        let line = branch(&boards, 0, 0.0, 5);
+        for pair in line.windows(2) {
+            let ((p, o), (_, no)) = (pair[0], pair[1]);
+            let moves = legal_moves(p, o);
+            if moves != 0 {
+                let replies = |sq: u32| {
+                    let f = flips(sq, p, o);
+                    legal_moves(o & !f, p | f | 1 << sq).count_ones()
+                };
+                let fewest = Bits(moves).map(replies).min().unwrap();
+                assert_eq!(legal_moves(pair[1].0, no).count_ones(), fewest);
+            }
+        }
+        assert!(branch(&boards, boards.len(), 0.5, 1).is_empty());
     }
 
     fn tiny_set() -> Vec<Sample> {
         let mut solver = Solver::new(1, Counting::EmptiesToWinner);
-        (0..60).flat_map(|seed| label_game(&random_game(seed), 6, &mut solver)).collect()
+        (0..60).flat_map(|seed| label_game(&random_game(seed), 6, true, &mut solver).samples).collect()
     }
 
     #[test]
@@ -359,12 +511,46 @@ mod tests {
         let samples = tiny_set();
         let zero = Evaluator::from_compact(&vec![0; PHASES * layout().compact_len]);
         let total = |e: &Evaluator| ErrorTable::of(e, &samples).rows(60).last().unwrap().mean_abs;
-        let options = FitOptions { iterations: 20, ridge: 1.0 };
-        let fitted = fit(&samples, options, &mut |_| {});
+        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0 };
+        let set = Labelled { samples: samples.clone(), pending: Vec::new() };
+        let fitted = fit(&mut set.clone(), &mut Labelled::default(), options, &mut |_| {});
         assert!(total(&fitted) < 0.5 * total(&zero), "{} vs {}", total(&fitted), total(&zero));
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let again = pool.install(|| fit(&samples, options, &mut |_| {}));
+        let again = pool.install(|| fit(&mut set.clone(), &mut Labelled::default(), options, &mut |_| {}));
         assert_eq!(again.to_bytes(), fitted.to_bytes());
+    }
+
+    #[test]
+    fn pending_positions_are_labelled_by_search_on_the_fitted_phases() {
+        let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+        let mut training = Labelled::default();
+        for seed in 0..80 {
+            let labels = label_game(&random_game(seed), 10, false, &mut solver);
+            training.samples.extend(labels.samples);
+            training.pending.extend(labels.pending.into_iter().filter(|&(p, o)| (p | o).count_ones() >= 48));
+        }
+        let mut held_out = Labelled { samples: Vec::new(), pending: training.pending.split_off(200) };
+        let (exact, pending, held) = (training.samples.clone(), training.pending.clone(), held_out.pending.clone());
+        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0 };
+        let mut lines = Vec::new();
+        let fitted = fit(&mut training, &mut held_out, options, &mut |line| lines.push(line));
+        assert_eq!(lines.len(), PHASES);
+        assert!(training.pending.is_empty() && held_out.pending.is_empty());
+        assert_eq!(held_out.samples.len(), held.len());
+        // A search on the fitted weights gives the labels: the positions have 13 to 16 empties,
+        // so its leaves are in phases 0-2, fitted before and unchanged since.
+        let rules = Rules::othello().shared();
+        let mut search = Solver::new(1, Counting::EmptiesToWinner).with_evaluator(Arc::new(fitted.clone()));
+        for s in training.samples.iter().filter(|s| pending.contains(&(s.player, s.opponent))).take(20) {
+            search.clear();
+            let estimate = search.search_with(&position(&rules, s.player, s.opponent), 4, Limits::default()).unwrap();
+            assert_eq!(i32::from(s.target), estimate.score);
+        }
+        // The same labels and weights with another thread count.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let mut again = Labelled { samples: exact, pending };
+        let refit = pool.install(|| fit(&mut again, &mut Labelled::default(), options, &mut |_| {}));
+        assert_eq!(refit.to_bytes(), fitted.to_bytes());
     }
 
     #[test]
