@@ -30,6 +30,9 @@ pub struct Args {
     /// Game records to learn from.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Worker threads.
+    #[command(flatten)]
+    pub threads: super::ThreadsArgs,
     /// Positions with at most this many empty squares are solved exactly.
     #[arg(long, default_value_t = 14)]
     pub exact_empties: u32,
@@ -127,6 +130,7 @@ enum Outcome {
 
 /// Runs `kifu train`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    args.threads.apply()?;
     anyhow::ensure!((0.0..=1.0).contains(&args.sample), "--sample must be between 0 and 1");
     anyhow::ensure!((0.0..1.0).contains(&args.held_out), "--held-out must be at least 0 and below 1");
     anyhow::ensure!(args.branches >= 0.0, "--branches must not be negative");
