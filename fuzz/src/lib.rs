@@ -73,9 +73,9 @@ pub fn round_trip(from: Format, text: &str) {
             format::parse(to, &written, ReadOptions::default())
                 .unwrap_or_else(|e| panic!("{to} does not read back what it wrote ({e}):\n{written}"))
         };
-        // Transcripts, the logbook and Othello Quest carry no rules: they are read back under
-        // the same `--rules`. Every other format must carry them.
-        let back_rules = if matches!(to, Format::Transcript | Format::Logbook | Format::Oq) {
+        // SGF, PGN, JSON and PlayOK carry any rules spec and must give it back. The others carry
+        // the board size at most (GGF also anti): they are read back under the same `--rules`.
+        let back_rules = if !matches!(to, Format::Sgf | Format::Pgn | Format::Json | Format::Playok) {
             rules.clone()
         } else {
             let carried = rules_of(&back).unwrap_or_else(|| panic!("{to} wrote rules it cannot read: {back:?}"));
