@@ -63,8 +63,13 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     }
     // One `rules` tag, the first (the one the record was replayed under): formats that keep the
     // last of several would read the game under other rules.
-    let mut seen = false;
-    record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("rules") || !std::mem::replace(&mut seen, true));
+    let rules_tags = record.tags.iter().filter(|(k, _)| k.eq_ignore_ascii_case("rules")).count();
+    if rules_tags > 1 {
+        let mut seen = false;
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("rules") || !std::mem::replace(&mut seen, true));
+        // GGF types beside conflicting rules belong to the types dropped with them.
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("ggf_type"));
+    }
     if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
@@ -93,7 +98,7 @@ mod tests {
     fn a_record_is_shaped_with_one_rules_tag() {
         // Found by the round_trip fuzz target: a GGF record with `TY[4]` and then `TY[8]` has two
         // rules tags; PGN kept the last and read the game under other rules.
-        let record = format::parse(Format::Ggf, "(;GM[Othello]TY[4]TY[8]B[b1];)", Default::default()).unwrap();
+        let record = format::parse(Format::Ggf, "(;GM[Othello]TY[4]TY[8r]B[b1];)", Default::default()).unwrap();
         let rules = record.rules().unwrap().unwrap().shared();
         let resolved = record.resolve(rules).unwrap();
         for to in [Format::Pgn, Format::Json, Format::Ggf, Format::Sgf] {
