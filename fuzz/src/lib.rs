@@ -3,7 +3,7 @@
 //! round trips. A panic anywhere is a finding; errors are expected and ignored.
 
 use std::io::Cursor;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use kifu::core::{Move, Position, Rules, Symmetry};
 use kifu::notation::board::Digits;
@@ -33,10 +33,11 @@ pub fn read(name: &str, bytes: &[u8], format: Option<Format>, digits: Digits) {
 
 /// The rules a command gives a record: its `rules` tag, else standard Othello on its board size.
 pub fn rules_of(record: &Record) -> Option<Arc<Rules>> {
+    static OTHELLO: LazyLock<Arc<Rules>> = LazyLock::new(|| Rules::othello().shared());
     let rules = match (record.rules(), record.start.as_ref().map(|b| b.size)) {
         (Some(spec), _) => spec.ok()?,
         (None, Some(n)) if n != 8 => format!("othello,size={n}").parse().ok()?,
-        (None, _) => Rules::othello(),
+        (None, _) => return Some(Arc::clone(&OTHELLO)),
     };
     Some(rules.shared())
 }
@@ -95,30 +96,35 @@ pub fn round_trip(from: Format, text: &str) {
     }
 }
 
-/// Parses a rules spec and plays a game under it, the moves picked by `choices`; every
-/// symmetry the board allows must commute with each move.
+/// Parses a rules spec and plays a game under it, the moves picked by `choices`. The game is
+/// played as well on the board turned by every symmetry the board allows, each move turned
+/// with it: the turned game must have as many legal moves at every ply, accept every turned
+/// move, and end on the turned position of the game.
 pub fn play(spec: &str, choices: &[u8]) {
     let Ok(rules) = spec.parse::<Rules>() else { return };
     let rules = rules.shared();
     let _ = rules.variant().spec().parse::<Rules>().expect("a spec reads back");
     let mut pos = Position::start(rules.clone());
+    let mut turned: Vec<(Symmetry, Position)> =
+        Symmetry::ALL.into_iter().filter_map(|sym| Some((sym, pos.transformed(sym)?))).collect();
     for &c in choices {
         if pos.is_game_over() {
             break;
         }
         let moves = pos.legal_moves();
         let mv = moves[usize::from(c) % moves.len()];
-        let next = pos.clone().play(mv).expect("a legal move plays");
-        for sym in Symmetry::ALL {
-            let (Some(a), Some(b)) = (pos.transformed(sym), next.transformed(sym)) else { continue };
+        for (sym, other) in &mut turned {
+            assert_eq!(other.legal_moves().len(), moves.len(), "{sym:?} changes the legal moves of {pos:?}");
             let mapped = match mv {
                 Move::Pass => Move::Pass,
                 Move::Place(sq) => Move::Place(sym.apply(sq, rules.size())),
             };
-            let played = a.play(mapped).expect("a symmetric move is legal");
-            assert_eq!(played.board_string(), b.board_string(), "{sym:?} does not commute with {mv:?}");
+            other.play_mut(mapped).unwrap_or_else(|e| panic!("{sym:?} makes {mv:?} illegal ({e:?}) in {pos:?}"));
         }
-        pos = next;
+        pos.play_mut(mv).expect("a legal move plays");
+    }
+    for (sym, other) in &turned {
+        assert!(Some(other) == pos.transformed(*sym).as_ref(), "{sym:?} does not commute with the game");
     }
     let _ = pos.score();
 }
