@@ -685,4 +685,17 @@ mod tests {
         assert!(!sgf.contains("SZ["), "{sgf}");
         assert_eq!(super::super::sgf::parse(&sgf).unwrap().rules(), None);
     }
+
+    #[test]
+    fn an_ru_tag_that_is_a_rules_spec_does_not_become_the_rules_in_sgf() {
+        // Found by the round_trip fuzz campaign: a GGF game of standard Othello with an unknown
+        // `RU[first=O]` kept it as a tag `ru`, which SGF wrote as `RU` and read back as the rules
+        // (white first).
+        let r = parse("(;GM[Othello]RB[1]RU[first=O]RU[x]B[f5];)").unwrap();
+        assert_eq!(r.rules(), None);
+        let sgf = super::super::sgf::write(&r);
+        assert!(!sgf.contains("RU[first=O]") && sgf.contains("RU[x]"), "{sgf}");
+        let back = super::super::sgf::parse(&sgf).unwrap();
+        assert_eq!((back.tag("rules"), back.tag("ru")), (None, Some("x")));
+    }
 }

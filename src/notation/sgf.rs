@@ -453,7 +453,8 @@ fn letter(index: u32) -> char {
 /// `AB`/`AW`/`PL`), then one node per move with its comment (`C`) and eval (`V`).
 ///
 /// Tags are written in order under their SGF property (see the module table); a `rules` tag
-/// that `SZ` cannot say is written `SZ[N]RU[spec]`; other tags whose names are letters are
+/// that `SZ` cannot say is written `SZ[N]RU[spec]`, and a tag `ru` that is a rules spec is dropped
+/// (it would be read back as the rules); other tags whose names are letters are
 /// written in upper case (`sgf_<name>` as `<NAME>`) unless that names a property read as the game
 /// (moves, setup, size, result), the rest are dropped. A move without a
 /// colour is written for the side after the previous move. Times and non-finite evals are left
@@ -466,8 +467,7 @@ pub fn write(record: &Record) -> String {
             put(&mut out, "SZ", &[&board.size.to_string()]);
         }
     }
-    let mut tags = record.tags.iter().peekable();
-    while let Some((name, value)) = tags.next() {
+    for (name, value) in &record.tags {
         let name = name.to_ascii_lowercase();
         match name.as_str() {
             "rules" => {
@@ -475,16 +475,13 @@ pub fn write(record: &Record) -> String {
                 if let Some(size) = size {
                     put(&mut out, "SZ", &[&size.to_string()]);
                 }
-                // `RU` follows when `SZ` cannot say the rules, or when a following `RU` would be
-                // read as them.
-                let next_ru = tags.peek().is_some_and(|(k, v)| {
-                    k.eq_ignore_ascii_case("ru") && v.parse::<Rules>().is_ok_and(|r| Some(r.size()) == size)
-                });
-                if plain_size(value).is_none() || next_ru {
+                if plain_size(value).is_none() {
                     put(&mut out, "RU", &[value]);
                 }
             }
             "result" => put(&mut out, "RE", &[&re_of(value)]),
+            // Read back, an `RU` that is a rules spec could become the rules.
+            "ru" if value.parse::<Rules>().is_ok() => {}
             _ => {
                 if let Some(property) = property_of(&name, RENAMED, "sgf_", RESERVED) {
                     put(&mut out, &property, &[value]);
