@@ -179,8 +179,15 @@ fn eval_prints_each_position() {
 }
 
 #[test]
-fn eval_refuses_other_rules_and_bad_weights() {
-    kifu().args(["eval", "-", "--rules", "othello,size=6"]).write_stdin("d3c5").assert().code(1);
+fn eval_takes_other_rules_and_refuses_bad_weights() {
+    // Other variants get the generic evaluation; --check stays with standard Othello.
+    kifu()
+        .args(["eval", "-", "--rules", "othello,size=6"])
+        .write_stdin("c2")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("31 empties, white to move"));
+    kifu().args(["eval", "-", "--check", "--rules", "othello,size=6"]).write_stdin("c2").assert().code(1);
     let dir = tempdir();
     let bad = dir.join("bad-weights.bin");
     std::fs::write(&bad, b"not weights").unwrap();
