@@ -105,15 +105,17 @@ pub struct Features {
 }
 
 /// Weights of the features in `1 / SCALE` of a disc, on an empty board and on a full one (the
-/// weight in between goes linearly with the share of the cells filled). Chosen by hand and
-/// checked on 6x6 positions against exact scores (docs/eval.md).
+/// weight in between goes linearly with the share of the cells filled). Set by hand: on a full
+/// board only the discs count, so that the evaluation meets the final margin there (stable
+/// discs and corners are discs too, and weighing them fully as well would count them two or
+/// three times). Checked on 6x6 and 10x10 positions against exact scores (docs/BENCHMARKS.md).
 const WEIGHTS: [(i32, i32); 6] = [
     // mobility
-    (SCALE, SCALE / 2),
+    (SCALE, SCALE / 4),
     // corners
-    (4 * SCALE, 2 * SCALE),
+    (4 * SCALE, SCALE / 2),
     // stable
-    (SCALE, 2 * SCALE),
+    (SCALE, SCALE / 2),
     // frontier
     (-SCALE / 2, 0),
     // discs
