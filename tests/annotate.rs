@@ -167,3 +167,84 @@ fn a_killed_run_resumes_to_the_same_bytes() {
 fn the_games_table_of_the_sample_as_csv() {
     insta::assert_snapshot!("the_games_table_of_the_sample_as_csv", annotate(&["-f", "csv", "-t", "games"]));
 }
+
+/// Annotated plies of `tests/data/variants.pgn` (a 6x6, an anti 6x6 and a 10x10 game) as CSV
+/// rows.
+fn variant_plies(extra: &[&str]) -> Vec<std::collections::HashMap<String, String>> {
+    let mut args = vec!["tests/data/variants.pgn", "-f", "csv", "-q", "-j", "1"];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    rows(&stdout(&out))
+}
+
+#[test]
+fn games_of_other_variants_are_annotated_under_their_own_scoring() {
+    // The 10x10 game at a small depth and exact part, to keep the test short.
+    let plies = variant_plies(&["--depth", "3", "--exact-empties", "10"]);
+    let games = ["1", "2", "3"];
+    for game in games {
+        let ours: Vec<_> = plies.iter().filter(|r| r["game"] == game).collect();
+        assert!(!ours.is_empty(), "game {game} annotated");
+        for r in &ours {
+            let (best, played) = (r["best_score"].parse::<i32>().unwrap(), r["played_score"].parse::<i32>().unwrap());
+            assert!(best >= played, "game {game} ply {}", r["ply"]);
+            // The generic engine does not prune: estimates say 100%.
+            assert_eq!(r["selectivity"], "100");
+            if r["empties"].parse::<u32>().unwrap() <= 10 {
+                assert_eq!(r["exact"], "true", "game {game} ply {}", r["ply"]);
+            }
+        }
+        // The last ply's value is the game's final margin for its mover (black's margins: +6,
+        // -10 in anti, where black had 10 discs more, and +32).
+        let last = ours.last().unwrap();
+        let black = match game {
+            "1" => 6,
+            "2" => -10,
+            _ => 32,
+        };
+        let sign = if last["color"] == "black" { 1 } else { -1 };
+        assert_eq!(last["played_score"].parse::<i32>().unwrap(), sign * black, "game {game}");
+        assert_eq!(last["exact"], "true");
+    }
+    // The same bytes on two threads.
+    let one = run(&["tests/data/variants.pgn", "-f", "csv", "-q", "-j", "1", "--depth", "3", "--exact-empties", "10"]);
+    let two = run(&["tests/data/variants.pgn", "-f", "csv", "-q", "-j", "2", "--depth", "3", "--exact-empties", "10"]);
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn the_exact_part_of_a_variant_game_agrees_with_solve() {
+    // The 6x6 game: every ply from 14 empties on is exact, and its best value is what
+    // `kifu solve` gives for the position.
+    let plies = variant_plies(&["--depth", "2"]);
+    let six: Vec<_> = plies.iter().filter(|r| r["game"] == "1" && r["exact"] == "true").collect();
+    assert!(six.len() >= 10, "{}", six.len());
+    let moves: Vec<&str> = plies.iter().filter(|r| r["game"] == "1").map(|r| r["move"].as_str()).collect();
+    for r in six.iter().filter(|r| r["move"] != "pass").take(3) {
+        let ply: usize = r["ply"].parse().unwrap();
+        let before = moves[..ply - 1].join(" ");
+        let out = kifu()
+            .args(["solve", "-", "--rules", "othello,size=6", "-f", "csv", "-q"])
+            .write_stdin_bytes(format!("{before}\n"));
+        let solved = rows(&out);
+        assert_eq!(solved[0]["score"], r["best_score"], "ply {ply}");
+        assert_eq!(solved[0]["exact"], "true");
+    }
+}
+
+trait Stdin {
+    fn write_stdin_bytes(&mut self, input: String) -> String;
+}
+
+impl Stdin for Command {
+    /// Runs the command with `input` on stdin; its stdout.
+    fn write_stdin_bytes(&mut self, input: String) -> String {
+        use std::io::Write;
+        let mut child = self.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped()).spawn().unwrap();
+        child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    }
+}

@@ -179,8 +179,15 @@ fn eval_prints_each_position() {
 }
 
 #[test]
-fn eval_refuses_other_rules_and_bad_weights() {
-    kifu().args(["eval", "-", "--rules", "othello,size=6"]).write_stdin("d3c5").assert().code(1);
+fn eval_takes_other_rules_and_refuses_bad_weights() {
+    // Other variants get the generic evaluation; --check stays with standard Othello.
+    kifu()
+        .args(["eval", "-", "--rules", "othello,size=6"])
+        .write_stdin("c2")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("31 empties, white to move"));
+    kifu().args(["eval", "-", "--check", "--rules", "othello,size=6"]).write_stdin("c2").assert().code(1);
     let dir = tempdir();
     let bad = dir.join("bad-weights.bin");
     std::fs::write(&bad, b"not weights").unwrap();
@@ -249,4 +256,28 @@ fn train_is_reproducible_and_writes_loadable_weights() {
     assert_eq!(bytes, std::fs::read(&two).unwrap());
     assert!(bytes.starts_with(b"KIFUEVAL"));
     kifu().args(["eval", "-", "--weights", one.to_str().unwrap()]).write_stdin(START).assert().success();
+}
+
+#[test]
+fn solve_searches_and_solves_positions_of_other_variants() {
+    let json = |args: &[&str], input: &str| -> serde_json::Value {
+        let out = kifu().arg("solve").args(args).args(["-f", "json", "-q"]).write_stdin(input).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // 8x8 anti-reversi and the 8-stars board, searched by depth.
+    let anti = json(&["-", "--rules", "anti", "--depth", "4", "--all-moves"], "f5\n");
+    assert_eq!((anti["exact"].as_bool(), anti["depth"].as_u64()), (Some(false), Some(4)));
+    assert_eq!(anti["moves"].as_str().unwrap().split(' ').count(), 3, "white's three replies to f5");
+    let stars = json(&["-", "--rules", "8stars", "--depth", "3"], "e4\n");
+    assert_eq!(stars["empties"].as_u64(), Some(83));
+    // A 4x4 game to the end: the exact score, its sign with --wld, every move's exact score.
+    let exact = json(&["-", "--rules", "othello,size=4"], "b1\n");
+    assert_eq!(exact["exact"].as_bool(), Some(true));
+    let score = exact["score"].as_i64().unwrap();
+    let wld = json(&["-", "--rules", "othello,size=4", "--wld"], "b1\n");
+    assert_eq!(wld["score"].as_i64(), Some(score.signum()));
+    let all = json(&["-", "--rules", "othello,size=4", "--all-moves"], "b1\n");
+    let best = all["moves"].as_str().unwrap().split(' ').next().unwrap().split(':').nth(1).unwrap().to_owned();
+    assert_eq!(best.parse::<i64>().unwrap(), score);
 }

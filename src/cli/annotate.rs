@@ -19,6 +19,7 @@ use super::records::{self, InputArgs, Source};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::eval::Evaluator;
+use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet, probcut_for};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{MoveSyntax, MoveToken, Record};
@@ -27,17 +28,20 @@ use crate::notation::{MoveSyntax, MoveToken, Record};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Values are final disc margins from the mover's side (empties to the winner). Positions \
 with at most --exact-empties empty squares are solved exactly; earlier ones are searched --depth moves ahead \
-on the evaluation. Columns and marks: docs/annotate.md. Standard 8x8 Othello only.")]
+on the evaluation. Columns and marks: docs/annotate.md. Games of other variants are searched by the generic engine \
+under their own scoring, without selective pruning.")]
 pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Solve positions with at most this many empty squares exactly.
-    #[arg(long, default_value_t = 18)]
-    pub exact_empties: u32,
-    /// Search earlier positions this many moves ahead.
-    #[arg(long, default_value_t = 10)]
-    pub depth: u32,
+    /// Solve positions with at most this many empty squares exactly [default: 18; 14 for games
+    /// of other variants, whose engine is slower].
+    #[arg(long)]
+    pub exact_empties: Option<u32>,
+    /// Search earlier positions this many moves ahead [default: 10; 6 for games of other
+    /// variants].
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// At most this many seconds per position searched by depth (the depth is then a
     /// ceiling; the output then depends on the machine's speed).
     #[arg(long)]
@@ -235,6 +239,8 @@ struct Annotated {
     plies: Vec<Ply>,
     summary: Summary,
     margin: Option<i32>,
+    /// ProbCut's confidence in percent for the estimated plies (100: none).
+    selectivity: u32,
     error: Option<String>,
 }
 
@@ -249,10 +255,13 @@ impl Annotated {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let thresholds = Thresholds { dubious: args.marks[0], mistake: args.marks[1], blunder: args.marks[2] };
-    let settings = Settings {
-        exact_empties: args.exact_empties,
-        depth: args.depth.max(1),
-        time: args.time.map(Duration::from_secs_f64),
+    let time = args.time.map(Duration::from_secs_f64);
+    let settings =
+        Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10).max(1), time };
+    let generic = Settings {
+        exact_empties: args.exact_empties.unwrap_or(GENERIC_EXACT_EMPTIES),
+        depth: args.depth.unwrap_or(GENERIC_DEPTH).max(1),
+        time,
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
@@ -282,8 +291,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let bar = progress_bar(args.quiet, planned);
     let positions = AtomicU64::new(0);
     // Each worker keeps its solvers from game to game.
-    let mut workers: Vec<SolverSet> =
-        (0..threads).map(|_| SolverSet::new(args.hash_mb, 1, probcut, evaluator.clone())).collect();
+    let mut workers: Vec<Worker> = (0..threads)
+        .map(|_| Worker { solvers: SolverSet::new(args.hash_mb, 1, probcut, evaluator.clone()), generic: None })
+        .collect();
+    let engines = Engines { settings, generic, selectivity: args.selectivity.min(100), hash_mb: args.hash_mb };
     let (mut games, mut invalid) = (0u64, 0u64);
     let first = sink.next;
     let wanted = |index: u64| range.contains(&index) && index >= first;
@@ -292,7 +303,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         &mut workers,
         wanted,
         |worker, source, raw| {
-            annotate(worker, source, raw, settings, &thresholds, &|| {
+            annotate(worker, source, raw, engines, &thresholds, &|| {
                 let n = positions.fetch_add(1, Ordering::Relaxed) + 1;
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
                 bar.set_message(format!("{n} positions, {:.1}/s", n as f64 / secs));
@@ -353,12 +364,36 @@ fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {
     bar
 }
 
+/// One annotating thread's engines, kept from game to game: the 8x8 solvers, and the generic
+/// searcher for other variants (made on first use).
+struct Worker {
+    solvers: SolverSet,
+    generic: Option<GenericSearcher>,
+}
+
+/// `--exact-empties` and `--depth` for games of other variants when not given.
+const GENERIC_EXACT_EMPTIES: u32 = 14;
+const GENERIC_DEPTH: u32 = 6;
+
+/// How each engine searches.
+#[derive(Clone, Copy)]
+struct Engines {
+    /// The 8x8 engine's settings.
+    settings: Settings,
+    /// The generic engine's settings.
+    generic: Settings,
+    /// The 8x8 engine's ProbCut confidence in percent.
+    selectivity: u32,
+    /// Table size per engine, in MiB.
+    hash_mb: usize,
+}
+
 /// Annotates one record.
 fn annotate(
-    worker: &mut SolverSet,
+    worker: &mut Worker,
     source: &Source,
     raw: &RawRecord,
-    settings: Settings,
+    Engines { settings, generic, selectivity, hash_mb }: Engines,
     thresholds: &Thresholds,
     done: &(dyn Fn() + Sync),
 ) -> Result<Annotated, RecordError> {
@@ -385,18 +420,26 @@ fn annotate(
         record,
         plies: Vec::new(),
         summary: Summary::default(),
+        selectivity,
         error,
     };
-    let Some(counting) = Solver::counting_for(&positions[0]) else {
-        annotated.error = Some("annotate plays standard 8x8 Othello only (for now)".into());
-        return Ok(annotated);
-    };
-    let solver = worker.get(counting);
     // Each game starts from an empty table, so that its values do not depend on the games the
     // same thread did before (the output is the same for any thread count and any shards).
-    solver.clear();
-    let mut analyst = SolverAnalyst { solver, settings };
-    match analysis::analyse(&mut analyst, &positions, &moves, thresholds, done) {
+    let analysed = match Solver::counting_for(&positions[0]) {
+        Some(counting) => {
+            let solver = worker.solvers.get(counting);
+            solver.clear();
+            analysis::analyse(&mut SolverAnalyst { solver, settings }, &positions, &moves, thresholds, done)
+        }
+        None => {
+            // The generic search does not prune selectively.
+            annotated.selectivity = 100;
+            let searcher = worker.generic.get_or_insert_with(|| GenericSearcher::new(hash_mb));
+            searcher.clear();
+            analysis::analyse(&mut GenericAnalyst { searcher, settings: generic }, &positions, &moves, thresholds, done)
+        }
+    };
+    match analysed {
         Ok(plies) => {
             annotated.summary = Summary::of(&plies);
             annotated.plies = plies;
@@ -455,7 +498,7 @@ pub(crate) fn rows<T: Serialize>(rows: &[T], csv: bool) -> anyhow::Result<Vec<u8
 
 /// One game's output.
 fn render(game: &Annotated, args: &Args) -> anyhow::Result<Vec<u8>> {
-    let (format, table, selectivity) = (args.format, args.table, args.selectivity.min(100));
+    let (format, table, selectivity) = (args.format, args.table, game.selectivity);
     let csv = format == OutFormat::Csv;
     match (format, table) {
         (OutFormat::Text, _) => Ok(text(game, selectivity).into_bytes()),

@@ -12,6 +12,7 @@ use super::train::{game_boards, with_solver};
 use super::{Format, Output, Status};
 use crate::core::{Color, Position};
 use crate::engine::eval::{Evaluator, SCALE};
+use crate::engine::generic::GenericEval;
 use crate::engine::solve::Solver;
 use crate::engine::train::{self, ErrorTable, Sample};
 use crate::notation::reader::{RawRecord, RecordError};
@@ -19,7 +20,9 @@ use crate::notation::reader::{RawRecord, RecordError};
 /// Arguments of `kifu eval`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "The evaluation is the expected final disc margin for the side to move (empty squares to \
-the winner), from the pattern weights shipped with kifu or --weights. Standard 8x8 Othello only. With --check, \
+the winner), from the pattern weights shipped with kifu or --weights; for other variants, the generic evaluation \
+(mobility, corners, stable discs, frontier, parity, discs) under the variant's own scoring. With --check (standard 8x8 \
+Othello only), \
 positions are compared with exact scores: OBF lines with their first listed score; game records position by position \
 (solved exactly at --exact-empties or fewer, earlier positions against the game's exact score at that point); other \
 positions are solved when they have at most --exact-empties empties. See docs/eval.md.")]
@@ -94,15 +97,28 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(status)
 }
 
-/// The last position of a record, for the evaluation: standard 8x8 Othello only.
+/// The last position of a record.
 fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
     let (record, rules) = source.read(raw)?;
     let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
-    let pos = resolved.end;
-    if Solver::counting_for(&pos).is_none() || pos.bitboards().is_none() {
-        return Err(raw.error(source.name, Default::default(), "the evaluation covers standard 8x8 Othello only"));
-    }
-    Ok(pos)
+    Ok(resolved.end)
+}
+
+/// Whether the pattern evaluation covers the position (standard 8x8 Othello, either scoring).
+fn standard(pos: &Position) -> bool {
+    Solver::counting_for(pos).is_some() && pos.bitboards().is_some()
+}
+
+/// The static evaluation in discs: the pattern evaluation for standard Othello, the generic one
+/// for other variants.
+fn static_eval(evaluator: &Evaluator, pos: &Position) -> f64 {
+    let units = if standard(pos) {
+        let (p, o) = view(pos);
+        evaluator.evaluate(p, o)
+    } else {
+        GenericEval::new(pos.rules()).evaluate(pos)
+    };
+    f64::from(units) / f64::from(SCALE)
 }
 
 /// The side to move's and the other side's discs.
@@ -121,13 +137,12 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         progress,
         |source, raw| {
             let pos = position(source, raw)?;
-            let (p, o) = view(&pos);
             Ok(Row {
                 source: source.name.to_owned(),
                 index: raw.index + 1,
                 empties: pos.empties(),
                 side: pos.side_to_move().name(),
-                eval: f64::from(evaluator.evaluate(p, o)) / f64::from(SCALE),
+                eval: static_eval(evaluator, &pos),
             })
         },
         |_, result| {
@@ -168,6 +183,9 @@ fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>
     let (record, _) = source.read(raw)?;
     if record.moves.is_empty() {
         let pos = position(source, raw)?;
+        if !standard(&pos) {
+            return Err(raw.error(source.name, Default::default(), "--check covers standard 8x8 Othello only"));
+        }
         let (player, opponent) = view(&pos);
         let listed = record.tag("scores").and_then(|s| s.split(';').next()).and_then(|m| m.split(':').nth(1));
         let target = match listed {
@@ -186,7 +204,7 @@ fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>
         Some(boards) => {
             Ok(with_solver(args.hash_mb, |s| train::label_game(&boards, args.exact_empties, true, s).samples))
         }
-        None => Err(raw.error(source.name, Default::default(), "the evaluation covers standard 8x8 Othello only")),
+        None => Err(raw.error(source.name, Default::default(), "--check covers standard 8x8 Othello only")),
     }
 }
 

@@ -60,15 +60,15 @@ pub enum Command {
     /// Statistics: totals, results, lengths, named openings (merged under symmetry), players,
     /// tournaments, years and duplicate games.
     Stats(stats::Args),
-    /// The exact result of positions: best move, score, principal variation (standard 8x8).
+    /// The exact result of positions: best move, score, principal variation (any variant).
     Solve(solve::Args),
     /// For every move of every game: the best move, both values, the discs lost and a mark;
-    /// per-game and per-player summaries (standard 8x8).
+    /// per-game and per-player summaries (any variant).
     Annotate(annotate::Args),
     /// Join the outputs of `kifu annotate --shard K/N` runs into the output of one run.
     Merge(merge::Args),
     /// The static evaluation of positions (expected final margin), or its errors against exact
-    /// scores with --check (standard 8x8).
+    /// scores with --check (standard 8x8 for --check).
     Eval(eval::Args),
     /// Draw a position (discs, last move, legal moves, scores with --annotate) or a whole game
     /// as a kifu (move numbers on the squares), as text or SVG.

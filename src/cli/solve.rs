@@ -12,13 +12,16 @@ use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
 use crate::core::{Move, Position};
-use crate::engine::solve::{Estimate, Limits, Solver, SolverSet, Target};
+use crate::engine::generic::GenericSearcher;
+use crate::engine::solve::{Estimate, Limits, SolveError, Solver, SolverSet, Target};
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Scores are the final disc margin for the side to move under perfect play, the empty \
-squares going to the winner (the official rule); --plain counts discs only. Standard 8x8 Othello only for now.")]
+squares going to the winner (the official rule); --plain counts discs only. Positions of other variants (board \
+sizes, shapes, holes, anti-reversi, ...) are searched by the generic engine under their own scoring, on one thread and \
+without selective pruning (docs/variants.md).")]
 pub struct Args {
     /// What to read.
     #[command(flatten)]
@@ -104,12 +107,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     // One solver per scoring, its table kept from one position to the next.
     let solvers = Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator));
+    // The engine for other variants, made on first use.
+    let generic = Mutex::new(None);
     pool.install(|| {
         records::for_each_in_batches(
             &args.input,
             &progress,
             1,
-            |source, raw| solve(source, raw, &args, &solvers),
+            |source, raw| solve(source, raw, &args, &solvers, &generic),
             |_, result| {
                 match result.and_then(|r| r) {
                     Err(e) => {
@@ -169,7 +174,13 @@ fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
     Ok(resolved.end)
 }
 
-fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSet>) -> Result<Row, RecordError> {
+fn solve(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    solvers: &Mutex<SolverSet>,
+    generic: &Mutex<Option<GenericSearcher>>,
+) -> Result<Row, RecordError> {
     let mut pos = position(source, raw)?;
     if args.plain {
         let mut variant = pos.rules().variant().clone();
@@ -186,8 +197,11 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSe
         )
         .map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
     }
+    let fail = |e: SolveError| raw.error(source.name, Default::default(), e.to_string());
     let Some(counting) = Solver::counting_for(&pos) else {
-        return Err(raw.error(source.name, Default::default(), "the solver plays standard 8x8 Othello only (for now)"));
+        let mut generic = generic.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let searcher = generic.get_or_insert_with(|| GenericSearcher::new(args.hash_mb));
+        return solve_generic(source, raw, args, &pos, searcher).map_err(fail);
     };
     let rules = pos.rules().clone();
     let name = |mv: Move| match mv {
@@ -198,7 +212,6 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSe
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
     let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let solver = solvers.get(counting);
-    let fail = |e: crate::engine::solve::SolveError| raw.error(source.name, Default::default(), e.to_string());
     let empties = pos.empties();
     // A depth or time asks for the depth-limited search, unless the depth reaches the end.
     let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
@@ -238,7 +251,70 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSe
         (found, moves)
     };
     let nodes = found.nodes + if args.all_moves { solver.nodes() } else { 0 };
-    Ok(Row {
+    Ok(row(source, raw, &pos, &found, moves, nodes, started))
+}
+
+/// A position of another variant, by the generic engine: searched `--depth` ahead, or exactly
+/// (`--wld` gives the sign of the exact score).
+fn solve_generic(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    pos: &Position,
+    searcher: &mut GenericSearcher,
+) -> Result<Row, SolveError> {
+    let started = Instant::now();
+    let rules = pos.rules().clone();
+    let name = |mv: Move| match mv {
+        Move::Pass => "pass".to_owned(),
+        Move::Place(sq) => rules.square_name(sq),
+    };
+    let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
+    let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < pos.empties());
+    let mut found = if limited {
+        searcher.search_with(pos, args.depth.unwrap_or(pos.empties()), limits)?
+    } else {
+        let exact = searcher.solve_with(pos, limits)?;
+        if !exact.exact {
+            // A time limit ended the exact search early.
+            return Err(SolveError::Stopped { nodes: exact.nodes });
+        }
+        exact
+    };
+    if args.wld {
+        found.score = found.score.signum();
+        found.pv.truncate(1);
+    }
+    let mut nodes = found.nodes;
+    let moves = if args.all_moves {
+        let all = searcher.search_moves_with(pos, found.depth, Limits::default())?;
+        nodes += searcher.nodes();
+        all.iter()
+            .map(|(mv, e)| format!("{}:{}{:+}", name(*mv), if e.exact { "" } else { "~" }, e.score))
+            .collect::<Vec<_>>()
+            .join(" ")
+    } else {
+        String::new()
+    };
+    Ok(row(source, raw, pos, &found, moves, nodes, started))
+}
+
+/// The output row of a solved or searched position.
+fn row(
+    source: &Source,
+    raw: &RawRecord,
+    pos: &Position,
+    found: &Estimate,
+    moves: String,
+    nodes: u64,
+    started: Instant,
+) -> Row {
+    let rules = pos.rules();
+    let name = |mv: Move| match mv {
+        Move::Pass => "pass".to_owned(),
+        Move::Place(sq) => rules.square_name(sq),
+    };
+    Row {
         source: source.name.to_owned(),
         index: raw.index + 1,
         empties: pos.empties(),
@@ -251,5 +327,5 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, solvers: &Mutex<SolverSe
         moves,
         exact: found.exact,
         depth: found.depth,
-    })
+    }
 }

@@ -3,6 +3,7 @@
 
 pub mod analysis;
 pub mod eval;
+pub mod generic;
 pub mod scores;
 pub mod search;
 pub mod solve;

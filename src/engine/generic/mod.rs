@@ -1,0 +1,15 @@
+//! The engine for every variant: a simple evaluation built from the board's own geometry and a
+//! depth-limited search over the general rules core ([`crate::core::Position`]).
+//!
+//! The 8x8 engine ([`crate::engine::solve::Solver`]) plays standard Othello only; this one plays
+//! any board size, shape, holes, start, placement, pass, supply and scoring rule kifu knows, more
+//! slowly. [`GenericEval`] scores a position from mobility, corner-like squares, stable discs,
+//! frontier discs, parity and the disc count; [`GenericSearcher`] runs principal-variation search
+//! with iterative deepening and a transposition table on it, and is exact where its depth
+//! reaches the end of the game.
+
+mod eval;
+mod search;
+
+pub use eval::{Features, GenericEval, Geometry};
+pub use search::{GenericAnalyst, GenericSearcher};

@@ -1,0 +1,575 @@
+//! The search for every variant: the 8x8 depth-limited search's algorithm (principal-variation
+//! search, iterative deepening with a two-disc aspiration window, a transposition table whose
+//! entries carry their depth) over the general rules core, exact where the depth reaches the
+//! end of the game.
+//!
+//! Depth counts placements: a pass (forced, or voluntary where the rules allow it) costs none.
+//! Every placement fills one empty cell, so a search whose depth is at least the empty cells
+//! never calls the evaluation and its value is the exact final margin under the variant's
+//! scoring ([`crate::core::Outcome::score`]).
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::time::Instant;
+
+use super::eval::GenericEval;
+use crate::core::{Move, Position, Square};
+use crate::engine::analysis::{Analyst, Found, Settings};
+use crate::engine::eval::SCALE;
+use crate::engine::solve::{Estimate, Limits, SolveError};
+
+/// A depth that reaches the end of any game (boards have at most 256 cells).
+const TO_THE_END: u32 = 1 << 16;
+/// The depth stored for an exact entry.
+const EXACT: u8 = u8::MAX;
+/// Above every value (the largest board has 256 cells).
+const INFINITY: i32 = SCALE * 300;
+/// Move codes in the table: a square's dense index, or these.
+const NO_MOVE: u16 = u16::MAX;
+const PASS: u16 = 256;
+/// Depth from which a node orders its moves by the evaluation of each child.
+const ORDER_FROM: u32 = 2;
+/// How often (in nodes, a power of two) the limits are checked.
+const POLL: u64 = 1 << 10;
+
+/// One stored position: the bounds of its value, the depth they hold for and the best move.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: u64,
+    lower: i32,
+    upper: i32,
+    depth: u8,
+    best: u16,
+}
+
+const EMPTY_SLOT: Slot = Slot { key: 0, lower: 0, upper: 0, depth: 0, best: NO_MOVE };
+
+/// A transposition table of one slot per hash index, always replaced.
+struct Table {
+    slots: Vec<Slot>,
+}
+
+impl Table {
+    fn new(hash_mb: usize) -> Table {
+        let wanted = (hash_mb.max(1) << 20) / std::mem::size_of::<Slot>();
+        let len = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        Table { slots: vec![EMPTY_SLOT; len] }
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    fn probe(&self, key: u64) -> Option<Slot> {
+        let slot = self.slots[self.index(key)];
+        (slot.key == key && slot.best != NO_MOVE).then_some(slot)
+    }
+
+    fn store(&mut self, slot: Slot) {
+        let i = self.index(slot.key);
+        self.slots[i] = slot;
+    }
+
+    fn clear(&mut self) {
+        self.slots.fill(EMPTY_SLOT);
+    }
+}
+
+fn code(mv: Move) -> u16 {
+    match mv {
+        Move::Pass => PASS,
+        Move::Place(sq) => u16::from(sq.index()),
+    }
+}
+
+fn decode(code: u16) -> Option<Move> {
+    match code {
+        PASS => Some(Move::Pass),
+        NO_MOVE => None,
+        c => Some(Move::Place(Square::from_index(c as u8))),
+    }
+}
+
+/// A searcher for positions of any variant, with its transposition table (kept from one call to
+/// the next; positions of different rules never share an entry).
+pub struct GenericSearcher {
+    table: Table,
+    nodes: u64,
+}
+
+/// One call's search state.
+struct Run<'a> {
+    table: &'a mut Table,
+    eval: GenericEval,
+    /// Mixed into every key: the rules.
+    salt: u64,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Run<'_> {
+    fn key(&self, position: &Position) -> u64 {
+        let mut h = DefaultHasher::new();
+        self.salt.hash(&mut h);
+        position.hash(&mut h);
+        h.finish()
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & (POLL - 1) == 0
+            && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+    }
+
+    /// The value of `position` for its side to move, `depth` placements ahead, in evaluation
+    /// units, in the window (`alpha`, `beta`) (fail-soft); exact when `depth` reaches the end.
+    fn search(&mut self, position: &Position, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(outcome) = position.outcome() {
+            return outcome.score(position.side_to_move()) * SCALE;
+        }
+        let exact = depth >= position.empties();
+        if depth == 0 {
+            return self.eval.evaluate(position);
+        }
+        let key = self.key(position);
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(key) {
+            if e.depth == EXACT || (!exact && u32::from(e.depth) >= depth) {
+                if e.lower >= beta || e.lower == e.upper {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+            hash_move = e.best;
+        }
+        let mut children: Vec<(i32, Move, Position)> = position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| {
+                let child = position.clone().play(mv).expect("a legal move plays");
+                let order = if code(mv) == hash_move {
+                    i32::MIN
+                } else if depth >= ORDER_FROM {
+                    // The child's value for the opponent: lowest first.
+                    self.eval.evaluate(&child)
+                } else {
+                    0
+                };
+                (order, mv, child)
+            })
+            .collect();
+        // Stable: equal keys keep board order, so the search does not depend on anything else.
+        children.sort_by_key(|c| c.0);
+        let original = (alpha, beta);
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for (i, (_, mv, child)) in children.iter().enumerate() {
+            let d = if *mv == Move::Pass { depth } else { depth - 1 };
+            let score = if i == 0 {
+                -self.search(child, d, -beta, -alpha)
+            } else {
+                let probe = -self.search(child, d, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.search(child, d, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = code(*mv);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = if best <= original.0 {
+            (-INFINITY, best)
+        } else if best >= original.1 {
+            (best, INFINITY)
+        } else {
+            (best, best)
+        };
+        let depth = if exact { EXACT } else { depth.min(u32::from(EXACT) - 1) as u8 };
+        self.table.store(Slot { key, lower, upper, depth, best: best_move });
+        best
+    }
+
+    /// The principal variation from `position`, `depth` placements deep (to the end of the game
+    /// when that far): at each step the table's move, once the table holds the position's value
+    /// itself (not just a bound); else the position is searched again first (a slot may have been
+    /// taken by another position since).
+    fn principal_line(&mut self, position: &Position, mut depth: u32) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = position.clone();
+        while depth > 0 && !pos.is_game_over() && !self.stopped {
+            let key = self.key(&pos);
+            let valued = |e: &Slot| e.lower == e.upper;
+            if !self.table.probe(key).is_some_and(|e| valued(&e)) {
+                self.search(&pos, depth, -INFINITY, INFINITY);
+            }
+            let Some(mv) = self.table.probe(key).and_then(|e| decode(e.best)) else { break };
+            let Ok(next) = pos.clone().play(mv) else { break };
+            line.push(mv);
+            if mv != Move::Pass {
+                depth -= 1;
+            }
+            pos = next;
+        }
+        line
+    }
+}
+
+impl GenericSearcher {
+    /// A searcher with a table of about `hash_mb` MiB.
+    #[must_use]
+    pub fn new(hash_mb: usize) -> GenericSearcher {
+        GenericSearcher { table: Table::new(hash_mb), nodes: 0 }
+    }
+
+    /// Forgets every stored position (the next search starts afresh).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Positions searched by the last call.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The state of one call on `position`, within `limits`.
+    fn run(&mut self, position: &Position, limits: Limits) -> Result<Run<'_>, SolveError> {
+        let empties = position.empties();
+        if let Some(limit) = limits.empties.filter(|&l| empties > l) {
+            return Err(SolveError::TooManyEmpties { empties, limit });
+        }
+        let mut h = DefaultHasher::new();
+        position.rules().to_string().hash(&mut h);
+        Ok(Run {
+            table: &mut self.table,
+            eval: GenericEval::new(position.rules()),
+            salt: h.finish(),
+            nodes: 0,
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.map(|t| Instant::now() + t),
+            stopped: false,
+        })
+    }
+
+    /// Searches `position` `depth` placements ahead, deepening one at a time (each iteration in
+    /// a window of two discs around the last value, widened on the side that fails); when the
+    /// depth reaches the end of the game the value is exact. A node or time limit ends the search
+    /// with the last finished depth (an error only when not even depth 1 finished).
+    ///
+    /// # Errors
+    /// [`SolveError::TooManyEmpties`] over [`Limits::empties`]; [`SolveError::Stopped`].
+    pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
+        let empties = position.empties();
+        let mut run = self.run(position, limits)?;
+        let mut done: Option<(u32, i32, Option<Move>)> = None;
+        for d in 1..=depth.min(empties).max(1) {
+            let value = match done {
+                Some((_, guess, _)) => {
+                    let (mut low, mut high) = (guess - 2 * SCALE, guess + 2 * SCALE);
+                    loop {
+                        let v = run.search(position, d, low, high);
+                        if run.stopped || (v > low && v < high) {
+                            break v;
+                        }
+                        if v <= low {
+                            low = v - 8 * SCALE;
+                        } else {
+                            high = v + 8 * SCALE;
+                        }
+                    }
+                }
+                None => run.search(position, d, -INFINITY, INFINITY),
+            };
+            if run.stopped {
+                break;
+            }
+            // The root's entry is the last one written: its move is this iteration's choice.
+            let best = run.table.probe(run.key(position)).and_then(|e| decode(e.best));
+            done = Some((d, value, best));
+        }
+        let Some((depth, units, best)) = done else {
+            self.nodes = run.nodes;
+            return Err(SolveError::Stopped { nodes: self.nodes });
+        };
+        let exact = depth >= empties || position.is_game_over();
+        // A search stopped by a limit gives the last finished iteration's move, no line.
+        let pv = if run.stopped {
+            best.into_iter().collect()
+        } else {
+            run.principal_line(position, if exact { TO_THE_END } else { depth })
+        };
+        let nodes = run.nodes;
+        self.nodes = nodes;
+        Ok(Estimate { score: discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
+    }
+
+    /// The exact final margin of `position` for the side to move under perfect play (the
+    /// search to the end of the game).
+    ///
+    /// # Errors
+    /// As [`GenericSearcher::search_with`].
+    pub fn solve_with(&mut self, position: &Position, limits: Limits) -> Result<Estimate, SolveError> {
+        self.search_with(position, position.empties(), limits)
+    }
+
+    /// The value of playing `mv`, searched `depth` placements ahead (the move counting as one
+    /// when it is a placement).
+    ///
+    /// # Errors
+    /// [`SolveError::IllegalMove`], and as [`GenericSearcher::search_with`].
+    pub fn search_move_with(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        depth: u32,
+        limits: Limits,
+    ) -> Result<Estimate, SolveError> {
+        let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
+        let mut run = self.run(position, limits)?;
+        let found = search_child(&mut run, mv, &child, depth.max(1));
+        let stopped = run.stopped;
+        self.nodes = found.nodes;
+        if stopped {
+            return Err(SolveError::Stopped { nodes: self.nodes });
+        }
+        Ok(found)
+    }
+
+    /// Every legal move's value `depth` placements ahead (the move counting as one), best first
+    /// (equal values in the order of the legal moves), within `limits` shared by the moves.
+    ///
+    /// # Errors
+    /// As [`GenericSearcher::search_with`].
+    pub fn search_moves_with(
+        &mut self,
+        position: &Position,
+        depth: u32,
+        limits: Limits,
+    ) -> Result<Vec<(Move, Estimate)>, SolveError> {
+        let mut run = self.run(position, limits)?;
+        let mut out = Vec::new();
+        for mv in position.legal_moves() {
+            let child = position.clone().play(mv).expect("a legal move plays");
+            let found = search_child(&mut run, mv, &child, depth.max(1));
+            if run.stopped {
+                self.nodes = run.nodes;
+                return Err(SolveError::Stopped { nodes: self.nodes });
+            }
+            out.push((mv, found));
+        }
+        self.nodes = run.nodes;
+        out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
+        Ok(out)
+    }
+
+    /// Whether playing `mv` gives the side to move a final margin of at least `bound` under
+    /// perfect play (a null-window search to the end).
+    ///
+    /// # Errors
+    /// [`SolveError::IllegalMove`]; [`SolveError::Stopped`].
+    pub fn move_reaches(
+        &mut self,
+        position: &Position,
+        mv: Move,
+        bound: i32,
+        limits: Limits,
+    ) -> Result<bool, SolveError> {
+        let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
+        let mut run = self.run(position, limits)?;
+        let value = -run.search(&child, TO_THE_END, -bound * SCALE, -bound * SCALE + 1);
+        let stopped = run.stopped;
+        self.nodes = run.nodes;
+        if stopped {
+            return Err(SolveError::Stopped { nodes: self.nodes });
+        }
+        Ok(value >= bound * SCALE)
+    }
+}
+
+/// Units to whole discs, rounded.
+fn discs(units: i32) -> i32 {
+    (f64::from(units) / f64::from(SCALE)).round() as i32
+}
+
+/// One move's value `depth` placements ahead, from the position it leads to.
+fn search_child(run: &mut Run<'_>, mv: Move, child: &Position, depth: u32) -> Estimate {
+    let start = run.nodes;
+    let child_depth = if mv == Move::Pass { depth } else { depth - 1 };
+    let exact = child_depth >= child.empties();
+    let units = -run.search(child, child_depth, -INFINITY, INFINITY);
+    let mut pv = vec![mv];
+    pv.extend(run.principal_line(child, if exact { TO_THE_END } else { child_depth }));
+    Estimate { score: discs(units), units, exact, depth, best: Some(mv), pv, nodes: run.nodes - start }
+}
+
+/// The generic searcher as an [`Analyst`] for [`crate::engine::analysis::analyse`]: exact at
+/// [`Settings::exact_empties`] or fewer empty cells, searched [`Settings::depth`] ahead before.
+pub struct GenericAnalyst<'a> {
+    /// The searcher (its table is kept from one position to the next).
+    pub searcher: &'a mut GenericSearcher,
+    /// How to search.
+    pub settings: Settings,
+}
+
+impl Analyst for GenericAnalyst<'_> {
+    fn position(&mut self, position: &Position) -> Result<Found, SolveError> {
+        let exact = position.empties() <= self.settings.exact_empties;
+        let e = if exact {
+            self.searcher.solve_with(position, Limits::default())?
+        } else {
+            let limits = Limits { time: self.settings.time, ..Limits::default() };
+            self.searcher.search_with(position, self.settings.depth, limits)?
+        };
+        Ok(Found { best: e.best, score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
+    }
+
+    fn move_like(&mut self, position: &Position, mv: Move, like: &Found) -> Result<Found, SolveError> {
+        let depth = if like.exact { TO_THE_END } else { like.depth };
+        let e = self.searcher.search_move_with(position, mv, depth, Limits::default())?;
+        let depth = if e.exact { position.empties() } else { e.depth };
+        Ok(Found { best: Some(mv), score: e.score, exact: e.exact, depth, nodes: e.nodes })
+    }
+
+    fn reaches(&mut self, position: &Position, mv: Move, bound: i32) -> Result<bool, SolveError> {
+        self.searcher.move_reaches(position, mv, bound, Limits::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{Rules, splitmix64};
+
+    /// Plain minimax over the general rules: the slow twin.
+    fn minimax(pos: &Position) -> i32 {
+        if let Some(outcome) = pos.outcome() {
+            return outcome.score(pos.side_to_move());
+        }
+        pos.legal_moves().into_iter().map(|mv| -minimax(&pos.clone().play(mv).unwrap())).max().unwrap()
+    }
+
+    /// Plain negamax on the evaluation, `depth` placements ahead.
+    fn negamax(pos: &Position, eval: &GenericEval, depth: u32) -> i32 {
+        if let Some(outcome) = pos.outcome() {
+            return outcome.score(pos.side_to_move()) * SCALE;
+        }
+        if depth == 0 {
+            return eval.evaluate(pos);
+        }
+        pos.legal_moves()
+            .into_iter()
+            .map(|mv| -negamax(&pos.clone().play(mv).unwrap(), eval, if mv == Move::Pass { depth } else { depth - 1 }))
+            .max()
+            .unwrap()
+    }
+
+    fn random_position(spec: &str, seed: u64, empties: u32) -> Position {
+        let mut pos = Position::start(spec.parse::<Rules>().unwrap().shared());
+        let mut s = seed;
+        while pos.empties() > empties && !pos.is_game_over() {
+            // Placements only, unless a pass is forced.
+            let mut moves = pos.legal_moves();
+            if moves.len() > 1 {
+                moves.retain(|&m| m != Move::Pass);
+            }
+            s = splitmix64(s);
+            pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
+        }
+        pos
+    }
+
+    const SPECS: [&str; 8] = [
+        "othello,size=4",
+        "othello,size=6",
+        "anti,size=6",
+        "othello,size=6,holes=b2/e5",
+        "othello,size=6,shape=8stars",
+        "othello,size=6,pass=voluntary",
+        "reversi-1880,size=6",
+        "italian,size=6",
+    ];
+
+    #[test]
+    fn a_search_to_the_end_equals_minimax() {
+        for spec in SPECS {
+            for seed in 0..6 {
+                let pos = random_position(spec, seed, 8);
+                let exact = minimax(&pos);
+                let mut searcher = GenericSearcher::new(1);
+                let found = searcher.search_with(&pos, 20, Limits::default()).unwrap();
+                assert!(found.exact, "{spec} seed {seed}");
+                assert_eq!(found.score, exact, "{spec} seed {seed}");
+                assert_eq!(found.units, exact * SCALE);
+                // Every move's value, and the line ends where the score says.
+                for (mv, e) in searcher.search_moves_with(&pos, 20, Limits::default()).unwrap() {
+                    assert_eq!(e.score, -minimax(&pos.clone().play(mv).unwrap()), "{spec} seed {seed} {mv}");
+                    assert!(e.exact);
+                }
+                let mut end = pos.clone();
+                for mv in &found.pv {
+                    end = end.play(*mv).unwrap();
+                }
+                if !pos.is_game_over() {
+                    assert!(end.is_game_over(), "{spec} seed {seed}: pv {:?} from {pos:?} to {end:?}", found.pv);
+                    assert_eq!(end.score().score(pos.side_to_move()), exact, "{spec} seed {seed}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_depth_limited_search_equals_negamax_on_the_evaluation() {
+        for spec in ["othello,size=6", "anti,size=6", "grand", "8stars"] {
+            for seed in 0..4 {
+                let pos = random_position(spec, seed, if spec.ends_with("6") { 24 } else { 80 });
+                let eval = GenericEval::new(pos.rules());
+                for depth in 1..=3 {
+                    let found = GenericSearcher::new(1).search_with(&pos, depth, Limits::default()).unwrap();
+                    assert_eq!(found.units, negamax(&pos, &eval, depth), "{spec} seed {seed} depth {depth}");
+                    assert!(!found.exact);
+                    assert_eq!(found.depth, depth);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_only_move_test_and_limits() {
+        let pos = random_position("othello,size=6", 7, 10);
+        let mut searcher = GenericSearcher::new(1);
+        let exact = searcher.solve_with(&pos, Limits::default()).unwrap().score;
+        let best = searcher.search_moves_with(&pos, 10, Limits::default()).unwrap()[0].0;
+        assert!(searcher.move_reaches(&pos, best, exact, Limits::default()).unwrap());
+        assert!(!searcher.move_reaches(&pos, best, exact + 1, Limits::default()).unwrap());
+        let limits = Limits { empties: Some(8), ..Limits::default() };
+        assert_eq!(searcher.search_with(&pos, 4, limits), Err(SolveError::TooManyEmpties { empties: 10, limit: 8 }));
+        let pos = random_position("grand", 1, 80);
+        let limits = Limits { nodes: Some(100), ..Limits::default() };
+        let stopped = searcher.search_with(&pos, 12, limits).unwrap();
+        assert!(stopped.depth < 12 && stopped.pv.len() == 1, "{stopped:?}");
+    }
+}
