@@ -7,7 +7,11 @@
 //!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
 //!   weakest replies for the opponent, least potential mobility, corners first); no table and
 //!   quadrant-parity ordering near the end, the last four empty squares played out without move
-//!   generation; young-brothers-wait parallelism (rayon) far from the end.
+//!   generation; young-brothers-wait parallelism (rayon) far from the end. From
+//!   [`SELECTIVE_FROM`] empties at the root, a selective pass comes first: the same search with
+//!   ProbCut cut-offs (a shallow search on the evaluation predicting the final margin), whose
+//!   entries are tagged with their selectivity level so that the exact pass takes only their
+//!   moves and centres its window on their value.
 //! - Depth-limited: principal-variation search on the pattern evaluation, with the same table
 //!   (its entries carry their depth), handing over to the exact search where the depth reaches
 //!   the end of the game.
@@ -17,9 +21,9 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::eval::{Evaluator, SCALE};
-use super::solve::{Counting, Limits};
+use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
-use super::table::{EXACT, Entry, NO_MOVE, Table};
+use super::table::{EXACT, Entry, NO_MOVE, SELECTIVE_LEVELS, Table, endgame_tag};
 use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -106,6 +110,9 @@ pub(crate) struct Search<'a> {
     /// ProbCut in the depth-limited search: a node is cut when a shallow search predicts a
     /// fail outside the window by this many standard deviations (none: no selectivity).
     pub(crate) probcut: Option<f64>,
+    /// The endgame search's selectivity level: an index into [`SELECTIVITY`] for a pass with
+    /// ProbCut cut-offs, [`SELECTIVE_LEVELS`] for the exact search.
+    pub(crate) level: u8,
 }
 
 /// One move of a node, ready to search.
@@ -147,6 +154,7 @@ impl Search<'_> {
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
+        let tag = endgame_tag(self.level);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             if etc {
@@ -159,7 +167,7 @@ impl Search<'_> {
             // Every child's slots were asked for at once; now their entries.
             for c in &mut out[..n] {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                if let Some(child) = self.table.probe(no, np).filter(|c| c.depth == EXACT) {
+                if let Some(child) = self.table.probe(no, np).filter(|c| c.depth >= tag) {
                     if -i32::from(child.upper) >= beta {
                         return Err(-i32::from(child.upper));
                     }
@@ -236,7 +244,9 @@ impl Search<'_> {
     }
 
     /// The value in (`alpha`, `beta`) by searches in a narrow window around an estimate,
-    /// widened on the side that fails.
+    /// widened on the side that fails. Far from the end, passes at increasing selectivity
+    /// levels come first ([`SELECTIVE_FROM`]): each leaves best moves and its bounds in the
+    /// table for the next and centres its window; only the last pass, exact, gives the value.
     pub(crate) fn aspiration(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= SHALLOW || beta - alpha <= 2 {
@@ -245,11 +255,29 @@ impl Search<'_> {
         // (Centring it on a depth-limited search to 12 or 14 moves short of the end instead cost
         // more than it saved on FFO #20-39.)
         let estimate = self.estimate(p, o, ASPIRATION_DEPTH.min(empties), -SCALE * 64, SCALE * 64);
-        let guess = (estimate / SCALE).clamp(alpha + 1, beta - 1);
+        let mut guess = (estimate / SCALE).clamp(alpha + 1, beta - 1);
+        if empties >= SELECTIVE_FROM {
+            for level in SELECTIVE_PASSES {
+                self.level = level;
+                let score = self.windowed(p, o, alpha, beta, guess);
+                self.level = SELECTIVE_LEVELS;
+                if self.aborted {
+                    return score;
+                }
+                guess = score.clamp(alpha + 1, beta - 1);
+            }
+        }
+        self.windowed(p, o, alpha, beta, guess)
+    }
+
+    /// The value in (`alpha`, `beta`) by searches in a window of [`ASPIRATION`] discs around
+    /// `guess`, widened on the side that fails. A selective pass, whose results need not agree
+    /// from one window to the next, stops widening after a few windows.
+    fn windowed(&mut self, p: u64, o: u64, alpha: i32, beta: i32, guess: i32) -> i32 {
         let (mut low, mut high) = ((guess - ASPIRATION).max(alpha), (guess + ASPIRATION).min(beta));
-        loop {
+        for tries in 1.. {
             let score = self.pvs(p, o, low, high, false);
-            if self.aborted {
+            if self.aborted || (self.level < SELECTIVE_LEVELS && tries >= 3) {
                 return score;
             }
             if score <= low && low > alpha {
@@ -262,6 +290,30 @@ impl Search<'_> {
                 return score;
             }
         }
+        unreachable!("the loop returns")
+    }
+
+    /// ProbCut in a selective pass of the endgame search (below [`SELECTIVE_LEVELS`]): a
+    /// shallow depth-limited search predicts the final margin, and a prediction beyond the
+    /// null window above `alpha` by the level's number of standard deviations
+    /// ([`SELECTIVITY`], [`endcut_sigma`]) is taken as that side's bound.
+    fn endcut(&mut self, p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+        let depth = endcut_depth(empties);
+        let t = SELECTIVITY[usize::from(self.level)].1;
+        let margin = (t * endcut_sigma(empties, depth) * f64::from(SCALE)).round() as i32;
+        // One side only, the one the static evaluation leans to (both cost more than they cut).
+        if self.eval.evaluate(p, o) >= alpha * SCALE {
+            let high = (alpha + 1) * SCALE + margin;
+            if high < SCALE * 64 && self.midgame(p, o, depth, high - 1, high, false) >= high {
+                return Some(alpha + 1);
+            }
+            return None;
+        }
+        let low = alpha * SCALE - margin;
+        if low > -SCALE * 64 && self.midgame(p, o, depth, low, low + 1, false) <= low {
+            return Some(alpha);
+        }
+        None
     }
 
     /// Principal-variation search in the window (`alpha`, `beta`); `passed` says the opponent
@@ -285,7 +337,7 @@ impl Search<'_> {
         }
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
-            if e.depth == EXACT {
+            if e.depth >= endgame_tag(self.level) {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
                     return lower;
@@ -377,8 +429,13 @@ impl Search<'_> {
         } else {
             (best, best)
         };
-        let entry =
-            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: EXACT, cost: empties as u8 };
+        let entry = Entry {
+            lower: lower as i16,
+            upper: upper as i16,
+            best: best_move,
+            depth: endgame_tag(self.level),
+            cost: empties as u8,
+        };
         self.table.store(p, o, entry, self.generation);
     }
 
@@ -413,7 +470,7 @@ impl Search<'_> {
         }
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
-            if e.depth == EXACT {
+            if e.depth >= endgame_tag(self.level) {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower > alpha {
                     return lower;
@@ -423,6 +480,14 @@ impl Search<'_> {
                 }
             }
             hash_move = e.best;
+        }
+        if self.level < SELECTIVE_LEVELS && empties >= ENDCUT_FROM {
+            if let Some(bound) = self.endcut(p, o, alpha, empties) {
+                return bound;
+            }
+            if self.aborted {
+                return 0;
+            }
         }
         // The table's move first, before the others are ordered: it often cuts alone.
         let mut best = -65;
@@ -490,8 +555,8 @@ impl Search<'_> {
         let aborted = AtomicBool::new(false);
         let mut chain = self.cut.clone();
         chain.push(cut.clone());
-        let (table, eval, counting, generation, stop) =
-            (self.table, self.eval, self.counting, self.generation, self.stop);
+        let (table, eval, counting, generation, stop, level) =
+            (self.table, self.eval, self.counting, self.generation, self.stop, self.level);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
             for &c in young {
@@ -511,6 +576,7 @@ impl Search<'_> {
                         cut: chain,
                         aborted: false,
                         probcut: None,
+                        level,
                     };
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
@@ -698,6 +764,30 @@ fn odd_quadrants(empty: u64) -> u64 {
 
 /// Depth from which ProbCut applies.
 const PROBCUT_FROM: u32 = 4;
+/// Root empties from which the exact search is preceded by selective passes.
+const SELECTIVE_FROM: u32 = 24;
+/// The selectivity levels of those passes, in order (indices into [`SELECTIVITY`]): one pass at
+/// 73% (more passes cost more than they saved on FFO #45-51).
+const SELECTIVE_PASSES: [u8; 1] = [0];
+/// Empties from which a node of a selective endgame pass tries a ProbCut cut-off.
+const ENDCUT_FROM: u32 = 10;
+
+/// The depth of the shallow search that predicts the final margin of a position with
+/// `empties` empty squares in a selective endgame pass.
+fn endcut_depth(empties: u32) -> u32 {
+    match empties {
+        0..=13 => 2,
+        14..=19 => 3,
+        _ => 4,
+    }
+}
+
+/// The standard deviation, in discs, of the final margin less the value of a search `depth`
+/// moves ahead, for positions with `empties` empty squares: fitted to kifu's own figures on
+/// WTHOR positions solved exactly (docs/BENCHMARKS.md gives the commands).
+fn endcut_sigma(empties: u32, depth: u32) -> f64 {
+    7.68 + 0.073 * f64::from(empties) - 0.5 * f64::from(depth)
+}
 
 /// The depth of ProbCut's shallow search for a node searched `depth` ahead: about half as deep,
 /// of the same parity (values at odd and even depths differ by about 3 discs on average).
@@ -753,7 +843,8 @@ impl Search<'_> {
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.table.probe(p, o) {
             let scale = if e.depth == EXACT { SCALE } else { 1 };
-            if e.depth == EXACT || u32::from(e.depth) >= depth {
+            // (Selective endgame bounds are not used here, only their moves.)
+            if e.depth == EXACT || (!e.is_endgame() && u32::from(e.depth) >= depth) {
                 let (lower, upper) = (i32::from(e.lower) * scale, i32::from(e.upper) * scale);
                 if lower >= beta || lower == upper {
                     return lower;

@@ -9,6 +9,8 @@
 //!   mobility, corners first, the table's move before all;
 //! - no table and quadrant-parity ordering near the end, with the last four empty squares
 //!   played out without move generation;
+//! - from 24 empties, a selective pass (endgame ProbCut at 73%) before the exact one, leaving
+//!   best moves in the table; only the exact pass's bounds decide the score;
 //! - young-brothers-wait parallelism: with more than one thread, the moves after the first at
 //!   nodes far from the end are searched in parallel (rayon); the scores are exact whatever the
 //!   thread count.
@@ -21,7 +23,7 @@ use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE};
 use super::search::{Search, Stop};
-use super::table::{NO_MOVE, Table};
+use super::table::{NO_MOVE, SELECTIVE_LEVELS, Table};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
 
@@ -547,6 +549,7 @@ impl Solver {
             cut: Vec::new(),
             aborted: false,
             probcut: self.probcut,
+            level: SELECTIVE_LEVELS,
         };
         let score = f(&mut search);
         (score, search.nodes)

@@ -19,7 +19,9 @@ pub(crate) struct Entry {
     pub upper: i16,
     /// The best move found (a bit index), or [`NO_MOVE`].
     pub best: u8,
-    /// Moves searched ahead, or [`EXACT`] for bounds on the final margin.
+    /// Moves searched ahead, or [`EXACT`] for bounds on the final margin, or
+    /// [`endgame_tag`] of a selectivity level for bounds the endgame search found with
+    /// ProbCut cut-offs.
     pub depth: u8,
     /// The work behind the entry (empty squares for exact ones, depth otherwise): deeper work
     /// is kept first.
@@ -30,6 +32,22 @@ pub(crate) struct Entry {
 pub(crate) const NO_MOVE: u8 = 255;
 /// The depth of an entry whose bounds are exact disc margins.
 pub(crate) const EXACT: u8 = 255;
+/// Selectivity levels of the endgame search below exact (see [`endgame_tag`]).
+pub(crate) const SELECTIVE_LEVELS: u8 = 5;
+
+/// The depth tag of the endgame search's entries at selectivity `level` (0 the most selective,
+/// [`SELECTIVE_LEVELS`] exact, tagged [`EXACT`]): bounds in discs, usable by a search at the
+/// same level or a less exact one. Above every depth of the depth-limited search.
+pub(crate) const fn endgame_tag(level: u8) -> u8 {
+    EXACT - (SELECTIVE_LEVELS - level)
+}
+
+impl Entry {
+    /// Whether the bounds are endgame disc margins, exact or selective.
+    pub(crate) fn is_endgame(self) -> bool {
+        self.depth >= endgame_tag(0)
+    }
+}
 
 impl Entry {
     /// `generation` is never zero, so an empty slot (all zero) matches no position.
@@ -174,14 +192,21 @@ impl Table {
         let i = self.pair(p, o);
         let data = entry.pack(generation);
         let (first, second) = (&self.slots()[i], &self.slots()[i + 1]);
+        // A depth-limited entry never replaces an endgame one of the same position: ProbCut's
+        // shallow searches inside the endgame search would wipe out its best moves.
+        let keeps = |old: u64| !entry.is_endgame() && Entry::unpack(old).is_endgame();
         let (fp, fo, fdata) = first.read();
         if fp == p && fo == o {
-            first.write(p, o, data);
+            if !keeps(fdata) {
+                first.write(p, o, data);
+            }
             return;
         }
-        let (sp, so, _) = second.read();
+        let (sp, so, sdata) = second.read();
         if sp == p && so == o {
-            second.write(p, o, data);
+            if !keeps(sdata) {
+                second.write(p, o, data);
+            }
             return;
         }
         let old = Entry::unpack(fdata);
@@ -225,6 +250,23 @@ mod tests {
         assert_eq!(table.probe(q, r), Some(c));
         assert_eq!(table.probe(1, 2), None);
         assert_eq!(table.probe(p, o), Some(b));
+    }
+
+    #[test]
+    fn a_depth_limited_entry_keeps_an_endgame_entry_of_its_position() {
+        let table = Table::new(1);
+        let selective = Entry { lower: 2, upper: 64, best: 19, depth: endgame_tag(0), cost: 20 };
+        let shallow = Entry { lower: -50, upper: 300, best: 26, depth: 3, cost: 3 };
+        table.store(1, 2, selective, 1);
+        table.store(1, 2, shallow, 1);
+        assert_eq!(table.probe(1, 2), Some(selective));
+        // The exact search's entry replaces a selective one, and is kept likewise.
+        let exact = Entry { lower: 4, upper: 4, best: 19, depth: EXACT, cost: 20 };
+        table.store(1, 2, exact, 1);
+        table.store(1, 2, shallow, 1);
+        assert_eq!(table.probe(1, 2), Some(exact));
+        assert!(exact.is_endgame() && selective.is_endgame() && !shallow.is_endgame());
+        assert!(endgame_tag(SELECTIVE_LEVELS) == EXACT && endgame_tag(0) > 64);
     }
 
     #[test]
