@@ -203,11 +203,7 @@ fn solve(
         let searcher = generic.get_or_insert_with(|| GenericSearcher::new(args.hash_mb));
         return solve_generic(source, raw, args, &pos, searcher).map_err(fail);
     };
-    let rules = pos.rules().clone();
-    let name = |mv: Move| match mv {
-        Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => rules.square_name(sq),
-    };
+    let name = |mv: Move| move_name(&pos, mv);
     let started = Instant::now();
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
     let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
@@ -221,10 +217,7 @@ fn solve(
         let found = solver.search_with(&pos, depth, limits).map_err(fail)?;
         let moves = if args.all_moves {
             let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
-            all.iter()
-                .map(|(mv, e)| format!("{}:{}{:+}", name(*mv), if e.exact { "" } else { "~" }, e.score))
-                .collect::<Vec<_>>()
-                .join(" ")
+            estimates_text(&pos, &all)
         } else {
             String::new()
         };
@@ -264,11 +257,6 @@ fn solve_generic(
     searcher: &mut GenericSearcher,
 ) -> Result<Row, SolveError> {
     let started = Instant::now();
-    let rules = pos.rules().clone();
-    let name = |mv: Move| match mv {
-        Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => rules.square_name(sq),
-    };
     let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
     let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < pos.empties());
     let mut found = if limited {
@@ -289,10 +277,7 @@ fn solve_generic(
     let moves = if args.all_moves {
         let all = searcher.search_moves_with(pos, found.depth, Limits::default())?;
         nodes += searcher.nodes();
-        all.iter()
-            .map(|(mv, e)| format!("{}:{}{:+}", name(*mv), if e.exact { "" } else { "~" }, e.score))
-            .collect::<Vec<_>>()
-            .join(" ")
+        estimates_text(pos, &all)
     } else {
         String::new()
     };
@@ -309,11 +294,7 @@ fn row(
     nodes: u64,
     started: Instant,
 ) -> Row {
-    let rules = pos.rules();
-    let name = |mv: Move| match mv {
-        Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => rules.square_name(sq),
-    };
+    let name = |mv: Move| move_name(pos, mv);
     Row {
         source: source.name.to_owned(),
         index: raw.index + 1,
@@ -328,4 +309,19 @@ fn row(
         exact: found.exact,
         depth: found.depth,
     }
+}
+
+/// A move's name on the board of `pos`, `pass` for a pass.
+fn move_name(pos: &Position, mv: Move) -> String {
+    match mv {
+        Move::Pass => "pass".to_owned(),
+        Move::Place(sq) => pos.rules().square_name(sq),
+    }
+}
+
+/// Every move's estimate as `move:score`, `~` before a score that is not exact.
+fn estimates_text(pos: &Position, all: &[(Move, Estimate)]) -> String {
+    let text =
+        |(mv, e): &(Move, Estimate)| format!("{}:{}{:+}", move_name(pos, *mv), if e.exact { "" } else { "~" }, e.score);
+    all.iter().map(text).collect::<Vec<_>>().join(" ")
 }
