@@ -179,10 +179,10 @@ fn variants_keep_their_shape_holes_and_rank_names() {
     assert_eq!((code, err.as_str()), (0, ""));
     insta::assert_snapshot!(out);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "   a b c d e f g h i j");
-    assert!(lines[1].starts_with("10     - "), "cut corners are blank: {}", lines[1]);
+    assert_eq!(lines[0], "     a   b   c   d   e   f   g   h   i   j", "wider columns for the scores");
+    assert!(lines[1].starts_with("10           - "), "cut corners are blank: {}", lines[1]);
     assert!(lines[8].contains('#'), "the hole on e3");
-    assert!(out.contains("no annotation: the solver plays standard 8x8 Othello only"));
+    assert!(out.contains("scores searched 6 moves ahead"), "the generic engine scores the moves: {out}");
     let (svg, _, _) = run(&["show", "-", "--rules", "8stars,holes=e3", "--format", "svg"], "e4\n");
     let doc = check_svg(&svg);
     // 88 cells of the shape, less nothing: the hole is drawn as a crossed square.

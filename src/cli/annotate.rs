@@ -19,7 +19,7 @@ use super::records::{self, InputArgs, Source};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::eval::Evaluator;
-use crate::engine::generic::{GenericAnalyst, GenericSearcher};
+use crate::engine::generic::{self, GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet, probcut_for};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{MoveSyntax, MoveToken, Record};
@@ -259,8 +259,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let settings =
         Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10).max(1), time };
     let generic = Settings {
-        exact_empties: args.exact_empties.unwrap_or(GENERIC_EXACT_EMPTIES),
-        depth: args.depth.unwrap_or(GENERIC_DEPTH).max(1),
+        exact_empties: args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
+        depth: args.depth.unwrap_or(generic::DEFAULT_DEPTH).max(1),
         time,
     };
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
@@ -370,10 +370,6 @@ struct Worker {
     solvers: SolverSet,
     generic: Option<GenericSearcher>,
 }
-
-/// `--exact-empties` and `--depth` for games of other variants when not given.
-const GENERIC_EXACT_EMPTIES: u32 = 14;
-const GENERIC_DEPTH: u32 = 6;
 
 /// How each engine searches.
 #[derive(Clone, Copy)]

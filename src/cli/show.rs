@@ -9,6 +9,7 @@ use anyhow::Context as _;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
 use crate::core::{Color, Game, Move, Passes, Position};
+use crate::engine::generic;
 use crate::engine::scores::{MoveScorer, ScoreError, Settings};
 use crate::engine::solve::probcut_for;
 use crate::notation::Record;
@@ -39,16 +40,19 @@ pub struct Args {
     /// The game as one diagram with the move numbers on the squares, as in printed records.
     #[arg(long)]
     pub kifu: bool,
-    /// The scores of the legal moves on their squares (standard 8x8): exact with at most
-    /// --exact-empties empty squares, else searched --depth moves ahead (shown as ~+4).
+    /// The scores of the legal moves on their squares: exact with at most --exact-empties empty
+    /// squares, else searched --depth moves ahead (shown as ~+4). Other variants than standard
+    /// 8x8 are scored by the slower generic engine.
     #[arg(long, conflicts_with = "kifu")]
     pub annotate: bool,
-    /// With --annotate: solve exactly up to this many empty squares.
-    #[arg(long, default_value_t = 18, requires = "annotate")]
-    pub exact_empties: u32,
-    /// With --annotate: moves searched ahead with more empty squares (the move counting as one).
-    #[arg(long, default_value_t = 10, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..=60))]
-    pub depth: u32,
+    /// With --annotate: solve exactly up to this many empty squares [default: 18; 14 for other
+    /// variants].
+    #[arg(long, requires = "annotate")]
+    pub exact_empties: Option<u32>,
+    /// With --annotate: moves searched ahead with more empty squares, the move counting as one
+    /// [default: 10; 6 for other variants].
+    #[arg(long, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..=60))]
+    pub depth: Option<u32>,
     /// With --annotate: the depth-limited search's selectivity in percent (73, 87, 95, 98, 99;
     /// 100 for none).
     #[arg(long, default_value_t = 87, requires = "annotate")]
@@ -122,8 +126,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         output => Sink::One(Output::open(output)?),
     };
     let wanted = args.game.unwrap_or(1);
-    let settings = Settings { exact_empties: args.exact_empties, depth: args.depth, probcut };
-    let mut scorer = args.annotate.then(|| MoveScorer::new(args.hash_mb, settings));
+    let settings =
+        Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10), probcut };
+    let mut scorer = args.annotate.then(|| {
+        MoveScorer::new(args.hash_mb, settings).with_generic(
+            args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
+            args.depth.unwrap_or(generic::DEFAULT_DEPTH),
+        )
+    });
     let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
     records::scan(&args.input, |source, item| {
         seen += 1;

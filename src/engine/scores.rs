@@ -1,7 +1,9 @@
 //! Scores of every legal move of a position, for annotated diagrams: exact from the endgame
-//! solver when the position has few enough empty squares, else from the depth-limited search.
+//! solver when the position has few enough empty squares, else from the depth-limited search;
+//! positions of other variants than standard 8x8 from the generic engine.
 
 use crate::core::{Move, Position};
+use crate::engine::generic::{self, GenericSearcher};
 use crate::engine::solve::{Limits, SolveError, Solver, SolverSet, probcut_for};
 
 /// One legal move and its score: the final disc margin for the side to move after playing it.
@@ -23,7 +25,7 @@ pub enum ScoreError {
     /// The game is over: there is no move to score.
     #[error("the game is over")]
     GameOver,
-    /// The engine declined the position (rules it does not play) or stopped.
+    /// The engine stopped.
     #[error(transparent)]
     Engine(#[from] SolveError),
 }
@@ -47,11 +49,14 @@ impl Default for Settings {
     }
 }
 
-/// Scores the moves of positions with a [`Solver`] per scoring, whose table is kept from one
-/// position to the next.
+/// Scores the moves of positions with a [`Solver`] per scoring, or the [`GenericSearcher`] for
+/// other variants, whose tables are kept from one position to the next.
 pub struct MoveScorer {
     settings: Settings,
+    generic_settings: Settings,
     solvers: SolverSet,
+    generic: Option<GenericSearcher>,
+    hash_mb: usize,
 }
 
 impl MoveScorer {
@@ -59,21 +64,35 @@ impl MoveScorer {
     /// use for each scoring).
     #[must_use]
     pub fn new(hash_mb: usize, settings: Settings) -> MoveScorer {
-        MoveScorer { settings, solvers: SolverSet::new(hash_mb, 1, settings.probcut, None) }
+        let generic_settings =
+            Settings { exact_empties: generic::DEFAULT_EXACT_EMPTIES, depth: generic::DEFAULT_DEPTH, probcut: None };
+        let solvers = SolverSet::new(hash_mb, 1, settings.probcut, None);
+        MoveScorer { settings, generic_settings, solvers, generic: None, hash_mb }
+    }
+
+    /// The same, searching positions of other variants with these `exact_empties` and `depth`
+    /// (default [`generic::DEFAULT_EXACT_EMPTIES`] and [`generic::DEFAULT_DEPTH`]; the generic
+    /// engine does not prune selectively).
+    #[must_use]
+    pub fn with_generic(mut self, exact_empties: u32, depth: u32) -> MoveScorer {
+        self.generic_settings = Settings { exact_empties, depth, probcut: None };
+        self
     }
 
     /// Every legal move of `position` with its score, best first (ties in board order): exact
     /// when the position has at most [`Settings::exact_empties`] empty squares, else searched
     /// [`Settings::depth`] moves ahead (exact all the same when that reaches the end).
     ///
+    /// Positions of other variants go to the generic engine with the settings of
+    /// [`MoveScorer::with_generic`].
+    ///
     /// # Errors
-    /// [`ScoreError::GameOver`] for a finished game; [`SolveError::Unsupported`] for positions
-    /// the engine does not play (only standard 8x8 Othello, either scoring).
+    /// [`ScoreError::GameOver`] for a finished game.
     pub fn score(&mut self, position: &Position) -> Result<Vec<MoveScore>, ScoreError> {
-        let counting = Solver::counting_for(position).ok_or(SolveError::Unsupported)?;
         if position.is_game_over() {
             return Err(ScoreError::GameOver);
         }
+        let Some(counting) = Solver::counting_for(position) else { return self.score_generic(position) };
         let solver = self.solvers.get(counting);
         let empties = position.empties();
         if empties <= self.settings.exact_empties {
@@ -85,6 +104,25 @@ impl MoveScorer {
         }
         let moves = solver.search_moves_with(position, self.settings.depth, Limits::default())?;
         Ok(moves.into_iter().map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact, depth: e.depth }).collect())
+    }
+
+    /// [`MoveScorer::score`] for a position of another variant than standard 8x8.
+    fn score_generic(&mut self, position: &Position) -> Result<Vec<MoveScore>, ScoreError> {
+        let settings = self.generic_settings;
+        let hash_mb = self.hash_mb;
+        let searcher = self.generic.get_or_insert_with(|| GenericSearcher::new(hash_mb));
+        let empties = position.empties();
+        let depth = if empties <= settings.exact_empties { empties } else { settings.depth };
+        let moves = searcher.search_moves_with(position, depth, Limits::default())?;
+        Ok(moves
+            .into_iter()
+            .map(|(mv, e)| MoveScore {
+                mv,
+                score: e.score,
+                exact: e.exact,
+                depth: if e.exact { empties } else { e.depth },
+            })
+            .collect())
     }
 }
 
@@ -135,12 +173,19 @@ mod tests {
     }
 
     #[test]
-    fn other_rules_and_finished_games_are_declined() {
+    fn other_variants_are_scored_by_the_generic_engine_and_finished_games_declined() {
+        let mut scorer = MoveScorer::new(1, Settings::default()).with_generic(12, 2);
+        // 6x6 from the start: 32 empties, searched two moves ahead; the four moves symmetric.
         let six = Position::start("othello,size=6".parse::<Rules>().unwrap().shared());
-        let mut scorer = MoveScorer::new(1, Settings::default());
-        assert_eq!(scorer.score(&six), Err(ScoreError::Engine(SolveError::Unsupported)));
-        let anti = Position::start("anti".parse::<Rules>().unwrap().shared());
-        assert_eq!(scorer.score(&anti), Err(ScoreError::Engine(SolveError::Unsupported)));
+        let scores = scorer.score(&six).unwrap();
+        assert_eq!(scores.len(), 4);
+        assert!(scores.iter().all(|s| !s.exact && s.depth == 2 && s.score == scores[0].score), "{scores:?}");
+        // 4x4: 12 empties, solved; the best move's score is the generic engine's exact value.
+        let four = Position::start("othello,size=4".parse::<Rules>().unwrap().shared());
+        let scores = scorer.score(&four).unwrap();
+        let exact = GenericSearcher::new(1).solve_with(&four, Limits::default()).unwrap();
+        assert!(scores.iter().all(|s| s.exact && s.depth == 12), "{scores:?}");
+        assert_eq!(scores[0].score, exact.score);
         let setup = Setup { black: (0..64).map(Square::from_bit8).collect(), white: vec![], side: Color::White };
         let full = Position::from_setup(Rules::othello().shared(), &setup).unwrap();
         assert_eq!(scorer.score(&full), Err(ScoreError::GameOver));

@@ -13,3 +13,9 @@ mod search;
 
 pub use eval::{Features, GenericEval, Geometry};
 pub use search::{GenericAnalyst, GenericSearcher};
+
+/// Empty squares from which the commands solve positions of other variants exactly unless told
+/// otherwise (fewer than for 8x8: this engine is slower).
+pub const DEFAULT_EXACT_EMPTIES: u32 = 14;
+/// Moves the commands search ahead in positions of other variants unless told otherwise.
+pub const DEFAULT_DEPTH: u32 = 6;
