@@ -762,6 +762,24 @@ fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |acc, &q| acc | q)
 }
 
+/// An iteration of a depth-limited search deepening one move at a time: `search(low, high)`
+/// in a window of two discs around `guess` (the last iteration's value), widened by eight discs
+/// past the side that fails, until the value falls inside or `search` says it was stopped.
+pub(crate) fn around(guess: i32, mut search: impl FnMut(i32, i32) -> (i32, bool)) -> i32 {
+    let (mut low, mut high) = (guess - 2 * SCALE, guess + 2 * SCALE);
+    loop {
+        let (v, stopped) = search(low, high);
+        if stopped || (v > low && v < high) {
+            return v;
+        }
+        if v <= low {
+            low = v - 8 * SCALE;
+        } else {
+            high = v + 8 * SCALE;
+        }
+    }
+}
+
 /// Depth from which ProbCut applies.
 const PROBCUT_FROM: u32 = 4;
 /// Root empties from which the exact search is preceded by selective passes.

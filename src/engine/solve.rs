@@ -21,8 +21,8 @@
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use super::eval::{Evaluator, SCALE};
-use super::search::{Search, Stop};
+use super::eval::{Evaluator, SCALE, to_discs};
+use super::search::{Search, Stop, around};
 use super::table::{NO_MOVE, SELECTIVE_LEVELS, Table};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
@@ -354,8 +354,7 @@ impl Solver {
         let (units, nodes) = self.run(stop, |s| -s.midgame(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
         let mut pv = vec![mv];
         pv.extend(self.table_line(cp, co, child_depth));
-        let score = (units as f64 / f64::from(SCALE)).round() as i32;
-        Estimate { score, units, exact, depth, best: Some(mv), pv, nodes }
+        Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes }
     }
 
     /// Searches a position `depth` moves ahead on the evaluation, deepening one move at a time;
@@ -373,21 +372,7 @@ impl Solver {
             let (value, n) = self.run(&stop, |s| match guess {
                 // The last iteration reaches the end: the exact search, in whole discs.
                 _ if d >= empties => s.aspiration(p, o, -64, 64) * SCALE,
-                // A window of two discs around the last value, widened on the side that fails.
-                Some(g) => {
-                    let (mut low, mut high) = (g - 2 * SCALE, g + 2 * SCALE);
-                    loop {
-                        let v = s.midgame(p, o, d, low, high, false);
-                        if s.aborted || (v > low && v < high) {
-                            return v;
-                        }
-                        if v <= low {
-                            low = v - 8 * SCALE;
-                        } else {
-                            high = v + 8 * SCALE;
-                        }
-                    }
-                }
+                Some(g) => around(g, |low, high| (s.midgame(p, o, d, low, high, false), s.aborted)),
                 None => s.midgame(p, o, d, -SCALE * 65, SCALE * 65, false),
             });
             nodes += n;
@@ -407,15 +392,7 @@ impl Solver {
             self.table_line(p, o, depth)
         };
         self.nodes = nodes;
-        Ok(Estimate {
-            score: (units as f64 / f64::from(SCALE)).round() as i32,
-            units,
-            exact,
-            depth,
-            best: pv.first().copied(),
-            pv,
-            nodes,
-        })
+        Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
     }
 
     /// Every legal move's value `depth` moves ahead (the move itself counting as one), best

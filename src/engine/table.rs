@@ -47,9 +47,7 @@ impl Entry {
     pub(crate) fn is_endgame(self) -> bool {
         self.depth >= endgame_tag(0)
     }
-}
 
-impl Entry {
     /// `generation` is never zero, so an empty slot (all zero) matches no position.
     fn pack(self, generation: u8) -> u64 {
         u64::from(self.lower as u16)

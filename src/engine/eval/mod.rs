@@ -22,6 +22,12 @@ use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, layout};
 /// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
 pub const SCALE: i32 = 32;
 
+/// A value in evaluation units as whole discs, rounded.
+#[must_use]
+pub fn to_discs(units: i32) -> i32 {
+    (f64::from(units) / f64::from(SCALE)).round() as i32
+}
+
 /// Game phases: one table set per four empty-square counts (0-3, 4-7, ..., 52-55, 56-60).
 pub const PHASES: usize = 15;
 

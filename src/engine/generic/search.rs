@@ -14,7 +14,8 @@ use std::time::Instant;
 use super::eval::GenericEval;
 use crate::core::{Move, Position, Square};
 use crate::engine::analysis::{Analyst, Found, Settings};
-use crate::engine::eval::SCALE;
+use crate::engine::eval::{SCALE, to_discs};
+use crate::engine::search::around;
 use crate::engine::solve::{Estimate, Limits, SolveError};
 
 /// A depth that reaches the end of any game (boards have at most 256 cells).
@@ -288,20 +289,7 @@ impl GenericSearcher {
         let mut done: Option<(u32, i32, Option<Move>)> = None;
         for d in 1..=depth.min(empties).max(1) {
             let value = match done {
-                Some((_, guess, _)) => {
-                    let (mut low, mut high) = (guess - 2 * SCALE, guess + 2 * SCALE);
-                    loop {
-                        let v = run.search(position, d, low, high);
-                        if run.stopped || (v > low && v < high) {
-                            break v;
-                        }
-                        if v <= low {
-                            low = v - 8 * SCALE;
-                        } else {
-                            high = v + 8 * SCALE;
-                        }
-                    }
-                }
+                Some((_, guess, _)) => around(guess, |low, high| (run.search(position, d, low, high), run.stopped)),
                 None => run.search(position, d, -INFINITY, INFINITY),
             };
             if run.stopped {
@@ -324,7 +312,7 @@ impl GenericSearcher {
         };
         let nodes = run.nodes;
         self.nodes = nodes;
-        Ok(Estimate { score: discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
+        Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
     }
 
     /// The exact final margin of `position` for the side to move under perfect play (the
@@ -410,11 +398,6 @@ impl GenericSearcher {
     }
 }
 
-/// Units to whole discs, rounded.
-fn discs(units: i32) -> i32 {
-    (f64::from(units) / f64::from(SCALE)).round() as i32
-}
-
 /// One move's value `depth` placements ahead, from the position it leads to.
 fn search_child(run: &mut Run<'_>, mv: Move, child: &Position, depth: u32) -> Estimate {
     let start = run.nodes;
@@ -423,7 +406,7 @@ fn search_child(run: &mut Run<'_>, mv: Move, child: &Position, depth: u32) -> Es
     let units = -run.search(child, child_depth, -INFINITY, INFINITY);
     let mut pv = vec![mv];
     pv.extend(run.principal_line(child, if exact { TO_THE_END } else { child_depth }));
-    Estimate { score: discs(units), units, exact, depth, best: Some(mv), pv, nodes: run.nodes - start }
+    Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes: run.nodes - start }
 }
 
 /// The generic searcher as an [`Analyst`] for [`crate::engine::analysis::analyse`]: exact at
