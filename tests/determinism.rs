@@ -1,7 +1,8 @@
 //! Every command that works in parallel gives the same bytes on one thread and on several, and
 //! on a second run, on a real database (WTHOR 2004, 9,113 games). Measurements (`solve`'s nodes
-//! and seconds, `perft`'s time) are the exception, and so are the solver's best move and line
-//! when several moves are equally good: they are compared without those fields.
+//! and seconds, `perft`'s time) are the exception, and so are the exact solver's best move and
+//! line when several moves are equally good: they are compared without those fields. The
+//! depth-limited search (`solve --depth`) gives the same everything but the time.
 
 mod common;
 
@@ -84,6 +85,27 @@ fn solve_and_perft_give_the_same_results_on_any_thread_count() {
     };
     let one = results("1");
     assert_eq!(one.len(), 5);
+    // The depth-limited search: everything but the time, the best move and line included.
+    for extra in [&[][..], &["--all-moves"][..]] {
+        let measured = |j: &str| -> Vec<String> {
+            let mut args = vec!["solve", ffo, "--depth", "10", "--format", "csv", "-j", j];
+            args.extend(extra);
+            let csv = String::from_utf8(kifu(&args)).unwrap();
+            let mut lines = csv.lines();
+            let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+            let seconds = header.iter().position(|&h| h == "seconds").unwrap();
+            lines
+                .map(|l| {
+                    let cells: Vec<&str> =
+                        l.split(',').enumerate().filter(|&(i, _)| i != seconds).map(|(_, c)| c).collect();
+                    cells.join(",")
+                })
+                .collect()
+        };
+        let one = measured("1");
+        assert!(one.iter().all(|l| l.contains(",false,10")), "{one:?}");
+        assert_eq!(one, measured("2"), "{extra:?}");
+    }
     assert_eq!(one, results("2"));
     let counts = |j: &str| {
         let json = String::from_utf8(kifu(&["perft", "8", "--divide", "--format", "json", "-j", j])).unwrap();

@@ -14,7 +14,9 @@
 //!   moves and centres its window on their value.
 //! - Depth-limited: principal-variation search on the pattern evaluation, with the same table
 //!   (its entries carry their depth), handing over to the exact search where the depth reaches
-//!   the end of the game.
+//!   the end of the game. Its root's moves are split between threads so that nothing depends on
+//!   timing (the others' searches on private table layers over the frozen shared table,
+//!   [`Search::split_children`]): the same result for any number of threads.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
@@ -23,7 +25,7 @@ use std::time::Instant;
 use super::eval::{Evaluator, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
-use super::table::{EXACT, Entry, NO_MOVE, SELECTIVE_LEVELS, Table, endgame_tag};
+use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, Table, endgame_tag};
 use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -49,6 +51,8 @@ const ASPIRATION_DEPTH: u32 = 4;
 const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 3;
+/// Depth from which the depth-limited search splits its root's moves between threads.
+const ROOT_SPLIT_FROM: u32 = 8;
 /// Empties from which a null-window node checks the opponent's stable discs.
 const STABILITY_FROM: u32 = 5;
 /// Empties from which nodes split their moves between threads.
@@ -96,7 +100,12 @@ const POLL: u64 = 1 << 14;
 
 /// One thread's search state.
 pub(crate) struct Search<'a> {
+    /// The shared table; read only when [`Search::layer`] is set.
     pub(crate) table: &'a Table,
+    /// The private table this search writes to and reads first, over a frozen `table`.
+    pub(crate) layer: Option<&'a Layer>,
+    /// Where the root split of the depth-limited search takes its layers.
+    pub(crate) layers: &'a Layers,
     pub(crate) eval: &'a Evaluator,
     pub(crate) counting: Counting,
     pub(crate) generation: u8,
@@ -124,6 +133,26 @@ struct Child {
 }
 
 impl Search<'_> {
+    /// What this search's layer, else the shared table, holds for `p` to move against `o`.
+    #[inline]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        if let Some(found) = self.layer.and_then(|l| l.probe(p, o)) {
+            return Some(found);
+        }
+        self.table.probe(p, o)
+    }
+
+    /// Records an entry in this search's layer, else in the shared table.
+    #[inline]
+    fn store(&self, p: u64, o: u64, entry: Entry) {
+        match self.layer {
+            Some(layer) => layer.store(p, o, entry, self.generation),
+            None => {
+                self.table.store(p, o, entry, self.generation);
+            }
+        }
+    }
+
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
@@ -167,7 +196,7 @@ impl Search<'_> {
             // Every child's slots were asked for at once; now their entries.
             for c in &mut out[..n] {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                if let Some(child) = self.table.probe(no, np).filter(|c| c.depth >= tag) {
+                if let Some(child) = self.probe(no, np).filter(|c| c.depth >= tag) {
                     if -i32::from(child.upper) >= beta {
                         return Err(-i32::from(child.upper));
                     }
@@ -336,7 +365,7 @@ impl Search<'_> {
             return -self.pvs(o, p, -beta, -alpha, true);
         }
         let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
+        if let Some(e) = self.probe(p, o) {
             if e.depth >= endgame_tag(self.level) {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower >= beta || lower == upper {
@@ -436,7 +465,7 @@ impl Search<'_> {
             depth: endgame_tag(self.level),
             cost: empties as u8,
         };
-        self.table.store(p, o, entry, self.generation);
+        self.store(p, o, entry);
     }
 
     /// Null-window search: is the value above `alpha`? Returns a bound on the wrong side of the
@@ -469,7 +498,7 @@ impl Search<'_> {
             }
         }
         let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
+        if let Some(e) = self.probe(p, o) {
             if e.depth >= endgame_tag(self.level) {
                 let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
                 if lower > alpha {
@@ -555,8 +584,10 @@ impl Search<'_> {
         let aborted = AtomicBool::new(false);
         let mut chain = self.cut.clone();
         chain.push(cut.clone());
-        let (table, eval, counting, generation, stop, level) =
-            (self.table, self.eval, self.counting, self.generation, self.stop, self.level);
+        // (A search on a layer never splits: its result must not depend on other threads.)
+        debug_assert!(self.layer.is_none());
+        let (table, layers, eval, counting, generation, stop, level) =
+            (self.table, self.layers, self.eval, self.counting, self.generation, self.stop, self.level);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
             for &c in young {
@@ -567,6 +598,8 @@ impl Search<'_> {
                     }
                     let mut s = Search {
                         table,
+                        layer: None,
+                        layers,
                         eval,
                         counting,
                         generation,
@@ -835,7 +868,28 @@ impl Search<'_> {
     /// Depth-limited principal-variation search on the evaluation: the value of `p` to move
     /// looking `depth` moves ahead, in evaluation units, in the window (`alpha`, `beta`). Where
     /// the depth reaches the end of the game the exact search takes over.
-    pub(crate) fn midgame(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32, passed: bool) -> i32 {
+    pub(crate) fn midgame(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.midgame_node(p, o, depth, alpha, beta, passed, false)
+    }
+
+    /// [`Search::midgame`] at the root of a search, its moves after the first split between
+    /// threads from [`ROOT_SPLIT_FROM`] moves ahead in a way that gives the same value and
+    /// best move for any number of threads ([`Search::split_children`]).
+    pub(crate) fn midgame_root(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
+        self.midgame_node(p, o, depth, alpha, beta, passed, depth >= ROOT_SPLIT_FROM)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn midgame_node(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        passed: bool,
+        split: bool,
+    ) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if depth >= empties {
             // Exact from here: the window in whole discs (rounded outward), the value back in
@@ -859,7 +913,7 @@ impl Search<'_> {
             return -self.midgame(o, p, depth, -beta, -alpha, true);
         }
         let mut hash_move = NO_MOVE;
-        if let Some(e) = self.table.probe(p, o) {
+        if let Some(e) = self.probe(p, o) {
             let scale = if e.depth == EXACT { SCALE } else { 1 };
             // (Selective endgame bounds are not used here, only their moves.)
             if e.depth == EXACT || (!e.is_endgame() && u32::from(e.depth) >= depth) {
@@ -905,9 +959,14 @@ impl Search<'_> {
             n += 1;
         }
         children[..n].sort_unstable_by_key(|c| c.key);
-        let Some((best, best_move)) = self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| {
-            s.midgame(p, o, depth - 1, a, b, false)
-        }) else {
+        let found = if split && n > 1 {
+            self.split_children(p, o, &children[..n], alpha, beta, depth - 1)
+        } else {
+            self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| {
+                s.midgame(p, o, depth - 1, a, b, false)
+            })
+        };
+        let Some((best, best_move)) = found else {
             return 0;
         };
         let (lower, upper) = if best <= original.0 {
@@ -919,7 +978,110 @@ impl Search<'_> {
         };
         let entry =
             Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: depth as u8, cost: depth as u8 };
-        self.table.store(p, o, entry, self.generation);
+        self.store(p, o, entry);
         best
+    }
+
+    /// The moves of the depth-limited search's root, each searched `depth` moves ahead, with a
+    /// value and best move that do not depend on the number of threads: the first move in the
+    /// full window on the shared table; then every other move at once (in parallel, as many at
+    /// a time as there are threads) in a null window above the first's value, each on an empty
+    /// private [`Layer`] over the table as it stands, which nothing writes to meanwhile; then the
+    /// layers go into the table in the moves' order, and the moves that beat the first are
+    /// searched again in turn in the full window. The best value and move, or `None` when the
+    /// search was aborted.
+    fn split_children(
+        &mut self,
+        p: u64,
+        o: u64,
+        children: &[Child],
+        mut alpha: i32,
+        beta: i32,
+        depth: u32,
+    ) -> Option<(i32, u8)> {
+        use rayon::prelude::*;
+        let child = |c: &Child| (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+        let (np, no) = child(&children[0]);
+        let mut best = -self.midgame(no, np, depth, -beta, -alpha, false);
+        let mut best_move = children[0].sq;
+        if self.aborted {
+            return None;
+        }
+        if best > alpha {
+            alpha = best;
+            if alpha >= beta {
+                return Some((best, best_move));
+            }
+        }
+        let probe_alpha = alpha;
+        let (table, layers, eval, counting, generation, stop, probcut, level) =
+            (self.table, self.layers, self.eval, self.counting, self.generation, self.stop, self.probcut, self.level);
+        /// One move's null-window search on its layer, and what the layer was given.
+        struct Probe {
+            score: i32,
+            nodes: u64,
+            aborted: bool,
+            entries: Vec<(u64, u64, Entry)>,
+        }
+        let probes: Vec<Probe> = children[1..]
+            .par_iter()
+            .with_max_len(1)
+            .map(|c| {
+                let mut layer = layers.take();
+                let mut s = Search {
+                    table,
+                    layer: Some(&layer),
+                    layers,
+                    eval,
+                    counting,
+                    generation,
+                    parallel: false,
+                    nodes: 0,
+                    stop,
+                    cut: Vec::new(),
+                    aborted: false,
+                    probcut,
+                    level,
+                };
+                let (np, no) = child(c);
+                let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
+                let (nodes, aborted) = (s.nodes, s.aborted);
+                let entries = layer.drain();
+                layers.give(layer);
+                Probe { score, nodes, aborted, entries }
+            })
+            .collect();
+        for probe in &probes {
+            self.nodes += probe.nodes;
+            self.aborted |= probe.aborted;
+            for &(p, o, entry) in &probe.entries {
+                self.table.store(p, o, entry, self.generation);
+            }
+        }
+        if self.aborted {
+            return None;
+        }
+        for (c, &Probe { score: probe, .. }) in children[1..].iter().zip(&probes) {
+            let score = if probe > probe_alpha && probe < beta {
+                let (np, no) = child(c);
+                -self.midgame(no, np, depth, -beta, -alpha.max(probe), false)
+            } else {
+                probe
+            };
+            if self.aborted {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_move = c.sq;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_move))
     }
 }

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
 use super::search::{Search, Stop, around};
-use super::table::{NO_MOVE, SELECTIVE_LEVELS, Table};
+use super::table::{Layers, NO_MOVE, SELECTIVE_LEVELS, Table};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
 
@@ -120,6 +120,8 @@ pub enum SolveError {
 /// An exact solver: its transposition table (kept between calls), threads and scoring.
 pub struct Solver {
     table: Table,
+    /// The private tables of the depth-limited search's root split.
+    layers: Layers,
     eval: Arc<Evaluator>,
     counting: Counting,
     threads: usize,
@@ -192,7 +194,16 @@ impl Solver {
     pub fn new(hash_mb: usize, counting: Counting) -> Solver {
         static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
         let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
-        Solver { table: Table::new(hash_mb), eval, counting, threads: 1, generation: 0, nodes: 0, probcut: None }
+        Solver {
+            table: Table::new(hash_mb),
+            layers: Layers::new((hash_mb / 4).clamp(1, 64)),
+            eval,
+            counting,
+            threads: 1,
+            generation: 0,
+            nodes: 0,
+            probcut: None,
+        }
     }
 
     /// Searches with `threads` threads (rayon's global pool, or the pool the call runs in).
@@ -351,7 +362,7 @@ impl Solver {
     fn search_child(&mut self, stop: &Stop, mv: Move, cp: u64, co: u64, passed: bool, depth: u32) -> Estimate {
         let child_depth = if passed { depth } else { depth - 1 };
         let exact = child_depth >= 64 - (cp | co).count_ones();
-        let (units, nodes) = self.run(stop, |s| -s.midgame(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
+        let (units, nodes) = self.run(stop, |s| -s.midgame_root(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
         let mut pv = vec![mv];
         pv.extend(self.table_line(cp, co, child_depth));
         Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes }
@@ -372,8 +383,8 @@ impl Solver {
             let (value, n) = self.run(&stop, |s| match guess {
                 // The last iteration reaches the end: the exact search, in whole discs.
                 _ if d >= empties => s.aspiration(p, o, -64, 64) * SCALE,
-                Some(g) => around(g, |low, high| (s.midgame(p, o, d, low, high, false), s.aborted)),
-                None => s.midgame(p, o, d, -SCALE * 65, SCALE * 65, false),
+                Some(g) => around(g, |low, high| (s.midgame_root(p, o, d, low, high, false), s.aborted)),
+                None => s.midgame_root(p, o, d, -SCALE * 65, SCALE * 65, false),
             });
             nodes += n;
             if stop.hit() {
@@ -517,6 +528,8 @@ impl Solver {
     fn run(&self, stop: &Stop, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
         let mut search = Search {
             table: &self.table,
+            layer: None,
+            layers: &self.layers,
             eval: &self.eval,
             counting: self.counting,
             generation: self.generation,
@@ -731,6 +744,29 @@ mod tests {
     }
 
     #[test]
+    fn the_root_split_finds_the_values_of_the_plain_search() {
+        // Without ProbCut both are alpha-beta on the same evaluation: the same value.
+        for seed in 0..4 {
+            let pos = random_position(seed, 34, "othello");
+            let [black, white] = pos.bitboards().unwrap();
+            let (p, o) = if pos.side_to_move() == crate::core::Color::Black { (black, white) } else { (white, black) };
+            let value = |split: bool| {
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+                solver.generation = 1;
+                let stop = Stop::new(Limits::default());
+                solver.run(&stop, |s| {
+                    if split {
+                        s.midgame_root(p, o, 8, -SCALE * 65, SCALE * 65, false)
+                    } else {
+                        s.midgame(p, o, 8, -SCALE * 65, SCALE * 65, false)
+                    }
+                })
+            };
+            assert_eq!(value(true).0, value(false).0, "seed {seed}");
+        }
+    }
+
+    #[test]
     fn search_to_the_end_is_exact() {
         for seed in 0..6 {
             let pos = random_position(seed, 48, "othello");
@@ -786,6 +822,25 @@ mod tests {
             let one = Solver::new(4, Counting::EmptiesToWinner).solve(&pos).unwrap();
             let two = pool.install(|| Solver::new(4, Counting::EmptiesToWinner).with_threads(2).solve(&pos).unwrap());
             assert_eq!(one.score, two.score, "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_depth_limited_search_is_the_same_on_any_thread_count() {
+        let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for seed in 0..4 {
+            let pos = random_position(seed, 36, "othello");
+            let run = |threads: usize| {
+                let mut solver =
+                    Solver::new(4, Counting::EmptiesToWinner).with_threads(threads).with_probcut(Some(1.5));
+                let best = solver.search_with(&pos, 9, Limits::default()).unwrap();
+                let moves = solver.search_moves_with(&pos, 9, Limits::default()).unwrap();
+                (best, moves)
+            };
+            let one = single.install(|| run(1));
+            assert_eq!(one, pool.install(|| run(2)), "seed {seed}");
+            assert_eq!(one, pool.install(|| run(2)), "seed {seed}, again");
         }
     }
 

@@ -7,7 +7,9 @@
 //! first keeps the deeper of the positions that meet there, the second takes the rest.
 
 use std::alloc::Layout;
+use std::cell::RefCell;
 use std::ptr::NonNull;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows of a position.
@@ -183,9 +185,10 @@ impl Table {
     }
 
     /// Records what a search of `p` to move against `o` found; `generation` (not zero) tells
-    /// this search's entries from older ones, which give way first.
+    /// this search's entries from older ones, which give way first. Returns the index of the
+    /// entry's pair of slots when both were empty before.
     #[inline]
-    pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
+    pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) -> Option<usize> {
         debug_assert_ne!(generation, 0);
         let i = self.pair(p, o);
         let data = entry.pack(generation);
@@ -198,14 +201,14 @@ impl Table {
             if !keeps(fdata) {
                 first.write(p, o, data);
             }
-            return;
+            return None;
         }
         let (sp, so, sdata) = second.read();
         if sp == p && so == o {
             if !keeps(sdata) {
                 second.write(p, o, data);
             }
-            return;
+            return None;
         }
         let old = Entry::unpack(fdata);
         if fdata == 0 || generation_of(fdata) != generation || old.cost <= entry.cost {
@@ -213,6 +216,82 @@ impl Table {
         } else {
             second.write(p, o, data);
         }
+        (fdata == 0 && sdata == 0).then_some(i)
+    }
+}
+
+/// Layers for the searches of one call, reused from one search to the next: each is empty when
+/// taken.
+pub(crate) struct Layers {
+    mib: usize,
+    free: Mutex<Vec<Layer>>,
+}
+
+impl Layers {
+    /// None yet; each will take about `mib` MiB.
+    pub(crate) fn new(mib: usize) -> Layers {
+        Layers { mib, free: Mutex::new(Vec::new()) }
+    }
+
+    /// An empty layer.
+    pub(crate) fn take(&self) -> Layer {
+        self.free
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+            .unwrap_or_else(|| Layer::new(self.mib))
+    }
+
+    /// Gives back a layer that [`Layer::drain`] emptied.
+    pub(crate) fn give(&self, layer: Layer) {
+        debug_assert!(layer.touched.borrow().is_empty());
+        self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(layer);
+    }
+}
+
+/// A private table over a frozen shared one, for one search whose result must not depend on
+/// what other threads find meanwhile: it starts empty, and [`Layer::drain`] hands out what it
+/// was given in the order its slots were first used, emptying it again.
+pub(crate) struct Layer {
+    table: Table,
+    /// The pairs of slots used since the last drain, in order.
+    touched: RefCell<Vec<usize>>,
+}
+
+impl Layer {
+    /// An empty layer of about `mib` MiB.
+    pub(crate) fn new(mib: usize) -> Layer {
+        Layer { table: Table::new(mib), touched: RefCell::new(Vec::new()) }
+    }
+
+    /// What the layer holds for the position `p` to move against `o`.
+    #[inline]
+    pub(crate) fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        self.table.probe(p, o)
+    }
+
+    /// As [`Table::store`].
+    #[inline]
+    pub(crate) fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
+        if let Some(pair) = self.table.store(p, o, entry, generation) {
+            self.touched.borrow_mut().push(pair);
+        }
+    }
+
+    /// The positions and entries held, in the order their slots were first used; the layer is
+    /// empty afterwards.
+    pub(crate) fn drain(&mut self) -> Vec<(u64, u64, Entry)> {
+        let mut out = Vec::new();
+        for pair in self.touched.get_mut().drain(..) {
+            for slot in &self.table.slots()[pair..pair + 2] {
+                let (p, o, data) = slot.read();
+                if data != 0 {
+                    out.push((p, o, Entry::unpack(data)));
+                }
+                slot.write(0, 0, 0);
+            }
+        }
+        out
     }
 }
 
