@@ -18,8 +18,8 @@
 //!   timing (the others' searches on private table layers over the frozen shared table,
 //!   [`Search::split_children`]): the same result for any number of threads.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use super::eval::{Evaluator, SCALE};
@@ -999,7 +999,6 @@ impl Search<'_> {
         beta: i32,
         depth: u32,
     ) -> Option<(i32, u8)> {
-        use rayon::prelude::*;
         let child = |c: &Child| (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
         let (np, no) = child(&children[0]);
         let mut best = -self.midgame(no, np, depth, -beta, -alpha, false);
@@ -1023,33 +1022,41 @@ impl Search<'_> {
             aborted: bool,
             entries: Vec<(u64, u64, Entry)>,
         }
-        let probes: Vec<Probe> = children[1..]
-            .par_iter()
-            .with_max_len(1)
-            .map(|c| {
-                let mut layer = layers.take();
-                let mut s = Search {
-                    table,
-                    layer: Some(&layer),
-                    layers,
-                    eval,
-                    counting,
-                    generation,
-                    parallel: false,
-                    nodes: 0,
-                    stop,
-                    cut: Vec::new(),
-                    aborted: false,
-                    probcut,
-                    level,
-                };
-                let (np, no) = child(c);
-                let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
-                let (nodes, aborted) = (s.nodes, s.aborted);
-                let entries = layer.drain();
-                layers.give(layer);
-                Probe { score, nodes, aborted, entries }
-            })
+        // First in, first out, each move taken by the next free thread: the moves likeliest to
+        // be long come first. Each result goes to its move's place.
+        let slots: Vec<Mutex<Option<Probe>>> = children[1..].iter().map(|_| Mutex::new(None)).collect();
+        rayon::scope_fifo(|scope| {
+            for (c, slot) in children[1..].iter().zip(&slots) {
+                scope.spawn_fifo(move |_| {
+                    let mut layer = layers.take();
+                    let mut s = Search {
+                        table,
+                        layer: Some(&layer),
+                        layers,
+                        eval,
+                        counting,
+                        generation,
+                        parallel: false,
+                        nodes: 0,
+                        stop,
+                        cut: Vec::new(),
+                        aborted: false,
+                        probcut,
+                        level,
+                    };
+                    let (np, no) = child(c);
+                    let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
+                    let (nodes, aborted) = (s.nodes, s.aborted);
+                    let entries = layer.drain();
+                    layers.give(layer);
+                    *slot.lock().unwrap_or_else(PoisonError::into_inner) =
+                        Some(Probe { score, nodes, aborted, entries });
+                });
+            }
+        });
+        let probes: Vec<Probe> = slots
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner).expect("searched"))
             .collect();
         for probe in &probes {
             self.nodes += probe.nodes;

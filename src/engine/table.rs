@@ -115,23 +115,32 @@ unsafe impl Sync for Table {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Table {
-    /// A table of about `mib` MiB (a power of two number of slots, at least 1024).
+    /// A table of about `mib` MiB (a power of two number of slots, at least 1024), its memory
+    /// mapped at once.
     pub fn new(mib: usize) -> Table {
+        Table::allocate(mib, true)
+    }
+
+    /// A table of about `mib` MiB whose memory is mapped only where it is first used (`touch`
+    /// false), or at once.
+    fn allocate(mib: usize, touch: bool) -> Table {
         let wanted = (mib.max(1) << 20) / std::mem::size_of::<Slot>();
         let len = (wanted.next_power_of_two() / 2).max(1024);
         let bytes = len * std::mem::size_of::<Slot>();
         let layout = Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).expect("table layout");
         // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc(layout) };
+        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
         let Some(slots) = NonNull::new(raw.cast::<Slot>()) else { std::alloc::handle_alloc_error(layout) };
-        // Advice first, then the first touch: zeroing is what maps the (huge) pages.
+        // Advice first, then the first touch: writing is what maps the (huge) pages.
         #[cfg(target_os = "linux")]
         if bytes >= HUGE_PAGE {
             // SAFETY: the range is this allocation; the advice changes no contents.
             unsafe { libc::madvise(raw.cast(), bytes, libc::MADV_HUGEPAGE) };
         }
-        // SAFETY: `raw` holds `bytes` writable bytes; all-zero bytes are valid (empty) slots.
-        unsafe { std::ptr::write_bytes(raw, 0, bytes) };
+        if touch {
+            // SAFETY: `raw` holds `bytes` writable bytes; all-zero bytes are valid (empty) slots.
+            unsafe { std::ptr::write_bytes(raw, 0, bytes) };
+        }
         Table { slots, len, layout, mask: (len - 1) & !1 }
     }
 
@@ -261,7 +270,7 @@ pub(crate) struct Layer {
 impl Layer {
     /// An empty layer of about `mib` MiB.
     pub(crate) fn new(mib: usize) -> Layer {
-        Layer { table: Table::new(mib), touched: RefCell::new(Vec::new()) }
+        Layer { table: Table::allocate(mib, false), touched: RefCell::new(Vec::new()) }
     }
 
     /// What the layer holds for the position `p` to move against `o`.
