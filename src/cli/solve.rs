@@ -204,10 +204,11 @@ fn solve(
         return solve_generic(source, raw, args, &pos, searcher).map_err(fail);
     };
     let name = |mv: Move| move_name(&pos, mv);
-    let started = Instant::now();
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
     let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let solver = solvers.get(counting);
+    // After the solver: the first position's time does not include making its table.
+    let started = Instant::now();
     let empties = pos.empties();
     // A depth or time asks for the depth-limited search, unless the depth reaches the end.
     let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
