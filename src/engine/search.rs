@@ -407,8 +407,7 @@ impl Search<'_> {
         beta: i32,
         mut search: impl FnMut(&mut Self, u64, u64, i32, i32) -> i32,
     ) -> Option<(i32, u8)> {
-        let mut best = i32::MIN;
-        let mut best_move = NO_MOVE;
+        let mut best = (i32::MIN, NO_MOVE);
         for (i, c) in children.iter().enumerate() {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let score = if i == 0 {
@@ -424,18 +423,11 @@ impl Search<'_> {
             if self.aborted {
                 return None;
             }
-            if score > best {
-                best = score;
-                best_move = c.sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, beta, score, c.sq) {
+                break;
             }
         }
-        Some((best, best_move))
+        Some(best)
     }
 
     /// The exact value in (`alpha`, `beta`) near the end, by null-window probes.
@@ -789,6 +781,20 @@ static NEIGHBOURS: [u64; 64] = {
     table
 };
 
+/// Takes a move's `score` into a node's best value and move and its alpha; true when it
+/// reaches `beta` (a cut).
+#[inline]
+fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, score: i32, sq: u8) -> bool {
+    if score > best.0 {
+        *best = (score, sq);
+        if score > *alpha {
+            *alpha = score;
+            return score >= beta;
+        }
+    }
+    false
+}
+
 /// The quadrants holding an odd number of the `empty` squares.
 #[inline]
 fn odd_quadrants(empty: u64) -> u64 {
@@ -1001,16 +1007,13 @@ impl Search<'_> {
     ) -> Option<(i32, u8)> {
         let child = |c: &Child| (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
         let (np, no) = child(&children[0]);
-        let mut best = -self.midgame(no, np, depth, -beta, -alpha, false);
-        let mut best_move = children[0].sq;
+        let first = -self.midgame(no, np, depth, -beta, -alpha, false);
         if self.aborted {
             return None;
         }
-        if best > alpha {
-            alpha = best;
-            if alpha >= beta {
-                return Some((best, best_move));
-            }
+        let mut best = (i32::MIN, NO_MOVE);
+        if raise(&mut best, &mut alpha, beta, first, children[0].sq) {
+            return Some(best);
         }
         let probe_alpha = alpha;
         let (table, layers, eval, counting, generation, stop, probcut, level) =
@@ -1078,17 +1081,10 @@ impl Search<'_> {
             if self.aborted {
                 return None;
             }
-            if score > best {
-                best = score;
-                best_move = c.sq;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if raise(&mut best, &mut alpha, beta, score, c.sq) {
+                break;
             }
         }
-        Some((best, best_move))
+        Some(best)
     }
 }
