@@ -100,7 +100,7 @@ const POLL: u64 = 1 << 14;
 
 /// One thread's search state.
 pub(crate) struct Search<'a> {
-    /// The shared table; read only when [`Search::layer`] is set.
+    /// The shared table: written when [`Search::layer`] is `None`, only read otherwise.
     pub(crate) table: &'a Table,
     /// The private table this search writes to and reads first, over a frozen `table`.
     pub(crate) layer: Option<&'a Layer>,
