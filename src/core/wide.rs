@@ -117,12 +117,15 @@ impl WideBits {
     pub fn legal_moves(p: WideBits, o: WideBits) -> WideBits {
         let mut moves = WideBits::EMPTY;
         for dir in 0..8 {
-            let mut run = p.step(dir) & o;
-            // A line holds at most 14 opponent discs between two of the mover's.
-            for _ in 0..13 {
-                run |= run.step(dir) & o;
+            // Grow the runs of opponent discs next to the mover's one step at a time; each step
+            // only needs the discs reached by the last one, and runs are short, so stop as soon
+            // as no run grows (at most 14 steps on a 16-square line).
+            let mut front = p.step(dir) & o;
+            while !front.is_empty() {
+                front = front.step(dir);
+                moves |= front;
+                front &= o;
             }
-            moves |= run.step(dir);
         }
         moves & !(p | o)
     }
@@ -133,11 +136,13 @@ impl WideBits {
         let from = WideBits::from_square(sq);
         let mut flipped = WideBits::EMPTY;
         for dir in 0..8 {
-            let mut run = from.step(dir) & o;
-            for _ in 0..13 {
-                run |= run.step(dir) & o;
+            let mut run = WideBits::EMPTY;
+            let mut next = from.step(dir);
+            while !(next & o).is_empty() {
+                run |= next;
+                next = next.step(dir);
             }
-            if !(run.step(dir) & p).is_empty() {
+            if !(next & p).is_empty() {
                 flipped |= run;
             }
         }
