@@ -100,28 +100,51 @@ const POLL: u64 = 1 << 14;
 
 /// One thread's search state.
 pub(crate) struct Search<'a> {
-    /// The shared table: written when [`Search::layer`] is `None`, only read otherwise.
-    pub(crate) table: &'a Table,
-    /// The private table this search writes to and reads first, over a frozen `table`.
+    /// What the threads of this call share.
+    pub(crate) cx: Context<'a>,
+    /// The private table this search writes to and reads first, over a frozen shared table
+    /// (none: it writes to the shared table).
     pub(crate) layer: Option<&'a Layer>,
+    /// Whether nodes may split their moves between threads.
+    pub(crate) parallel: bool,
+    pub(crate) nodes: u64,
+    /// Flags of the parallel splits this search works under: any set means its result is moot.
+    pub(crate) cut: Vec<Arc<AtomicBool>>,
+    /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
+    pub(crate) aborted: bool,
+    /// The endgame search's selectivity level: an index into [`SELECTIVITY`] for a pass with
+    /// ProbCut cut-offs, [`SELECTIVE_LEVELS`] for the exact search.
+    pub(crate) level: u8,
+}
+
+/// What all the threads of one call share, copied into each thread's [`Search`].
+#[derive(Clone, Copy)]
+pub(crate) struct Context<'a> {
+    /// The shared table: written by a search without a layer, only read by one with a layer.
+    pub(crate) table: &'a Table,
     /// Where the root split of the depth-limited search takes its layers.
     pub(crate) layers: &'a Layers,
     pub(crate) eval: &'a Evaluator,
     pub(crate) counting: Counting,
     pub(crate) generation: u8,
-    pub(crate) parallel: bool,
-    pub(crate) nodes: u64,
     pub(crate) stop: &'a Stop,
-    /// Flags of the parallel splits this search works under: any set means its result is moot.
-    pub(crate) cut: Vec<Arc<AtomicBool>>,
-    /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
-    pub(crate) aborted: bool,
     /// ProbCut in the depth-limited search: a node is cut when a shallow search predicts a
     /// fail outside the window by this many standard deviations (none: no selectivity).
     pub(crate) probcut: Option<f64>,
-    /// The endgame search's selectivity level: an index into [`SELECTIVITY`] for a pass with
-    /// ProbCut cut-offs, [`SELECTIVE_LEVELS`] for the exact search.
-    pub(crate) level: u8,
+}
+
+impl<'a> Search<'a> {
+    /// A search with no nodes yet, writing to `layer` (else to the shared table), splitting
+    /// nodes between threads when `parallel`, at selectivity `level`, under the splits `cut`.
+    pub(crate) fn new(
+        cx: Context<'a>,
+        layer: Option<&'a Layer>,
+        parallel: bool,
+        level: u8,
+        cut: Vec<Arc<AtomicBool>>,
+    ) -> Search<'a> {
+        Search { cx, layer, parallel, nodes: 0, cut, aborted: false, level }
+    }
 }
 
 /// One move of a node, ready to search.
@@ -139,16 +162,16 @@ impl Search<'_> {
         if let Some(found) = self.layer.and_then(|l| l.probe(p, o)) {
             return Some(found);
         }
-        self.table.probe(p, o)
+        self.cx.table.probe(p, o)
     }
 
     /// Records an entry in this search's layer, else in the shared table.
     #[inline]
     fn store(&self, p: u64, o: u64, entry: Entry) {
         match self.layer {
-            Some(layer) => layer.store(p, o, entry, self.generation),
+            Some(layer) => layer.store(p, o, entry, self.cx.generation),
             None => {
-                self.table.store(p, o, entry, self.generation);
+                self.cx.table.store(p, o, entry, self.cx.generation);
             }
         }
     }
@@ -156,7 +179,8 @@ impl Search<'_> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & (POLL - 1) == 0 && (self.stop.check(POLL) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)))
+        if self.nodes & (POLL - 1) == 0
+            && (self.cx.stop.check(POLL) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)))
         {
             self.aborted = true;
         }
@@ -165,7 +189,7 @@ impl Search<'_> {
     pub(crate) fn final_score(&self, p: u64, o: u64) -> i32 {
         let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
         let diff = mine - theirs;
-        if self.counting == Counting::Plain {
+        if self.cx.counting == Counting::Plain {
             return diff;
         }
         let empties = 64 - mine - theirs;
@@ -187,7 +211,7 @@ impl Search<'_> {
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             if etc {
-                self.table.prefetch(o & !f, p | f | (1 << sq));
+                self.cx.table.prefetch(o & !f, p | f | (1 << sq));
             }
             out[n] = Child { key: 0, sq: sq as u8, flipped: f };
             n += 1;
@@ -246,7 +270,7 @@ impl Search<'_> {
     /// moves, in evaluation units for the side to move.
     pub(crate) fn estimate(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
-            return self.eval.evaluate(p, o);
+            return self.cx.eval.evaluate(p, o);
         }
         let moves = legal_moves(p, o);
         if moves == 0 {
@@ -331,7 +355,7 @@ impl Search<'_> {
         let t = SELECTIVITY[usize::from(self.level)].1;
         let margin = (t * endcut_sigma(empties, depth) * f64::from(SCALE)).round() as i32;
         // One side only, the one the static evaluation leans to (both cost more than they cut).
-        if self.eval.evaluate(p, o) >= alpha * SCALE {
+        if self.cx.eval.evaluate(p, o) >= alpha * SCALE {
             let high = (alpha + 1) * SCALE + margin;
             if high < SCALE * 64 && self.midgame(p, o, depth, high - 1, high, false) >= high {
                 return Some(alpha + 1);
@@ -467,7 +491,7 @@ impl Search<'_> {
         if empties <= SHALLOW {
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
-        self.table.prefetch(p, o);
+        self.cx.table.prefetch(p, o);
         self.count_node();
         if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
@@ -578,8 +602,7 @@ impl Search<'_> {
         chain.push(cut.clone());
         // (A search on a layer never splits: its result must not depend on other threads.)
         debug_assert!(self.layer.is_none());
-        let (table, layers, eval, counting, generation, stop, level) =
-            (self.table, self.layers, self.eval, self.counting, self.generation, self.stop, self.level);
+        let (cx, level) = (self.cx, self.level);
         // First in, first out: the moves go in their order, the likeliest cuts first.
         rayon::scope_fifo(|scope| {
             for &c in young {
@@ -588,21 +611,7 @@ impl Search<'_> {
                     if cut.load(Ordering::Relaxed) {
                         return;
                     }
-                    let mut s = Search {
-                        table,
-                        layer: None,
-                        layers,
-                        eval,
-                        counting,
-                        generation,
-                        parallel: true,
-                        nodes: 0,
-                        stop,
-                        cut: chain,
-                        aborted: false,
-                        probcut: None,
-                        level,
-                    };
+                    let mut s = Search::new(cx, None, true, level, chain);
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
                     if s.aborted {
@@ -905,7 +914,7 @@ impl Search<'_> {
             return self.pvs(p, o, low, high, passed) * SCALE;
         }
         if depth == 0 {
-            return self.eval.evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+            return self.cx.eval.evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
         }
         self.count_node();
         if self.aborted {
@@ -935,7 +944,7 @@ impl Search<'_> {
             }
             hash_move = e.best;
         }
-        if let Some(t) = self.probcut {
+        if let Some(t) = self.cx.probcut {
             if depth >= PROBCUT_FROM {
                 // A shallow search that fails well outside the window predicts the deep one.
                 let shallow = probcut_depth(depth);
@@ -1016,8 +1025,7 @@ impl Search<'_> {
             return Some(best);
         }
         let probe_alpha = alpha;
-        let (table, layers, eval, counting, generation, stop, probcut, level) =
-            (self.table, self.layers, self.eval, self.counting, self.generation, self.stop, self.probcut, self.level);
+        let (cx, layers, level) = (self.cx, self.cx.layers, self.level);
         /// One move's null-window search on its layer, and what the layer was given.
         struct Probe {
             score: i32,
@@ -1032,21 +1040,7 @@ impl Search<'_> {
             for (c, slot) in children[1..].iter().zip(&slots) {
                 scope.spawn_fifo(move |_| {
                     let mut layer = layers.take();
-                    let mut s = Search {
-                        table,
-                        layer: Some(&layer),
-                        layers,
-                        eval,
-                        counting,
-                        generation,
-                        parallel: false,
-                        nodes: 0,
-                        stop,
-                        cut: Vec::new(),
-                        aborted: false,
-                        probcut,
-                        level,
-                    };
+                    let mut s = Search::new(cx, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);
                     let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
                     let (nodes, aborted) = (s.nodes, s.aborted);
@@ -1065,7 +1059,7 @@ impl Search<'_> {
             self.nodes += probe.nodes;
             self.aborted |= probe.aborted;
             for &(p, o, entry) in &probe.entries {
-                self.table.store(p, o, entry, self.generation);
+                self.cx.table.store(p, o, entry, self.cx.generation);
             }
         }
         if self.aborted {

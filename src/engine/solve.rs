@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
-use super::search::{Search, Stop, around};
+use super::search::{Context, Search, Stop, around};
 use super::table::{Layers, NO_MOVE, SELECTIVE_LEVELS, Table};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
@@ -526,21 +526,16 @@ impl Solver {
 
     /// Runs one search on this solver's table; returns its value and the positions searched.
     fn run(&self, stop: &Stop, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
-        let mut search = Search {
+        let cx = Context {
             table: &self.table,
-            layer: None,
             layers: &self.layers,
             eval: &self.eval,
             counting: self.counting,
             generation: self.generation,
-            parallel: self.threads > 1,
-            nodes: 0,
             stop,
-            cut: Vec::new(),
-            aborted: false,
             probcut: self.probcut,
-            level: SELECTIVE_LEVELS,
         };
+        let mut search = Search::new(cx, None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
         let score = f(&mut search);
         (score, search.nodes)
     }
