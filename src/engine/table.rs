@@ -97,8 +97,8 @@ impl Slot {
 /// A lock-free transposition table of a fixed size.
 ///
 /// The slots live in zeroed memory aligned to 2 MiB; on Linux the kernel is asked to back it
-/// with huge pages, which spares the address translations of random probes (about 7% of the
-/// solver's time on FFO #36-39, measured on a 2-core AMD EPYC VM).
+/// with huge pages before the first write, which spares the address translations of random
+/// probes (9% of the solver's time on FFO #20-39, docs/BENCHMARKS.md).
 pub(crate) struct Table {
     slots: NonNull<Slot>,
     len: usize,
@@ -128,18 +128,13 @@ impl Table {
         let len = (wanted.next_power_of_two() / 2).max(1024);
         let bytes = len * std::mem::size_of::<Slot>();
         let layout = Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).expect("table layout");
-        // SAFETY: the layout has a non-zero size.
-        let raw = unsafe { std::alloc::alloc_zeroed(layout) };
-        let Some(slots) = NonNull::new(raw.cast::<Slot>()) else { std::alloc::handle_alloc_error(layout) };
-        // Advice first, then the first touch: writing is what maps the (huge) pages.
-        #[cfg(target_os = "linux")]
-        if bytes >= HUGE_PAGE {
-            // SAFETY: the range is this allocation; the advice changes no contents.
-            unsafe { libc::madvise(raw.cast(), bytes, libc::MADV_HUGEPAGE) };
-        }
+        let Some(slots) = NonNull::new(allocate_zeroed(layout).cast::<Slot>()) else {
+            std::alloc::handle_alloc_error(layout)
+        };
         if touch {
-            // SAFETY: `raw` holds `bytes` writable bytes; all-zero bytes are valid (empty) slots.
-            unsafe { std::ptr::write_bytes(raw, 0, bytes) };
+            // The first touch, after the huge-page advice: writing is what maps the pages.
+            // SAFETY: the block holds `bytes` writable bytes; all-zero bytes are empty slots.
+            unsafe { std::ptr::write_bytes(slots.as_ptr().cast::<u8>(), 0, bytes) };
         }
         Table { slots, len, layout, mask: (len - 1) & !1 }
     }
@@ -306,9 +301,79 @@ impl Layer {
 
 impl Drop for Table {
     fn drop(&mut self) {
-        // SAFETY: allocated in `new` with this layout and not freed since.
-        unsafe { std::alloc::dealloc(self.slots.as_ptr().cast(), self.layout) };
+        // SAFETY: allocated by `allocate_zeroed` with this layout and not freed since.
+        unsafe { free(self.slots.as_ptr().cast(), self.layout) };
     }
+}
+
+/// Zeroed memory for `layout`, not yet touched, so that the first write maps its pages; null
+/// when there is none. On Linux an anonymous mapping aligned to a huge page and advised to use
+/// huge pages. (The global allocator's `alloc_zeroed` writes the zeroes itself when the
+/// alignment is large, which maps small pages before any advice can be given.)
+#[cfg(target_os = "linux")]
+fn allocate_zeroed(layout: Layout) -> *mut u8 {
+    let (bytes, align) = (layout.size(), layout.align().max(4096));
+    // Map one alignment more than needed, then give back the head and tail around the aligned
+    // block.
+    let len = bytes + align;
+    // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
+    let raw = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        )
+    };
+    if raw == libc::MAP_FAILED {
+        return std::ptr::null_mut();
+    }
+    let start = raw as usize;
+    let aligned = start.next_multiple_of(align);
+    // SAFETY: both ranges lie in the mapping just made and outside the block kept; the advice
+    // changes no contents (the block is zero until written).
+    unsafe {
+        if aligned > start {
+            libc::munmap(raw, aligned - start);
+        }
+        let tail = start + len - (aligned + bytes);
+        if tail > 0 {
+            libc::munmap((aligned + bytes) as *mut libc::c_void, tail);
+        }
+        if bytes >= HUGE_PAGE {
+            libc::madvise(aligned as *mut libc::c_void, bytes, libc::MADV_HUGEPAGE);
+        }
+    }
+    aligned as *mut u8
+}
+
+/// Frees what [`allocate_zeroed`] gave for `layout`.
+///
+/// # Safety
+/// `ptr` came from `allocate_zeroed(layout)` and is not used afterwards.
+#[cfg(target_os = "linux")]
+unsafe fn free(ptr: *mut u8, layout: Layout) {
+    // SAFETY: the caller's promise: this is the whole block mapped for `layout`.
+    unsafe { libc::munmap(ptr.cast(), layout.size()) };
+}
+
+/// Zeroed memory for `layout` from the global allocator; null when there is none.
+#[cfg(not(target_os = "linux"))]
+fn allocate_zeroed(layout: Layout) -> *mut u8 {
+    // SAFETY: the layout has a non-zero size.
+    unsafe { std::alloc::alloc_zeroed(layout) }
+}
+
+/// Frees what [`allocate_zeroed`] gave for `layout`.
+///
+/// # Safety
+/// `ptr` came from `allocate_zeroed(layout)` and is not used afterwards.
+#[cfg(not(target_os = "linux"))]
+unsafe fn free(ptr: *mut u8, layout: Layout) {
+    // SAFETY: the caller's promise.
+    unsafe { std::alloc::dealloc(ptr, layout) };
 }
 
 #[cfg(test)]
