@@ -216,9 +216,24 @@ impl Search<'_> {
             out[n] = Child { key: 0, sq: sq as u8, flipped: f };
             n += 1;
         }
+        let odd = odd_quadrants(!(p | o));
+        // The fastest-first part of each key first: it gives the prefetches time to arrive.
+        for c in &mut out[..n] {
+            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+            let replies = legal_moves(no, np);
+            let frontier = Bitboard(np).neighbours().0 & !(np | no);
+            let mut key = (replies.count_ones() as i32) * 16
+                + (replies & CORNERS).count_ones() as i32 * 16
+                + frontier.count_ones() as i32 * 8;
+            if (1u64 << c.sq) & CORNERS != 0 {
+                key -= 20;
+            }
+            c.key = key;
+        }
+        let mut proven_short = 0u64;
         if etc {
             // Every child's slots were asked for at once; now their entries.
-            for c in &mut out[..n] {
+            for c in &out[..n] {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
                 if let Some(child) = self.probe(no, np).filter(|c| c.depth >= tag) {
                     if -i32::from(child.upper) >= beta {
@@ -226,7 +241,7 @@ impl Search<'_> {
                     }
                     if -i32::from(child.lower) < beta {
                         // Known not to reach beta: searched last, without an estimate.
-                        c.key = PROVEN_SHORT;
+                        proven_short |= 1 << c.sq;
                     }
                 }
             }
@@ -237,30 +252,20 @@ impl Search<'_> {
             _ if empties >= EVAL1_FROM => Some(1),
             _ => Some(0),
         };
-        let odd = odd_quadrants(!(p | o));
         for c in &mut out[..n] {
-            if c.key == PROVEN_SHORT {
+            if proven_short >> c.sq & 1 != 0 {
+                c.key = PROVEN_SHORT;
                 continue;
             }
-            let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-            let replies = legal_moves(no, np);
-            let frontier = Bitboard(np).neighbours().0 & !(np | no);
-            let mut key = (replies.count_ones() as i32) * 16
-                + (replies & CORNERS).count_ones() as i32 * 16
-                + frontier.count_ones() as i32 * 8;
-            if (1u64 << c.sq) & CORNERS != 0 {
-                key -= 20;
-            }
-            if eval_depth.is_none() && (1u64 << c.sq) & odd != 0 {
-                key -= PARITY_BONUS;
-            }
             if let Some(depth) = eval_depth {
-                key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
+                let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+                c.key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
+            } else if (1u64 << c.sq) & odd != 0 {
+                c.key -= PARITY_BONUS;
             }
             if c.sq == hash_move {
-                key = -10_000;
+                c.key = -10_000;
             }
-            c.key = key;
         }
         out[..n].sort_unstable_by_key(|c| c.key);
         Ok(n)
