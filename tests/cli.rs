@@ -42,8 +42,8 @@ fn perft_variants_and_pass_conventions() {
 fn perft_suite_passes_and_reports_mismatches() {
     let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/perft.txt");
     kifu().args(["perft", "--suite", samples, "--max-depth", "8"]).assert().success();
-    let dir = tempdir();
-    let bad = dir.join("bad.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "rules othello\nperft 3 57\n").unwrap();
     kifu()
         .args(["perft", "--suite", bad.to_str().unwrap()])
@@ -74,13 +74,16 @@ fn bad_rules_are_usage_errors() {
 
 #[test]
 fn output_file_is_written_whole() {
-    let dir = tempdir();
-    let path = dir.join("perft.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("perft.csv");
     kifu().args(["perft", "5", "--format", "csv", "-o", path.to_str().unwrap()]).assert().success().stdout("");
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.starts_with("depth,move,leaves,seconds\n5,,1396,"), "{text}");
-    let leftovers: Vec<_> =
-        std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name() != "perft.csv").collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name() != "perft.csv")
+        .collect();
     assert!(leftovers.is_empty(), "no temporary file is left: {leftovers:?}");
 }
 
@@ -138,13 +141,6 @@ fn broken_pipe_is_not_an_error() {
     assert!(status.success(), "exit {status:?}, stderr {err}");
 }
 
-fn tempdir() -> std::path::PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("kifu-cli-test-{}-{:?}", std::process::id(), std::thread::current().id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 // ---- eval and train -------------------------------------------------------------------------
 
 const START: &str = "---------------------------OX------XO--------------------------- X\n";
@@ -188,8 +184,8 @@ fn eval_takes_other_rules_and_refuses_bad_weights() {
         .code(0)
         .stdout(predicate::str::contains("31 empties, white to move"));
     kifu().args(["eval", "-", "--check", "--rules", "othello,size=6"]).write_stdin("c2").assert().code(1);
-    let dir = tempdir();
-    let bad = dir.join("bad-weights.bin");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad-weights.bin");
     std::fs::write(&bad, b"not weights").unwrap();
     kifu()
         .args(["eval", "-", "--weights", bad.to_str().unwrap()])
@@ -222,8 +218,8 @@ fn eval_check_tables_errors_against_exact_scores() {
 #[test]
 fn train_is_reproducible_and_writes_loadable_weights() {
     let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
-    let dir = tempdir();
-    let (one, two) = (dir.join("one.bin"), dir.join("two.bin"));
+    let dir = tempfile::tempdir().unwrap();
+    let (one, two) = (dir.path().join("one.bin"), dir.path().join("two.bin"));
     let train = |threads: &str, out: &std::path::Path| {
         kifu()
             .env("RAYON_NUM_THREADS", threads)
