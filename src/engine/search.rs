@@ -255,16 +255,13 @@ impl Search<'_> {
         for c in &mut out[..n] {
             if proven_short >> c.sq & 1 != 0 {
                 c.key = PROVEN_SHORT;
-                continue;
-            }
-            if let Some(depth) = eval_depth {
+            } else if c.sq == hash_move {
+                c.key = -10_000;
+            } else if let Some(depth) = eval_depth {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
                 c.key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
             } else if (1u64 << c.sq) & odd != 0 {
                 c.key -= PARITY_BONUS;
-            }
-            if c.sq == hash_move {
-                c.key = -10_000;
             }
         }
         out[..n].sort_unstable_by_key(|c| c.key);
@@ -1030,7 +1027,7 @@ impl Search<'_> {
             return Some(best);
         }
         let probe_alpha = alpha;
-        let (cx, layers, level) = (self.cx, self.cx.layers, self.level);
+        let (cx, level) = (self.cx, self.level);
         /// One move's null-window search on its layer, and what the layer was given.
         struct Probe {
             score: i32,
@@ -1044,13 +1041,13 @@ impl Search<'_> {
         rayon::scope_fifo(|scope| {
             for (c, slot) in children[1..].iter().zip(&slots) {
                 scope.spawn_fifo(move |_| {
-                    let mut layer = layers.take();
+                    let mut layer = cx.layers.take();
                     let mut s = Search::new(cx, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);
                     let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
                     let (nodes, aborted) = (s.nodes, s.aborted);
                     let entries = layer.drain();
-                    layers.give(layer);
+                    cx.layers.give(layer);
                     *slot.lock().unwrap_or_else(PoisonError::into_inner) =
                         Some(Probe { score, nodes, aborted, entries });
                 });
