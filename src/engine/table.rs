@@ -3,8 +3,9 @@
 //!
 //! Each slot holds three words: the data, and the two bitboards each mixed with the data. A
 //! reader accepts a slot only when both bitboards come back from that mix, so a slot torn by two
-//! threads writing at once reads as a miss instead of a wrong answer. Slots come in pairs: the
-//! first keeps the deeper of the positions that meet there, the second takes the rest.
+//! threads writing at once reads as a miss instead of a wrong answer. Slots come in pairs, one
+//! pair to a cache line: the first keeps the deeper of the positions that meet there, the
+//! second takes the rest.
 
 use std::alloc::Layout;
 use std::cell::RefCell;
@@ -81,6 +82,10 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// Two slots in one cache line, so that a probe waits for one memory load, not two.
+#[repr(C, align(64))]
+struct Pair([Slot; 2]);
+
 impl Slot {
     fn read(&self) -> (u64, u64, u64) {
         let data = self.data.load(Relaxed);
@@ -100,10 +105,10 @@ impl Slot {
 /// with huge pages before the first write, which spares the address translations of random
 /// probes (9% of the solver's time on FFO #20-39, docs/BENCHMARKS.md).
 pub(crate) struct Table {
-    slots: NonNull<Slot>,
+    pairs: NonNull<Pair>,
     len: usize,
     layout: Layout,
-    /// Mask of a pair's first slot index.
+    /// Mask of a pair's index.
     mask: usize,
 }
 
@@ -115,38 +120,39 @@ unsafe impl Sync for Table {}
 const HUGE_PAGE: usize = 2 << 20;
 
 impl Table {
-    /// A table of about `mib` MiB (a power of two number of slots, at least 1024), its memory
-    /// mapped at once.
+    /// A table of at most `mib` MiB (the largest power of two number of pairs of slots that fits,
+    /// at least 512), its memory mapped at once.
     pub fn new(mib: usize) -> Table {
         Table::allocate(mib, true)
     }
 
-    /// A table of about `mib` MiB whose memory is mapped only where it is first used (`touch`
+    /// A table of at most `mib` MiB whose memory is mapped only where it is first used (`touch`
     /// false), or at once.
     fn allocate(mib: usize, touch: bool) -> Table {
-        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Slot>();
-        let len = (wanted.next_power_of_two() / 2).max(1024);
-        let bytes = len * std::mem::size_of::<Slot>();
+        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Pair>();
+        // The largest power of two that fits.
+        let len = (1usize << wanted.max(1).ilog2()).max(512);
+        let bytes = len * std::mem::size_of::<Pair>();
         let layout = Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).expect("table layout");
-        let Some(slots) = NonNull::new(allocate_zeroed(layout).cast::<Slot>()) else {
+        let Some(pairs) = NonNull::new(allocate_zeroed(layout).cast::<Pair>()) else {
             std::alloc::handle_alloc_error(layout)
         };
         if touch {
             // The first touch, after the huge-page advice: writing is what maps the pages.
             // SAFETY: the block holds `bytes` writable bytes; all-zero bytes are empty slots.
-            unsafe { std::ptr::write_bytes(slots.as_ptr().cast::<u8>(), 0, bytes) };
+            unsafe { std::ptr::write_bytes(pairs.as_ptr().cast::<u8>(), 0, bytes) };
         }
-        Table { slots, len, layout, mask: (len - 1) & !1 }
+        Table { pairs, len, layout, mask: len - 1 }
     }
 
-    fn slots(&self) -> &[Slot] {
-        // SAFETY: `slots` points to `len` initialised slots owned by this table.
-        unsafe { std::slice::from_raw_parts(self.slots.as_ptr(), self.len) }
+    fn pairs(&self) -> &[Pair] {
+        // SAFETY: `pairs` points to `len` initialised pairs owned by this table.
+        unsafe { std::slice::from_raw_parts(self.pairs.as_ptr(), self.len) }
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for slot in self.slots() {
+        for slot in self.pairs().iter().flat_map(|pair| &pair.0) {
             slot.write(0, 0, 0);
         }
     }
@@ -163,13 +169,9 @@ impl Table {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let pair: *const [Slot] = &self.slots()[self.pair(p, o)..][..2];
-            let (first, last) = (pair.cast::<i8>(), pair.cast::<Slot>().wrapping_add(2).cast::<i8>().wrapping_sub(1));
-            // SAFETY: a prefetch is only a hint (it never faults); both addresses are in the pair.
-            unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(first);
-                _mm_prefetch::<_MM_HINT_T0>(last);
-            }
+            let pair: *const Pair = &self.pairs()[self.pair(p, o)];
+            // SAFETY: a prefetch is only a hint (it never faults); the address is the pair's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(pair.cast::<i8>()) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = (p, o);
@@ -178,8 +180,7 @@ impl Table {
     /// What the table holds for the position `p` to move against `o`.
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        let i = self.pair(p, o);
-        for slot in &self.slots()[i..i + 2] {
+        for slot in &self.pairs()[self.pair(p, o)].0 {
             let (sp, so, data) = slot.read();
             if sp == p && so == o && data != 0 {
                 return Some(Entry::unpack(data));
@@ -196,7 +197,7 @@ impl Table {
         debug_assert_ne!(generation, 0);
         let i = self.pair(p, o);
         let data = entry.pack(generation);
-        let (first, second) = (&self.slots()[i], &self.slots()[i + 1]);
+        let [first, second] = &self.pairs()[i].0;
         // A depth-limited entry never replaces an endgame one of the same position: ProbCut's
         // shallow searches inside the endgame search would wipe out its best moves.
         let keeps = |old: u64| !entry.is_endgame() && Entry::unpack(old).is_endgame();
@@ -287,7 +288,7 @@ impl Layer {
     pub(crate) fn drain(&mut self) -> Vec<(u64, u64, Entry)> {
         let mut out = Vec::new();
         for pair in self.touched.get_mut().drain(..) {
-            for slot in &self.table.slots()[pair..pair + 2] {
+            for slot in &self.table.pairs()[pair].0 {
                 let (p, o, data) = slot.read();
                 if data != 0 {
                     out.push((p, o, Entry::unpack(data)));
@@ -302,7 +303,7 @@ impl Layer {
 impl Drop for Table {
     fn drop(&mut self) {
         // SAFETY: allocated by `allocate_zeroed` with this layout and not freed since.
-        unsafe { free(self.slots.as_ptr().cast(), self.layout) };
+        unsafe { free(self.pairs.as_ptr().cast(), self.layout) };
     }
 }
 
