@@ -124,7 +124,11 @@ impl Evaluator {
         let table = &self.full[phase * layout.full_len..][..layout.full_len];
         let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
         for inst in &layout.instances {
-            sum += i32::from(table[inst.full_offset as usize + layout.raw_index(inst, p, o, extract)]);
+            let at = inst.full_offset as usize + layout.raw_index(inst, p, o, extract);
+            debug_assert!(at < layout.full_mobility);
+            // SAFETY: a raw index is below 3^(the shape's squares), the length of the shape's
+            // table from `full_offset`, and `table` holds every shape's table.
+            sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
         let mobility = &table[layout.full_mobility..];
         let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);

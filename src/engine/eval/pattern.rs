@@ -173,8 +173,16 @@ impl Layout {
     /// extraction (`pext` or its portable twin).
     #[inline(always)]
     pub(crate) fn raw_index(&self, inst: &Instance, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64) -> usize {
-        let table = &self.ternary[inst.ternary_at as usize..];
-        usize::from(table[extract(p, inst.mask) as usize]) + 2 * usize::from(table[extract(o, inst.mask) as usize])
+        let (bits_p, bits_o) = (extract(p, inst.mask) as usize, extract(o, inst.mask) as usize);
+        let at = inst.ternary_at as usize;
+        let size = 1usize << inst.mask.count_ones();
+        debug_assert!(bits_p < size && bits_o < size && at + size <= self.ternary.len());
+        // SAFETY: `build` gives each instance a table of 2^(its squares) entries from
+        // `ternary_at`, and an extraction under the instance's mask has that many bits at most.
+        unsafe {
+            usize::from(*self.ternary.get_unchecked(at + bits_p))
+                + 2 * usize::from(*self.ternary.get_unchecked(at + bits_o))
+        }
     }
 }
 
