@@ -51,6 +51,9 @@ const ASPIRATION_DEPTH: u32 = 4;
 const ASPIRATION: i32 = 3;
 /// Evaluation units per ordering-key unit.
 const EVAL_DIV: i32 = 3;
+/// How far (evaluation units, in the child's view) an ordering estimate may fall behind the
+/// best sibling's before it stops at a bound: 4 discs.
+const ESTIMATE_MARGIN: i32 = 4 * SCALE;
 /// Depth from which the depth-limited search splits its root's moves between threads.
 const ROOT_SPLIT_FROM: u32 = 8;
 /// Empties from which a null-window node checks the opponent's stable discs.
@@ -252,6 +255,13 @@ impl Search<'_> {
             _ if empties >= EVAL1_FROM => Some(1),
             _ => Some(0),
         };
+        // An estimate only has to place a child among its siblings: once it is ESTIMATE_MARGIN
+        // worse than the best so far, its bound will do. The likeliest moves by the key so far
+        // go first, so that the best comes early.
+        let mut best = SCALE * 64;
+        if eval_depth.is_some_and(|depth| depth > 0) {
+            out[..n].sort_unstable_by_key(|c| c.key);
+        }
         for c in &mut out[..n] {
             if proven_short >> c.sq & 1 != 0 {
                 c.key = PROVEN_SHORT;
@@ -259,7 +269,9 @@ impl Search<'_> {
                 c.key = -10_000;
             } else if let Some(depth) = eval_depth {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                c.key += self.estimate(no, np, depth, -SCALE * 64, SCALE * 64) / EVAL_DIV;
+                let estimate = self.estimate(no, np, depth, -SCALE * 64, (best + ESTIMATE_MARGIN).min(SCALE * 64));
+                best = best.min(estimate);
+                c.key += estimate / EVAL_DIV;
             } else if (1u64 << c.sq) & odd != 0 {
                 c.key -= PARITY_BONUS;
             }
@@ -965,12 +977,17 @@ impl Search<'_> {
         let mut children = [Child::default(); 32];
         let mut n = 0;
         let by = sort_depth(depth);
+        // As in `order`: an estimate far behind the best sibling's stops at a bound.
+        let mut best = SCALE * 64;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else {
-                self.estimate(o & !f, p | f | (1 << sq), by, -SCALE * 64, SCALE * 64)
+                let high = if by > 0 { (best + ESTIMATE_MARGIN).min(SCALE * 64) } else { SCALE * 64 };
+                let estimate = self.estimate(o & !f, p | f | (1 << sq), by, -SCALE * 64, high);
+                best = best.min(estimate);
+                estimate
             };
             children[n] = Child { key, sq: sq as u8, flipped: f };
             n += 1;
