@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use super::eval::{Evaluator, SCALE};
+use super::eval::{Evaluator, Features, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
 use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, Table, endgame_tag};
@@ -262,14 +262,17 @@ impl Search<'_> {
         if eval_depth.is_some_and(|depth| depth > 0) {
             out[..n].sort_unstable_by_key(|c| c.key);
         }
+        let features = eval_depth.map(|_| Features::new(p, o));
         for c in &mut out[..n] {
             if proven_short >> c.sq & 1 != 0 {
                 c.key = PROVEN_SHORT;
             } else if c.sq == hash_move {
                 c.key = -10_000;
-            } else if let Some(depth) = eval_depth {
+            } else if let (Some(depth), Some(features)) = (eval_depth, &features) {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                let estimate = self.estimate(no, np, depth, -SCALE * 64, (best + ESTIMATE_MARGIN).min(SCALE * 64));
+                let child = features.play(u32::from(c.sq), c.flipped);
+                let high = (best + ESTIMATE_MARGIN).min(SCALE * 64);
+                let estimate = self.estimate_from(no, np, &child, depth, -SCALE * 64, high);
                 best = best.min(estimate);
                 c.key += estimate / EVAL_DIV;
             } else if (1u64 << c.sq) & odd != 0 {
@@ -282,21 +285,30 @@ impl Search<'_> {
 
     /// A quick estimate of the position for ordering: alpha-beta on the evaluation to `depth`
     /// moves, in evaluation units for the side to move.
-    pub(crate) fn estimate(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    pub(crate) fn estimate(&self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32) -> i32 {
         if depth == 0 {
             return self.cx.eval.evaluate(p, o);
+        }
+        self.estimate_from(p, o, &Features::new(p, o), depth, alpha, beta)
+    }
+
+    /// [`Search::estimate`] given the position's features, which each move updates.
+    fn estimate_from(&self, p: u64, o: u64, features: &Features, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.cx.eval.evaluate_features(p, o, features);
         }
         let moves = legal_moves(p, o);
         if moves == 0 {
             if legal_moves(o, p) == 0 {
                 return self.final_score(p, o) * SCALE;
             }
-            return -self.estimate(o, p, depth, -beta, -alpha);
+            return -self.estimate_from(o, p, &features.passed(), depth, -beta, -alpha);
         }
         let mut best = -SCALE * 65;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
-            let score = -self.estimate(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            let child = features.play(sq, f);
+            let score = -self.estimate_from(o & !f, p | f | (1 << sq), &child, depth - 1, -beta, -alpha);
             if score > best {
                 best = score;
                 if score > alpha {
@@ -979,13 +991,15 @@ impl Search<'_> {
         let by = sort_depth(depth);
         // As in `order`: an estimate far behind the best sibling's stops at a bound.
         let mut best = SCALE * 64;
+        let features = Features::new(p, o);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else {
                 let high = if by > 0 { (best + ESTIMATE_MARGIN).min(SCALE * 64) } else { SCALE * 64 };
-                let estimate = self.estimate(o & !f, p | f | (1 << sq), by, -SCALE * 64, high);
+                let child = features.play(sq, f);
+                let estimate = self.estimate_from(o & !f, p | f | (1 << sq), &child, by, -SCALE * 64, high);
                 best = best.min(estimate);
                 estimate
             };

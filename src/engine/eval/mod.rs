@@ -17,7 +17,8 @@ use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use crate::core::bitboard::legal_moves;
-use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, layout};
+pub(crate) use pattern::Features;
+use pattern::{EMPTIES_SLOTS, INSTANCES, Instance, Layout, MOBILITY_SLOTS, layout};
 
 /// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
 pub const SCALE: i32 = 32;
@@ -115,8 +116,34 @@ impl Evaluator {
         self.evaluate_with(player, opponent, pattern::pext)
     }
 
+    /// [`Evaluator::evaluate`] from the position's [`Features`] (kept up to date by a search
+    /// instead of read from the bitboards).
+    #[inline]
+    pub(crate) fn evaluate_features(&self, p: u64, o: u64, features: &Features) -> i32 {
+        debug_assert_eq!(*features, layout().features(p, o));
+        let layout = layout();
+        let empties = (!(p | o)).count_ones().min(60);
+        let phase = phase(empties);
+        let table = &self.full[phase * layout.full_len..][..layout.full_len];
+        let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
+        for (&offset, &index) in layout.offsets.iter().zip(&features.mover.0[..INSTANCES]) {
+            let at = offset as usize + usize::from(index);
+            debug_assert!(at < layout.full_mobility);
+            // SAFETY: as in `sum`: the features hold raw indices.
+            sum += i32::from(unsafe { *table.get_unchecked(at) });
+        }
+        self.mobility(table, layout, p, o) + sum
+    }
+
     #[inline(always)]
     fn evaluate_with(&self, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64 + Copy) -> i32 {
+        let layout = layout();
+        self.sum(p, o, |inst| layout.raw_index(inst, p, o, extract))
+    }
+
+    /// The evaluation given each instance's raw index (`raw(instance)`).
+    #[inline(always)]
+    fn sum(&self, p: u64, o: u64, raw: impl Fn(&Instance) -> usize) -> i32 {
         debug_assert_eq!(p & o, 0, "the sides overlap");
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
@@ -124,16 +151,22 @@ impl Evaluator {
         let table = &self.full[phase * layout.full_len..][..layout.full_len];
         let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
         for inst in &layout.instances {
-            let at = inst.full_offset as usize + layout.raw_index(inst, p, o, extract);
+            let at = inst.full_offset as usize + raw(inst);
             debug_assert!(at < layout.full_mobility);
             // SAFETY: a raw index is below 3^(the shape's squares), the length of the shape's
             // table from `full_offset`, and `table` holds every shape's table.
             sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
+        sum + self.mobility(table, layout, p, o)
+    }
+
+    /// The mobility terms of a phase's `table`.
+    #[inline(always)]
+    fn mobility(&self, table: &[i16], layout: &Layout, p: u64, o: u64) -> i32 {
         let mobility = &table[layout.full_mobility..];
         let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
         let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
-        sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
+        i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
     }
 
     /// [`Evaluator::evaluate`] with the portable bit extraction, for tests.
@@ -292,6 +325,34 @@ mod tests {
             ];
             for t in transforms {
                 prop_assert_eq!(e.evaluate(t(Bitboard(p)).0, t(Bitboard(o)).0), value);
+            }
+        }
+
+        /// Features updated move by move (and pass by pass) along a random game are those read
+        /// from the bitboards, and evaluate the same.
+        #[test]
+        fn features_follow_the_moves(seed in any::<u64>()) {
+            let e = scrambled_once();
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            let mut features = Features::new(p, o);
+            let mut s = seed;
+            loop {
+                prop_assert_eq!(features, Features::new(p, o));
+                prop_assert_eq!(e.evaluate_features(p, o, &features), e.evaluate(p, o));
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    if legal_moves(o, p) == 0 {
+                        break;
+                    }
+                    (p, o, features) = (o, p, features.passed());
+                    continue;
+                }
+                s = crate::core::splitmix64(s);
+                let pick = (s % u64::from(moves.count_ones())) as usize;
+                let sq = crate::core::bitboard::Bits(moves).nth(pick).expect("in range");
+                let f = crate::core::bitboard::flips(sq, p, o);
+                features = features.play(sq, f);
+                (p, o) = (o & !f, p | f | 1 << sq);
             }
         }
 

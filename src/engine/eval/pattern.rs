@@ -68,6 +68,11 @@ pub(crate) struct Layout {
     pub(crate) instances: Vec<Instance>,
     /// Per-instance tables: extracted bits (bit order) to the sum of the digits' powers of three.
     ternary: Vec<u16>,
+    /// Per square, the power of three of its digit in each instance (0 where it has none):
+    /// what a disc on the square adds to each raw index per unit of its digit.
+    square_powers: Vec<[u16; LANES]>,
+    /// Each instance's `full_offset`, in a fixed-size array.
+    pub(crate) offsets: [u32; INSTANCES],
     /// Per shape.
     pub(crate) shapes: Vec<ShapeTables>,
     /// Entries of an expanded phase table: every shape's raw table, then the two mobility tables
@@ -94,6 +99,7 @@ impl Layout {
         let mut instances = Vec::new();
         let mut ternary = Vec::new();
         let mut shapes = Vec::new();
+        let mut square_powers = vec![[0u16; LANES]; 64];
         let (mut full_len, mut compact_len) = (0, 0);
         for (shape, (_, squares)) in SHAPES.iter().enumerate() {
             let n = squares.len();
@@ -118,6 +124,9 @@ impl Layout {
                     .filter(|b| mask >> b & 1 != 0)
                     .map(|b| 3u16.pow(seq.iter().position(|&s| s == b).expect("in mask") as u32))
                     .collect();
+                for (digit, &b) in seq.iter().enumerate() {
+                    square_powers[usize::from(b)][instances.len()] = 3u16.pow(digit as u32);
+                }
                 let at = ternary.len() as u32;
                 ternary.extend((0..1usize << n).map(|bits| {
                     powers.iter().enumerate().filter(|(j, _)| bits >> j & 1 != 0).map(|(_, &p)| p).sum::<u16>()
@@ -157,9 +166,16 @@ impl Layout {
         }
         let full_mobility = full_len;
         let compact_mobility = compact_len;
+        assert_eq!(instances.len(), INSTANCES, "the shapes' instances");
+        let mut offsets = [0u32; INSTANCES];
+        for (offset, inst) in offsets.iter_mut().zip(&instances) {
+            *offset = inst.full_offset;
+        }
         Layout {
             instances,
             ternary,
+            square_powers,
+            offsets,
             shapes,
             full_len: full_len + 2 * MOBILITY_SLOTS,
             full_mobility,
@@ -183,6 +199,83 @@ impl Layout {
             usize::from(*self.ternary.get_unchecked(at + bits_p))
                 + 2 * usize::from(*self.ternary.get_unchecked(at + bits_o))
         }
+    }
+
+    /// The raw indices of every instance from both sides' views, read from the bitboards.
+    #[inline]
+    pub(crate) fn features(&self, p: u64, o: u64) -> Features {
+        let mut f = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]) };
+        for (i, inst) in self.instances.iter().enumerate() {
+            let (bits_p, bits_o) = (pext(p, inst.mask) as usize, pext(o, inst.mask) as usize);
+            let at = inst.ternary_at as usize;
+            debug_assert!(bits_p < 1 << inst.mask.count_ones() && bits_o < 1 << inst.mask.count_ones());
+            // SAFETY: as in `raw_index`.
+            let (tp, to) =
+                unsafe { (*self.ternary.get_unchecked(at + bits_p), *self.ternary.get_unchecked(at + bits_o)) };
+            f.mover.0[i] = tp + 2 * to;
+            f.other.0[i] = to + 2 * tp;
+        }
+        f
+    }
+}
+
+/// Instances of all the shapes.
+pub(crate) const INSTANCES: usize = 46;
+
+/// Lanes of an [`Indices`] vector: the instances, padded to a multiple of 16.
+pub(crate) const LANES: usize = 48;
+
+/// The raw index of every instance (lanes past the last instance are zero).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(align(32))]
+pub(crate) struct Indices(pub(crate) [u16; LANES]);
+
+/// A position's raw indices from the view of the side to move (its discs digit 1, the
+/// opponent's 2) and from the opponent's view, updated move by move instead of read again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Features {
+    /// The side to move's view: what the evaluation reads.
+    pub(crate) mover: Indices,
+    /// The opponent's view.
+    pub(crate) other: Indices,
+}
+
+impl Features {
+    /// The features of `p` to move against `o`, read from the bitboards.
+    #[inline]
+    pub(crate) fn new(p: u64, o: u64) -> Features {
+        layout().features(p, o)
+    }
+
+    /// The features after the side to move places a disc on `sq`, turning `flipped`, from the
+    /// view of the new side to move (the opponent).
+    #[inline(always)]
+    pub(crate) fn play(&self, sq: u32, flipped: u64) -> Features {
+        let layout = layout();
+        let placed = &layout.square_powers[sq as usize];
+        let mut turned = [0u16; LANES];
+        let mut rest = flipped;
+        while rest != 0 {
+            let powers = &layout.square_powers[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            for (t, &w) in turned.iter_mut().zip(powers) {
+                *t = t.wrapping_add(w);
+            }
+        }
+        // The mover's new disc is digit 1 in its view and 2 in the opponent's; each turned disc
+        // goes from 2 to 1 in the mover's view and from 1 to 2 in the opponent's.
+        let mut next = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]) };
+        for k in 0..LANES {
+            next.mover.0[k] = self.other.0[k].wrapping_add(2 * placed[k]).wrapping_add(turned[k]);
+            next.other.0[k] = self.mover.0[k].wrapping_add(placed[k]).wrapping_sub(turned[k]);
+        }
+        next
+    }
+
+    /// The features of the same board with the other side to move (a pass).
+    #[inline]
+    pub(crate) fn passed(&self) -> Features {
+        Features { mover: self.other, other: self.mover }
     }
 }
 
