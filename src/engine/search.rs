@@ -986,12 +986,61 @@ impl Search<'_> {
             }
         }
         let original = (alpha, beta);
+        let features = Features::new(p, o);
+        let (best, best_move) = if depth == 1 {
+            // The children's values are their evaluations (none is the end of the game: there are
+            // more empty squares than moves to search): the best of them all, without ordering.
+            let mut best = (i32::MIN, NO_MOVE);
+            for sq in Bits(moves) {
+                let f = flips(sq, p, o);
+                let child = features.play(sq, f);
+                let value = self.cx.eval.evaluate_features(o & !f, p | f | (1 << sq), &child);
+                let score = -value.clamp(1 - SCALE * 64, SCALE * 64 - 1);
+                if score > best.0 {
+                    best = (score, sq as u8);
+                }
+            }
+            best
+        } else {
+            let Some(found) = self.midgame_children(p, o, &features, moves, hash_move, depth, (alpha, beta), split)
+            else {
+                return 0;
+            };
+            found
+        };
+        let (lower, upper) = if best <= original.0 {
+            (-SCALE * 64, best)
+        } else if best >= original.1 {
+            (best, SCALE * 64)
+        } else {
+            (best, best)
+        };
+        let entry =
+            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: depth as u8, cost: depth as u8 };
+        self.store(p, o, entry);
+        best
+    }
+
+    /// The moves of a depth-limited node searched `depth` moves ahead, ordered by estimates, in
+    /// the window (`alpha`, `beta`): the best value and move, or `None` when the search was
+    /// aborted.
+    #[allow(clippy::too_many_arguments)]
+    fn midgame_children(
+        &mut self,
+        p: u64,
+        o: u64,
+        features: &Features,
+        moves: u64,
+        hash_move: u8,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        split: bool,
+    ) -> Option<(i32, u8)> {
         let mut children = [Child::default(); 32];
         let mut n = 0;
         let by = sort_depth(depth);
         // As in `order`: an estimate far behind the best sibling's stops at a bound.
         let mut best = SCALE * 64;
-        let features = Features::new(p, o);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let key = if sq as u8 == hash_move {
@@ -1007,27 +1056,13 @@ impl Search<'_> {
             n += 1;
         }
         children[..n].sort_unstable_by_key(|c| c.key);
-        let found = if split && n > 1 {
+        if split && n > 1 {
             self.split_children(p, o, &children[..n], alpha, beta, depth - 1)
         } else {
             self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| {
                 s.midgame(p, o, depth - 1, a, b, false)
             })
-        };
-        let Some((best, best_move)) = found else {
-            return 0;
-        };
-        let (lower, upper) = if best <= original.0 {
-            (-SCALE * 64, best)
-        } else if best >= original.1 {
-            (best, SCALE * 64)
-        } else {
-            (best, best)
-        };
-        let entry =
-            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: depth as u8, cost: depth as u8 };
-        self.store(p, o, entry);
-        best
+        }
     }
 
     /// The moves of the depth-limited search's root, each searched `depth` moves ahead, with a
