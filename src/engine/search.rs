@@ -37,9 +37,9 @@ const ETC_FROM: u32 = 8;
 /// Empties from which the evaluation of each child joins the ordering.
 const EVAL_ORDER_FROM: u32 = 12;
 /// Empties from which that evaluation looks one move ahead.
-const EVAL1_FROM: u32 = 14;
+const EVAL1_FROM: u32 = 15;
 /// Empties from which it looks two moves ahead.
-const EVAL2_FROM: u32 = 18;
+const EVAL2_FROM: u32 = 17;
 /// Ordering-key bonus (fastest-first units, a reply is 16) of a move into a quadrant with an odd
 /// number of empty squares, below [`EVAL_ORDER_FROM`].
 const PARITY_BONUS: i32 = 8;
