@@ -40,6 +40,9 @@ pub const fn phase(empties: u32) -> usize {
     if p < PHASES { p } else { PHASES - 1 }
 }
 
+/// Zero weights past the last phase's table: one per value of a 16-bit index.
+const PADDING: usize = 1 << 16;
+
 const MAGIC: &[u8; 8] = b"KIFUEVAL";
 const VERSION: u32 = 1;
 /// Magic, version, phases, values per phase, scale.
@@ -85,6 +88,8 @@ pub enum EvalError {
 #[derive(Clone, PartialEq, Eq)]
 pub struct Evaluator {
     /// Per phase, every shape's raw-index table, then the mover's and the opponent's mobility.
+    /// Followed by [`PADDING`] zeros, so that any 16-bit index past any instance's offset stays
+    /// inside the vector.
     full: Vec<i16>,
     /// Per phase, one bias per empty-square count.
     bias: Vec<i16>,
@@ -124,12 +129,14 @@ impl Evaluator {
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
         let phase = phase(empties);
-        let table = &self.full[phase * layout.full_len..][..layout.full_len];
+        let table = &self.full[phase * layout.full_len..];
         let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
         for (&offset, &index) in layout.offsets.iter().zip(&features.mover.0[..INSTANCES]) {
             let at = offset as usize + usize::from(index);
             debug_assert!(at < layout.full_mobility);
-            // SAFETY: as in `sum`: the features hold raw indices.
+            // SAFETY: an offset is below `full_len` and an index below `PADDING`, and `full` has
+            // `PADDING` entries past the last phase's table (wrong features, from moves that were
+            // not legal, would read wrong weights, never outside the vector).
             sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
         self.mobility(table, layout, p, o) + sum
@@ -148,13 +155,15 @@ impl Evaluator {
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
         let phase = phase(empties);
-        let table = &self.full[phase * layout.full_len..][..layout.full_len];
+        let table = &self.full[phase * layout.full_len..];
         let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
         for inst in &layout.instances {
             let at = inst.full_offset as usize + raw(inst);
             debug_assert!(at < layout.full_mobility);
             // SAFETY: a raw index is below 3^(the shape's squares), the length of the shape's
-            // table from `full_offset`, and `table` holds every shape's table.
+            // table from `full_offset`, when the sides do not overlap; if they did (a caller's
+            // mistake) it stays below 1.5 times that, which the `PADDING` past the last phase
+            // covers (3^10 / 2 < 2^16).
             sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
         sum + self.mobility(table, layout, p, o)
@@ -180,7 +189,7 @@ impl Evaluator {
     pub(crate) fn from_compact(values: &[i16]) -> Evaluator {
         let layout = layout();
         assert_eq!(values.len(), PHASES * layout.compact_len, "compact weights of the wrong length");
-        let mut full = vec![0i16; PHASES * layout.full_len];
+        let mut full = vec![0i16; PHASES * layout.full_len + PADDING];
         let mut bias = vec![0i16; PHASES * EMPTIES_SLOTS];
         for phase in 0..PHASES {
             let compact = &values[phase * layout.compact_len..][..layout.compact_len];
