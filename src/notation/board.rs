@@ -289,13 +289,15 @@ pub fn write_diagram(board: &BoardSyntax) -> String {
     out
 }
 
-/// Writes an OBF line: the board string, the side and the `scores` tag.
+/// Writes an OBF line: the board string, the side and the `scores` tag (its control
+/// characters, line breaks among them, written as spaces: the record is one line).
 #[must_use]
 pub fn write_obf(record: &Record) -> String {
     let board = record.start.clone().unwrap_or_else(|| BoardSyntax::empty(8));
     let mut out = write_string(&board);
     out.push(';');
     if let Some(scores) = record.tag("scores") {
+        let scores: String = scores.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
         for s in scores.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             out.push(' ');
             out.push_str(s);
@@ -311,6 +313,18 @@ mod tests {
     use proptest::prelude::*;
 
     const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    /// Found by the round_trip fuzz target: a `scores` tag read from another format with a line
+    /// break inside an entry made the OBF line two lines.
+    #[test]
+    fn obf_scores_with_line_breaks_stay_on_one_line() {
+        let mut record = parse(START, Digits::default()).expect("the start");
+        record.tags.push(("scores".into(), "\u{3}\0\0\0\0\n\0\0;;".into()));
+        let line = write_obf(&record);
+        assert!(!line.contains('\n') && !line.contains('\0'), "{line:?}");
+        let back = parse(&line, Digits::default()).expect("reads back");
+        assert_eq!(back.start, record.start);
+    }
 
     #[test]
     fn reads_a_string_in_every_alphabet() {
