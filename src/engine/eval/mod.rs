@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use crate::core::bitboard::legal_moves;
 pub(crate) use pattern::Features;
-use pattern::{EMPTIES_SLOTS, INSTANCES, Instance, Layout, MOBILITY_SLOTS, layout};
+use pattern::{EMPTIES_SLOTS, INSTANCES, Layout, MOBILITY_SLOTS, layout};
 
 /// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
 pub const SCALE: i32 = 32;
@@ -126,56 +126,39 @@ impl Evaluator {
     #[inline]
     pub(crate) fn evaluate_features(&self, p: u64, o: u64, features: &Features) -> i32 {
         debug_assert_eq!(*features, layout().features(p, o));
-        let layout = layout();
-        let empties = (!(p | o)).count_ones().min(60);
-        let phase = phase(empties);
-        let table = &self.full[phase * layout.full_len..];
-        let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
-        for (&offset, &index) in layout.offsets.iter().zip(&features.mover.0[..INSTANCES]) {
-            let at = offset as usize + usize::from(index);
-            debug_assert!(at < layout.full_mobility);
-            // SAFETY: an offset is below `full_len` and an index below `PADDING`, and `full` has
-            // `PADDING` entries past the last phase's table (wrong features, from moves that were
-            // not legal, would read wrong weights, never outside the vector).
-            sum += i32::from(unsafe { *table.get_unchecked(at) });
-        }
-        self.mobility(table, layout, p, o) + sum
+        self.sum(p, o, features.mover.0[..INSTANCES].iter().map(|&index| usize::from(index)))
     }
 
     #[inline(always)]
     fn evaluate_with(&self, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64 + Copy) -> i32 {
         let layout = layout();
-        self.sum(p, o, |inst| layout.raw_index(inst, p, o, extract))
+        self.sum(p, o, layout.instances.iter().map(|inst| layout.raw_index(inst, p, o, extract)))
     }
 
-    /// The evaluation given each instance's raw index (`raw(instance)`).
+    /// The evaluation given the raw index of each instance, in order.
     #[inline(always)]
-    fn sum(&self, p: u64, o: u64, raw: impl Fn(&Instance) -> usize) -> i32 {
+    fn sum(&self, p: u64, o: u64, indices: impl Iterator<Item = usize>) -> i32 {
         debug_assert_eq!(p & o, 0, "the sides overlap");
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
         let phase = phase(empties);
         let table = &self.full[phase * layout.full_len..];
         let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
-        for inst in &layout.instances {
-            let at = inst.full_offset as usize + raw(inst);
+        for (&offset, index) in layout.offsets.iter().zip(indices) {
+            let at = offset as usize + index;
             debug_assert!(at < layout.full_mobility);
-            // SAFETY: a raw index is below 3^(the shape's squares), the length of the shape's
-            // table from `full_offset`, when the sides do not overlap; if they did (a caller's
-            // mistake) it stays below 1.5 times that, which the `PADDING` past the last phase
-            // covers (3^10 / 2 < 2^16).
+            // SAFETY: `table` runs `PADDING` entries past this phase's `full_len`. A raw index
+            // read from the bitboards is below 3^n (n the shape's squares), the length of the
+            // shape's table from its offset; if a caller's mistake made the sides overlap, below
+            // 1.5 * 3^n, at most 3^10 / 2 < `PADDING` past that table. A feature index is a
+            // 16-bit value and an offset is below `full_len`. Wrong indices read wrong weights,
+            // never outside the vector.
             sum += i32::from(unsafe { *table.get_unchecked(at) });
         }
-        sum + self.mobility(table, layout, p, o)
-    }
-
-    /// The mobility terms of a phase's `table`.
-    #[inline(always)]
-    fn mobility(&self, table: &[i16], layout: &Layout, p: u64, o: u64) -> i32 {
         let mobility = &table[layout.full_mobility..];
         let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
         let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
-        i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
+        sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
     }
 
     /// [`Evaluator::evaluate`] with the portable bit extraction, for tests.

@@ -189,16 +189,21 @@ impl Layout {
     /// extraction (`pext` or its portable twin).
     #[inline(always)]
     pub(crate) fn raw_index(&self, inst: &Instance, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64) -> usize {
+        let (tp, to) = self.digit_sums(inst, p, o, extract);
+        usize::from(tp) + 2 * usize::from(to)
+    }
+
+    /// The sums of the powers of three of the squares of `p` and of `o` in an instance (its raw
+    /// index counts each side's discs once and twice, in either view).
+    #[inline(always)]
+    fn digit_sums(&self, inst: &Instance, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64) -> (u16, u16) {
         let (bits_p, bits_o) = (extract(p, inst.mask) as usize, extract(o, inst.mask) as usize);
         let at = inst.ternary_at as usize;
         let size = 1usize << inst.mask.count_ones();
         debug_assert!(bits_p < size && bits_o < size && at + size <= self.ternary.len());
         // SAFETY: `build` gives each instance a table of 2^(its squares) entries from
         // `ternary_at`, and an extraction under the instance's mask has that many bits at most.
-        unsafe {
-            usize::from(*self.ternary.get_unchecked(at + bits_p))
-                + 2 * usize::from(*self.ternary.get_unchecked(at + bits_o))
-        }
+        unsafe { (*self.ternary.get_unchecked(at + bits_p), *self.ternary.get_unchecked(at + bits_o)) }
     }
 
     /// The raw indices of every instance from both sides' views, read from the bitboards.
@@ -206,12 +211,7 @@ impl Layout {
     pub(crate) fn features(&self, p: u64, o: u64) -> Features {
         let mut f = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]) };
         for (i, inst) in self.instances.iter().enumerate() {
-            let (bits_p, bits_o) = (pext(p, inst.mask) as usize, pext(o, inst.mask) as usize);
-            let at = inst.ternary_at as usize;
-            debug_assert!(bits_p < 1 << inst.mask.count_ones() && bits_o < 1 << inst.mask.count_ones());
-            // SAFETY: as in `raw_index`.
-            let (tp, to) =
-                unsafe { (*self.ternary.get_unchecked(at + bits_p), *self.ternary.get_unchecked(at + bits_o)) };
+            let (tp, to) = self.digit_sums(inst, p, o, pext);
             f.mover.0[i] = tp + 2 * to;
             f.other.0[i] = to + 2 * tp;
         }
