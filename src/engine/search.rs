@@ -25,7 +25,7 @@ use std::time::Instant;
 use super::eval::{Evaluator, Features, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
-use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, Table, endgame_tag};
+use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, Tables, endgame_tag};
 use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -124,7 +124,7 @@ pub(crate) struct Search<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct Context<'a> {
     /// The shared table: written by a search without a layer, only read by one with a layer.
-    pub(crate) table: &'a Table,
+    pub(crate) table: &'a Tables,
     /// Where the root split of the depth-limited search takes its layers.
     pub(crate) layers: &'a Layers,
     pub(crate) eval: &'a Evaluator,

@@ -3,7 +3,8 @@
 //! Principal-variation search at the root and along the principal line, null-window search
 //! everywhere else, over bitboards:
 //! - a lock-free transposition table shared by every thread and kept across calls, with
-//!   enhanced transposition cut-offs;
+//!   enhanced transposition cut-offs; positions near the end in a small table of their own
+//!   that stays in the processor's cache;
 //! - stability cut-offs (the opponent's stable discs bound the score);
 //! - fastest-first move ordering: fewest and weakest replies for the opponent, least potential
 //!   mobility, corners first, the table's move before all;
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
 use super::search::{Context, Search, Stop, around};
-use super::table::{Layers, NO_MOVE, SELECTIVE_LEVELS, Table};
+use super::table::{Layers, NO_MOVE, SELECTIVE_LEVELS, Tables};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
 
@@ -119,7 +120,7 @@ pub enum SolveError {
 
 /// An exact solver: its transposition table (kept between calls), threads and scoring.
 pub struct Solver {
-    table: Table,
+    table: Tables,
     /// The private tables of the depth-limited search's root split.
     layers: Layers,
     eval: Arc<Evaluator>,
@@ -195,7 +196,7 @@ impl Solver {
         static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
         let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
         Solver {
-            table: Table::new(hash_mb),
+            table: Tables::new(hash_mb),
             layers: Layers::new((hash_mb / 4).clamp(1, 64)),
             eval,
             counting,

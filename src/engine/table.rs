@@ -225,6 +225,59 @@ impl Table {
     }
 }
 
+/// Empty squares at and below which a position's entry goes to the near-the-end table.
+const NEAR_EMPTIES: u32 = 10;
+/// Size of the near-the-end table in MiB: within a core's second-level cache (1 MiB on AMD Zen
+/// 4, 2 MiB on this project's machines; 1 and 2 MiB measured the same here).
+const NEAR_MIB: usize = 1;
+
+/// The solver's shared table in two parts by the empty squares of the position: the many
+/// positions near the end of the game ([`NEAR_EMPTIES`] empties or fewer) in a small table that
+/// stays in the processor's cache, the others in the main table. One table for all of them
+/// made nearly every probe wait for main memory (docs/BENCHMARKS.md).
+pub(crate) struct Tables {
+    main: Table,
+    near: Table,
+}
+
+impl Tables {
+    /// A main table of at most `mib` MiB and a near-the-end table of [`NEAR_MIB`] (or `mib`
+    /// when smaller).
+    pub fn new(mib: usize) -> Tables {
+        Tables { main: Table::new(mib), near: Table::new(NEAR_MIB.min(mib)) }
+    }
+
+    /// The part that holds `p` to move against `o`.
+    #[inline]
+    fn part(&self, p: u64, o: u64) -> &Table {
+        if (p | o).count_ones() >= 64 - NEAR_EMPTIES { &self.near } else { &self.main }
+    }
+
+    /// As [`Table::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, p: u64, o: u64) {
+        self.part(p, o).prefetch(p, o);
+    }
+
+    /// As [`Table::probe`].
+    #[inline]
+    pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        self.part(p, o).probe(p, o)
+    }
+
+    /// As [`Table::store`].
+    #[inline]
+    pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
+        self.part(p, o).store(p, o, entry, generation);
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.main.clear();
+        self.near.clear();
+    }
+}
+
 /// Layers for the searches of one call, reused from one search to the next: each is empty when
 /// taken.
 pub(crate) struct Layers {
@@ -419,6 +472,26 @@ mod tests {
         assert_eq!(table.probe(1, 2), Some(exact));
         assert!(exact.is_endgame() && selective.is_endgame() && !shallow.is_endgame());
         assert!(endgame_tag(SELECTIVE_LEVELS) == EXACT && endgame_tag(0) > 64);
+    }
+
+    #[test]
+    fn the_two_parts_keep_their_own_positions() {
+        let mut tables = Tables::new(4);
+        // 10 empty squares: the near-the-end part; 11: the main one.
+        let near = (u64::MAX << 10, 0);
+        let far = (u64::MAX << 11, 0);
+        assert!(std::ptr::eq(tables.part(near.0, near.1), &tables.near));
+        assert!(std::ptr::eq(tables.part(far.0, far.1), &tables.main));
+        let a = Entry { lower: 2, upper: 2, best: 1, depth: EXACT, cost: 10 };
+        let b = Entry { lower: -6, upper: 64, best: 3, depth: EXACT, cost: 11 };
+        tables.store(near.0, near.1, a, 1);
+        tables.store(far.0, far.1, b, 1);
+        assert_eq!(tables.probe(near.0, near.1), Some(a));
+        assert_eq!(tables.probe(far.0, far.1), Some(b));
+        assert_eq!(tables.main.probe(near.0, near.1), None);
+        tables.clear();
+        assert_eq!(tables.probe(near.0, near.1), None);
+        assert_eq!(tables.probe(far.0, far.1), None);
     }
 
     #[test]
