@@ -30,7 +30,7 @@ use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves}
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
 /// Empties at and below which the search drops the table and orders by parity only.
-const SHALLOW: u32 = 6;
+const SHALLOW: u32 = 5;
 /// Empties from which a node looks its children up in the table before searching them
 /// (enhanced transposition cut-offs).
 const ETC_FROM: u32 = 8;
