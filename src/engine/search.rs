@@ -203,7 +203,7 @@ impl Search<'_> {
         }
     }
 
-    /// The moves of `p`, each with its flips and an ordering key (lower first); `None` when a
+    /// The moves of `p`, each with its flips and an ordering key (lower first; not sorted); `None` when a
     /// child's table entry already refutes the node's `beta` (enhanced transposition cut-off),
     /// with that bound.
     fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
@@ -279,7 +279,6 @@ impl Search<'_> {
                 c.key -= PARITY_BONUS;
             }
         }
-        out[..n].sort_unstable_by_key(|c| c.key);
         Ok(n)
     }
 
@@ -435,6 +434,7 @@ impl Search<'_> {
             Ok(n) => n,
             Err(bound) => return bound,
         };
+        children[..n].sort_unstable_by_key(|c| c.key);
         let Some((best, best_move)) =
             self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| s.pvs(p, o, a, b, false))
         else {
@@ -583,10 +583,15 @@ impl Search<'_> {
             Err(bound) => return bound,
         };
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
+            children[..n].sort_unstable_by_key(|c| c.key);
             let (score, sq) = self.nws_split(p, o, alpha, &children[..n], best_move != NO_MOVE);
             if score > best { (score, sq) } else { (best, best_move) }
         } else {
-            for c in &children[..n] {
+            // The best key next, found when needed: most nodes cut on their first move or two.
+            for i in 0..n {
+                let next = (i..n).min_by_key(|&j| children[j].key).unwrap_or(i);
+                children.swap(i, next);
+                let c = &children[i];
                 let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                 if score > best {
                     best = score;
