@@ -269,7 +269,7 @@ fn probcut_calibration() {
     let header = Header::parse(bytes[..HEADER_LEN].try_into().unwrap());
     let rules = Rules::othello().shared();
     let mut positions = Vec::new();
-    for game in bytes[HEADER_LEN..].chunks_exact(RECORD_LEN).step_by(8).take(40) {
+    for game in bytes[HEADER_LEN..].chunks_exact(RECORD_LEN).step_by(8).take(120) {
         let record = parse_game(game, header.year, &Default::default()).unwrap();
         let Ok(game) = record.game(rules.clone()) else { continue };
         let _ = game.replay_with(Passes::Implicit, |before, _, _| {
