@@ -203,9 +203,9 @@ impl Search<'_> {
         }
     }
 
-    /// The moves of `p`, each with its flips and an ordering key (lower first; not sorted); `None` when a
-    /// child's table entry already refutes the node's `beta` (enhanced transposition cut-off),
-    /// with that bound.
+    /// The moves of `p` in `out`, each with its flips and an ordering key (lower first; left
+    /// unsorted), and their number; `Err` with the bound when a child's table entry already
+    /// refutes the node's `beta` (enhanced transposition cut-off).
     fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
