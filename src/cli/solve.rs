@@ -58,7 +58,7 @@ pub struct Args {
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
-    /// position to the next; positions of 10 empties or fewer use another 1 MiB).
+    /// position to the next; positions of 10 empties or fewer use another 1 MiB per thread).
     #[arg(long, default_value_t = 256)]
     pub hash_mb: usize,
     /// Output format.

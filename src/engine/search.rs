@@ -25,7 +25,7 @@ use std::time::Instant;
 use super::eval::{Evaluator, Features, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
-use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, Tables, endgame_tag};
+use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, TableView, Tables, endgame_tag};
 use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -105,6 +105,8 @@ const POLL: u64 = 1 << 14;
 pub(crate) struct Search<'a> {
     /// What the threads of this call share.
     pub(crate) cx: Context<'a>,
+    /// The parts of the shared table this search uses (its thread's near-the-end table).
+    pub(crate) table: TableView<'a>,
     /// The private table this search writes to and reads first, over a frozen shared table
     /// (none: it writes to the shared table).
     pub(crate) layer: Option<&'a Layer>,
@@ -124,6 +126,7 @@ pub(crate) struct Search<'a> {
 #[derive(Clone, Copy)]
 pub(crate) struct Context<'a> {
     /// The shared table: written by a search without a layer, only read by one with a layer.
+    /// Each search uses the main table and one of the near-the-end tables (its `table`).
     pub(crate) table: &'a Tables,
     /// Where the root split of the depth-limited search takes its layers.
     pub(crate) layers: &'a Layers,
@@ -137,16 +140,18 @@ pub(crate) struct Context<'a> {
 }
 
 impl<'a> Search<'a> {
-    /// A search with no nodes yet, writing to `layer` (else to the shared table), splitting
-    /// nodes between threads when `parallel`, at selectivity `level`, under the splits `cut`.
+    /// A search with no nodes yet on the parts `table` of the shared table, writing to `layer`
+    /// (else to `table`), splitting nodes between threads when `parallel`, at selectivity
+    /// `level`, under the splits `cut`.
     pub(crate) fn new(
         cx: Context<'a>,
+        table: TableView<'a>,
         layer: Option<&'a Layer>,
         parallel: bool,
         level: u8,
         cut: Vec<Arc<AtomicBool>>,
     ) -> Search<'a> {
-        Search { cx, layer, parallel, nodes: 0, cut, aborted: false, level }
+        Search { cx, table, layer, parallel, nodes: 0, cut, aborted: false, level }
     }
 }
 
@@ -165,7 +170,7 @@ impl Search<'_> {
         if let Some(found) = self.layer.and_then(|l| l.probe(p, o)) {
             return Some(found);
         }
-        self.cx.table.probe(p, o)
+        self.table.probe(p, o)
     }
 
     /// Records an entry in this search's layer, else in the shared table.
@@ -174,7 +179,7 @@ impl Search<'_> {
         match self.layer {
             Some(layer) => layer.store(p, o, entry, self.cx.generation),
             None => {
-                self.cx.table.store(p, o, entry, self.cx.generation);
+                self.table.store(p, o, entry, self.cx.generation);
             }
         }
     }
@@ -214,7 +219,7 @@ impl Search<'_> {
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             if etc {
-                self.cx.table.prefetch(o & !f, p | f | (1 << sq));
+                self.table.prefetch(o & !f, p | f | (1 << sq));
             }
             out[n] = Child { key: 0, sq: sq as u8, flipped: f };
             n += 1;
@@ -517,7 +522,7 @@ impl Search<'_> {
         if empties <= SHALLOW {
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
-        self.cx.table.prefetch(p, o);
+        self.table.prefetch(p, o);
         self.count_node();
         if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;
@@ -642,7 +647,9 @@ impl Search<'_> {
                     if cut.load(Ordering::Relaxed) {
                         return;
                     }
-                    let mut s = Search::new(cx, None, true, level, chain);
+                    // Each thread on its own near-the-end table: they stay in its core's cache.
+                    let table = cx.table.view(rayon::current_thread_index().unwrap_or(0));
+                    let mut s = Search::new(cx, table, None, true, level, chain);
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
                     if s.aborted {
@@ -1098,7 +1105,8 @@ impl Search<'_> {
             return Some(best);
         }
         let probe_alpha = alpha;
-        let (cx, level) = (self.cx, self.level);
+        // The layers read what this search reads, whatever thread they run on.
+        let (cx, table, level) = (self.cx, self.table, self.level);
         /// One move's null-window search on its layer, and what the layer was given.
         struct Probe {
             score: i32,
@@ -1113,7 +1121,7 @@ impl Search<'_> {
             for (c, slot) in children[1..].iter().zip(&slots) {
                 scope.spawn_fifo(move |_| {
                     let mut layer = cx.layers.take();
-                    let mut s = Search::new(cx, Some(&layer), false, level, Vec::new());
+                    let mut s = Search::new(cx, table, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);
                     let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
                     let (nodes, aborted) = (s.nodes, s.aborted);
@@ -1132,7 +1140,7 @@ impl Search<'_> {
             self.nodes += probe.nodes;
             self.aborted |= probe.aborted;
             for &(p, o, entry) in &probe.entries {
-                self.cx.table.store(p, o, entry, self.cx.generation);
+                self.table.store(p, o, entry, self.cx.generation);
             }
         }
         if self.aborted {

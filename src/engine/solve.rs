@@ -211,6 +211,7 @@ impl Solver {
     #[must_use]
     pub fn with_threads(mut self, threads: usize) -> Solver {
         self.threads = threads.max(1);
+        self.table.set_threads(self.threads);
         self
     }
 
@@ -536,7 +537,8 @@ impl Solver {
             stop,
             probcut: self.probcut,
         };
-        let mut search = Search::new(cx, None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
+        let table = self.table.view(rayon::current_thread_index().unwrap_or(0));
+        let mut search = Search::new(cx, table, None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
         let score = f(&mut search);
         (score, search.nodes)
     }

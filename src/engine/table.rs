@@ -232,25 +232,73 @@ const NEAR_EMPTIES: u32 = 10;
 const NEAR_MIB: usize = 1;
 
 /// The solver's shared table in two parts by the empty squares of the position: the many
-/// positions near the end of the game ([`NEAR_EMPTIES`] empties or fewer) in a small table that
-/// stays in the processor's cache, the others in the main table. One table for all of them
-/// made nearly every probe wait for main memory (docs/BENCHMARKS.md).
+/// positions near the end of the game ([`NEAR_EMPTIES`] empties or fewer) in small tables that
+/// stay in the processor's cache, one per thread, the others in the main table. One table for
+/// all of them made nearly every probe wait for main memory, and one near-the-end table for
+/// all threads made their cores pass its cache lines back and forth (docs/BENCHMARKS.md).
 pub(crate) struct Tables {
     main: Table,
-    near: Table,
+    /// At least one; a search uses the one of its thread ([`Tables::view`]).
+    near: Vec<Table>,
+    /// The size of each near-the-end table.
+    near_mib: usize,
 }
 
 impl Tables {
-    /// A main table of at most `mib` MiB and a near-the-end table of [`NEAR_MIB`] (or `mib`
+    /// A main table of at most `mib` MiB and one near-the-end table of [`NEAR_MIB`] (or `mib`
     /// when smaller).
     pub fn new(mib: usize) -> Tables {
-        Tables { main: Table::new(mib), near: Table::new(NEAR_MIB.min(mib)) }
+        let near_mib = NEAR_MIB.min(mib);
+        Tables { main: Table::new(mib), near: vec![Table::new(near_mib)], near_mib }
     }
 
+    /// One near-the-end table for each of `threads` threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.near.truncate(threads.max(1));
+        while self.near.len() < threads {
+            self.near.push(Table::new(self.near_mib));
+        }
+    }
+
+    /// The parts a search on the thread numbered `thread` (in its pool) uses: the main table
+    /// and that thread's near-the-end table.
+    pub fn view(&self, thread: usize) -> TableView<'_> {
+        TableView { main: &self.main, near: &self.near[thread % self.near.len()] }
+    }
+
+    /// What the main table, or any thread's near-the-end table, holds for `p` to move against
+    /// `o`.
+    pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        if is_near(p, o) { self.near.iter().find_map(|t| t.probe(p, o)) } else { self.main.probe(p, o) }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.main.clear();
+        for near in &mut self.near {
+            near.clear();
+        }
+    }
+}
+
+/// Whether `p` to move against `o` belongs in a near-the-end table.
+#[inline]
+fn is_near(p: u64, o: u64) -> bool {
+    (p | o).count_ones() >= 64 - NEAR_EMPTIES
+}
+
+/// The main table and one near-the-end table: what one search reads and writes.
+#[derive(Clone, Copy)]
+pub(crate) struct TableView<'a> {
+    main: &'a Table,
+    near: &'a Table,
+}
+
+impl TableView<'_> {
     /// The part that holds `p` to move against `o`.
     #[inline]
     fn part(&self, p: u64, o: u64) -> &Table {
-        if (p | o).count_ones() >= 64 - NEAR_EMPTIES { &self.near } else { &self.main }
+        if is_near(p, o) { self.near } else { self.main }
     }
 
     /// As [`Table::prefetch`].
@@ -269,12 +317,6 @@ impl Tables {
     #[inline]
     pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
         self.part(p, o).store(p, o, entry, generation);
-    }
-
-    /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.main.clear();
-        self.near.clear();
     }
 }
 
@@ -475,23 +517,30 @@ mod tests {
     }
 
     #[test]
-    fn the_two_parts_keep_their_own_positions() {
+    fn the_parts_keep_their_own_positions() {
         let mut tables = Tables::new(4);
-        // 10 empty squares: the near-the-end part; 11: the main one.
+        tables.set_threads(2);
+        let (first, second) = (tables.view(0), tables.view(3));
+        // 10 empty squares: a near-the-end part, the thread's own; 11: the main one, shared.
         let near = (u64::MAX << 10, 0);
         let far = (u64::MAX << 11, 0);
-        assert!(std::ptr::eq(tables.part(near.0, near.1), &tables.near));
-        assert!(std::ptr::eq(tables.part(far.0, far.1), &tables.main));
+        assert!(std::ptr::eq(first.part(near.0, near.1), &tables.near[0]));
+        assert!(std::ptr::eq(second.part(near.0, near.1), &tables.near[1]));
+        assert!(std::ptr::eq(second.part(far.0, far.1), &tables.main));
         let a = Entry { lower: 2, upper: 2, best: 1, depth: EXACT, cost: 10 };
         let b = Entry { lower: -6, upper: 64, best: 3, depth: EXACT, cost: 11 };
-        tables.store(near.0, near.1, a, 1);
-        tables.store(far.0, far.1, b, 1);
+        second.store(near.0, near.1, a, 1);
+        first.store(far.0, far.1, b, 1);
+        assert_eq!(second.probe(near.0, near.1), Some(a));
+        assert_eq!(first.probe(near.0, near.1), None);
+        assert_eq!(second.probe(far.0, far.1), Some(b));
         assert_eq!(tables.probe(near.0, near.1), Some(a));
-        assert_eq!(tables.probe(far.0, far.1), Some(b));
         assert_eq!(tables.main.probe(near.0, near.1), None);
         tables.clear();
         assert_eq!(tables.probe(near.0, near.1), None);
         assert_eq!(tables.probe(far.0, far.1), None);
+        tables.set_threads(1);
+        assert_eq!(tables.near.len(), 1);
     }
 
     #[test]
