@@ -59,7 +59,7 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
     /// position to the next; positions of 10 empties or fewer use another 1 MiB per thread).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]
