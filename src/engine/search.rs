@@ -105,7 +105,8 @@ const POLL: u64 = 1 << 14;
 pub(crate) struct Search<'a> {
     /// What the threads of this call share.
     pub(crate) cx: Context<'a>,
-    /// The parts of the shared table this search uses (its thread's near-the-end table).
+    /// The parts of the shared table this search uses: the main table and one near-the-end
+    /// table (its thread's, or for a layered search the one of the search that split).
     pub(crate) table: TableView<'a>,
     /// The private table this search writes to and reads first, over a frozen shared table
     /// (none: it writes to the shared table).
@@ -648,8 +649,7 @@ impl Search<'_> {
                         return;
                     }
                     // Each thread on its own near-the-end table: they stay in its core's cache.
-                    let table = cx.table.view(rayon::current_thread_index().unwrap_or(0));
-                    let mut s = Search::new(cx, table, None, true, level, chain);
+                    let mut s = Search::new(cx, cx.table.current_view(), None, true, level, chain);
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
                     if s.aborted {

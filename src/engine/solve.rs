@@ -537,8 +537,8 @@ impl Solver {
             stop,
             probcut: self.probcut,
         };
-        let table = self.table.view(rayon::current_thread_index().unwrap_or(0));
-        let mut search = Search::new(cx, table, None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
+        let mut search =
+            Search::new(cx, self.table.current_view(), None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
         let score = f(&mut search);
         (score, search.nodes)
     }

@@ -266,6 +266,11 @@ impl Tables {
         TableView { main: &self.main, near: &self.near[thread % self.near.len()] }
     }
 
+    /// [`Tables::view`] for the calling thread (its index in its rayon pool, else the first).
+    pub fn current_view(&self) -> TableView<'_> {
+        self.view(rayon::current_thread_index().unwrap_or(0))
+    }
+
     /// What the main table, or any thread's near-the-end table, holds for `p` to move against
     /// `o`.
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
