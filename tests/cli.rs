@@ -255,6 +255,31 @@ fn train_is_reproducible_and_writes_loadable_weights() {
 }
 
 #[test]
+fn train_lists_its_held_out_games() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
+    let list = |path: &str, seed: &str| -> Vec<usize> {
+        let out = kifu()
+            .args(["train", path, "--from", "logbook", "--list-held-out", "--held-out", "0.25", "--seed", seed])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next(), Some("source,record"));
+        lines.map(|l| l.rsplit(',').next().unwrap().parse().unwrap()).collect()
+    };
+    let held = list(games, "3");
+    assert!((25..=75).contains(&held.len()), "{} of 200 games for a quarter", held.len());
+    assert_ne!(held, list(games, "4"), "another seed draws other games");
+    // Being held out belongs to the game: the listed games, on their own, are all listed again.
+    let lines: Vec<&str> = include_str!("data/logbook-200.gam").lines().collect();
+    let dir = tempfile::tempdir().unwrap();
+    let subset = dir.path().join("held.gam");
+    std::fs::write(&subset, held.iter().map(|&r| format!("{}\n", lines[r - 1])).collect::<String>()).unwrap();
+    assert_eq!(list(subset.to_str().unwrap(), "3"), (1..=held.len()).collect::<Vec<_>>());
+}
+
+#[test]
 fn solve_searches_and_solves_positions_of_other_variants() {
     let json = |args: &[&str], input: &str| -> serde_json::Value {
         let out = kifu().arg("solve").args(args).args(["-f", "json", "-q"]).write_stdin(input).output().unwrap();

@@ -73,8 +73,12 @@ pub struct Args {
     #[arg(long, default_value_t = 16)]
     pub hash_mb: usize,
     /// The weights file to write.
-    #[arg(long, short)]
-    pub output: PathBuf,
+    #[arg(long, short, required_unless_present = "list_held_out")]
+    pub output: Option<PathBuf>,
+    /// Print the games drawn for the held-out set (by --seed, --sample and --held-out) as CSV
+    /// rows `source,record` (records numbered from 1 in each file) and stop: no labels, no fit.
+    #[arg(long)]
+    pub list_held_out: bool,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -126,6 +130,8 @@ enum Outcome {
     Skipped,
     /// Not standard Othello, or not finished and too short.
     Unusable,
+    /// Drawn for the held-out set, with its record number (`--list-held-out`).
+    HeldOut(usize),
 }
 
 /// Runs `kifu train`.
@@ -140,6 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "labelling");
     let (mut training, mut held_out) = (Labelled::default(), Labelled::default());
     let (mut used, mut skipped, mut unusable, mut bad) = (0u64, 0u64, 0u64, 0u64);
+    let mut held = Vec::new();
     records::for_each(
         &args.input,
         &progress,
@@ -147,6 +154,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             let Some(boards) = game_boards(source, raw)? else { return Ok(Outcome::Unusable) };
             if game_hash(&boards, args.seed, 0) >= args.sample {
                 return Ok(Outcome::Skipped);
+            }
+            if args.list_held_out {
+                let held = game_hash(&boards, args.seed, 1) < args.held_out;
+                return Ok(if held { Outcome::HeldOut(raw.index + 1) } else { Outcome::Skipped });
             }
             let labels = with_solver(args.hash_mb, |solver| {
                 let mut labels = train::label_game(&boards, args.exact_empties, !args.search_labels, solver);
@@ -171,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             }
             Ok(Outcome::Used(labels, game_hash(&boards, args.seed, 1) < args.held_out))
         },
-        |_, result| {
+        |source, result| {
             match result.and_then(|r| r) {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));
@@ -185,11 +196,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 }
                 Ok(Outcome::Skipped) => skipped += 1,
                 Ok(Outcome::Unusable) => unusable += 1,
+                Ok(Outcome::HeldOut(record)) => {
+                    held.push((source.name.to_owned(), record));
+                }
             }
             Ok(())
         },
     )?;
     progress.finish();
+    if args.list_held_out {
+        return list_held_out(&held, bad);
+    }
     println!(
         "kifu train: {used} games used ({skipped} left out by --sample, {unusable} unusable, {bad} unreadable); \
          {} training and {} held-out positions labelled in {:.1} s, {} and {} left to the search",
@@ -214,14 +231,23 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         println!("  {what:>5}   {:>9} {:>7.2}    {:>9} {:>7.2}", t.count, t.mean_abs, h.count, h.mean_abs);
     }
     let bytes = evaluator.to_bytes();
-    let mut out = Output::open(Some(&args.output))?;
-    out.write_all(&bytes).with_context(|| format!("writing {}", args.output.display()))?;
+    let path = args.output.as_ref().context("no weights file to write (-o)")?;
+    let mut out = Output::open(Some(path))?;
+    out.write_all(&bytes).with_context(|| format!("writing {}", path.display()))?;
     out.finish()?;
-    println!(
-        "wrote {} ({} bytes) in {:.1} s in all",
-        args.output.display(),
-        bytes.len(),
-        started.elapsed().as_secs_f64()
-    );
+    println!("wrote {} ({} bytes) in {:.1} s in all", path.display(), bytes.len(), started.elapsed().as_secs_f64());
+    Ok(if bad > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// Prints the held-out games of `--list-held-out` as CSV rows on stdout.
+fn list_held_out(held: &[(String, usize)], bad: u64) -> anyhow::Result<Status> {
+    let mut rows = csv::Writer::from_writer(Vec::new());
+    rows.write_record(["source", "record"])?;
+    for (source, record) in held {
+        rows.write_record([source.as_str(), &record.to_string()])?;
+    }
+    let mut out = Output::open(None)?;
+    out.write_all(&rows.into_inner().context("formatting the rows")?).context("writing to stdout")?;
+    out.finish()?;
     Ok(if bad > 0 { Status::SomeInvalid } else { Status::Ok })
 }
