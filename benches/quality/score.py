@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores a depth-limited search against exact labels.
 
-    score.py LABELS.csv RUN.csv       labels from `kifu solve --all-moves --format csv`
+    score.py LABELS.csv RUN.csv       labels from `kifu solve [--all-moves] --format csv`
     score.py --obf RUN.csv FILE.obf...  labels from OBF move scores (the FFO files)
 
 RUN.csv is `kifu solve --depth D [--selectivity S] --format csv` on the same positions in the
@@ -16,7 +16,12 @@ import sys
 def from_allmoves(path):
     labels = []
     for row in csv.DictReader(open(path)):
-        moves = {m.split(':')[0]: int(m.split(':')[1]) for m in row['moves'].split()}
+        if row['moves']:
+            moves = {m.split(':')[0]: int(m.split(':')[1]) for m in row['moves'].split()}
+        else:
+            # Labels from a plain `kifu solve`: the best move only (other moves of the same
+            # score count as misses, so the best-move share is a lower bound).
+            moves = {row['best_move'].lower(): int(row['score'])}
         labels.append(moves)
     return labels
 
