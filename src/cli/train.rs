@@ -155,8 +155,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             if game_hash(&boards, args.seed, 0) >= args.sample {
                 return Ok(Outcome::Skipped);
             }
+            let held = game_hash(&boards, args.seed, 1) < args.held_out;
             if args.list_held_out {
-                let held = game_hash(&boards, args.seed, 1) < args.held_out;
                 return Ok(if held { Outcome::HeldOut(raw.index + 1) } else { Outcome::Skipped });
             }
             let labels = with_solver(args.hash_mb, |solver| {
@@ -180,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             if labels.samples.is_empty() && labels.pending.is_empty() {
                 return Ok(Outcome::Unusable);
             }
-            Ok(Outcome::Used(labels, game_hash(&boards, args.seed, 1) < args.held_out))
+            Ok(Outcome::Used(labels, held))
         },
         |source, result| {
             match result.and_then(|r| r) {
