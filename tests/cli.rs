@@ -202,10 +202,17 @@ fn eval_check_tables_errors_against_exact_scores() {
         kifu().args(["eval", "--check", "--exact-empties", "8", "--format", "csv", "-q", games]).output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("empties,positions,mean_abs_error,mean_error\n0-9,"), "{text}");
+    assert!(
+        text.starts_with("empties,positions,mean_abs_error,mean_error,zero_abs_error,target_sd,correlation\n0-9,"),
+        "{text}"
+    );
     let all: Vec<&str> = text.lines().last().unwrap().split(',').collect();
     assert_eq!(all[0], "all");
     assert!(all[1].parse::<u64>().unwrap() > 10_000, "{text}");
+    // Near the end the evaluation beats answering zero and follows the exact scores.
+    let near: Vec<f64> = text.lines().nth(1).unwrap().split(',').skip(2).map(|v| v.parse().unwrap()).collect();
+    assert!(near[0] < near[2], "{text}");
+    assert!(near[4] > 0.5, "{text}");
     // An OBF line is compared with its first listed score.
     let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;\n";
     let out = kifu().args(["eval", "--check", "-", "--format", "json"]).write_stdin(obf).output().unwrap();

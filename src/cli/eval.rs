@@ -76,6 +76,9 @@ struct CheckRow {
     positions: u64,
     mean_abs_error: f64,
     mean_error: f64,
+    zero_abs_error: f64,
+    target_sd: f64,
+    correlation: f64,
 }
 
 /// Runs `kifu eval`.
@@ -227,16 +230,33 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
         },
     )?;
     if args.format == Format::Csv {
-        writeln!(out, "empties,positions,mean_abs_error,mean_error")?;
+        writeln!(out, "empties,positions,mean_abs_error,mean_error,zero_abs_error,target_sd,correlation")?;
     }
     if args.format == Format::Text {
-        writeln!(out, "empties  positions  mean |error|  mean error  (discs)")?;
+        writeln!(out, "empties  positions  mean |error|  mean error  zero's |error|  target sd  correlation  (discs)")?;
     }
     for r in table.rows(args.bucket).into_iter().filter(|r| r.count > 0) {
         let empties = if (r.lo, r.hi) == (0, 60) { "all".to_owned() } else { format!("{}-{}", r.lo, r.hi) };
-        let row = CheckRow { empties, positions: r.count, mean_abs_error: r.mean_abs, mean_error: r.mean };
+        let row = CheckRow {
+            empties,
+            positions: r.count,
+            mean_abs_error: r.mean_abs,
+            mean_error: r.mean,
+            zero_abs_error: r.zero_abs,
+            target_sd: r.target_sd,
+            correlation: r.correlation,
+        };
         write_row(out, args.format, &row, || {
-            format!("{:>7}  {:>9}  {:>12.2}  {:>+10.2}", row.empties, row.positions, row.mean_abs_error, row.mean_error)
+            format!(
+                "{:>7}  {:>9}  {:>12.2}  {:>+10.2}  {:>14.2}  {:>9.2}  {:>11.2}",
+                row.empties,
+                row.positions,
+                row.mean_abs_error,
+                row.mean_error,
+                row.zero_abs_error,
+                row.target_sd,
+                row.correlation
+            )
         })?;
     }
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })

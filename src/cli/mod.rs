@@ -22,6 +22,7 @@ mod export;
 mod merge;
 mod output;
 mod perft;
+mod play;
 mod progress;
 mod records;
 mod rules;
@@ -73,6 +74,9 @@ pub enum Command {
     /// Draw a position (discs, last move, legal moves, scores with --annotate) or a whole game
     /// as a kifu (move numbers on the squares), as text or SVG.
     Show(show::Args),
+    /// Games kifu plays against itself, from openings or the start position (random moves first
+    /// if asked), in any game format: test sets and training data.
+    Play(play::Args),
     /// Fit the evaluation's weights to game records labelled by the exact solver.
     Train(train::Args),
     /// List the rules presets and keys, or show the rules a spec resolves to.
@@ -152,6 +156,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
         Command::Annotate(args) => annotate::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Play(args) => play::run(args),
         Command::Train(args) => train::run(args),
         Command::Show(args) => show::run(args),
         Command::Completions(args) => completions::run_completions(args),

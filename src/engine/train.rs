@@ -146,17 +146,44 @@ pub fn branch(boards: &[(u64, u64)], cut: usize, noise: f64, seed: u64) -> Vec<(
     }
 }
 
-/// Mean errors of an evaluation, by empty-square count.
+/// Mean errors of an evaluation, by empty-square count, with what is needed to read them: the
+/// spread of the targets, the error of answering zero everywhere, and the correlation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ErrorTable {
-    count: [u64; EMPTIES_SLOTS],
-    abs: [f64; EMPTIES_SLOTS],
-    signed: [f64; EMPTIES_SLOTS],
+    slots: [Sums; EMPTIES_SLOTS],
+}
+
+/// The running sums of one empty-square count.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Sums {
+    count: u64,
+    abs: f64,
+    signed: f64,
+    target_abs: f64,
+    target: f64,
+    target_sq: f64,
+    value: f64,
+    value_sq: f64,
+    product: f64,
+}
+
+impl Sums {
+    fn merge(&mut self, o: &Sums) {
+        self.count += o.count;
+        self.abs += o.abs;
+        self.signed += o.signed;
+        self.target_abs += o.target_abs;
+        self.target += o.target;
+        self.target_sq += o.target_sq;
+        self.value += o.value;
+        self.value_sq += o.value_sq;
+        self.product += o.product;
+    }
 }
 
 impl Default for ErrorTable {
     fn default() -> ErrorTable {
-        ErrorTable { count: [0; EMPTIES_SLOTS], abs: [0.0; EMPTIES_SLOTS], signed: [0.0; EMPTIES_SLOTS] }
+        ErrorTable { slots: [Sums::default(); EMPTIES_SLOTS] }
     }
 }
 
@@ -173,15 +200,28 @@ pub struct ErrorRow {
     pub mean_abs: f64,
     /// Mean signed error (evaluation minus target), in discs.
     pub mean: f64,
+    /// Mean absolute target: the error of answering zero everywhere, in discs.
+    pub zero_abs: f64,
+    /// Standard deviation of the targets, in discs.
+    pub target_sd: f64,
+    /// Correlation of the evaluation with the targets (0 when either is constant).
+    pub correlation: f64,
 }
 
 impl ErrorTable {
-    /// Counts one position: its empty squares and the evaluation's error, in discs.
-    pub fn add(&mut self, empties: u32, error: f64) {
-        let e = (empties as usize).min(EMPTIES_SLOTS - 1);
-        self.count[e] += 1;
-        self.abs[e] += error.abs();
-        self.signed[e] += error;
+    /// Counts one position: its empty squares, the evaluation and the target, in discs.
+    pub fn add(&mut self, empties: u32, value: f64, target: f64) {
+        let s = &mut self.slots[(empties as usize).min(EMPTIES_SLOTS - 1)];
+        let error = value - target;
+        s.count += 1;
+        s.abs += error.abs();
+        s.signed += error;
+        s.target_abs += target.abs();
+        s.target += target;
+        s.target_sq += target * target;
+        s.value += value;
+        s.value_sq += value * value;
+        s.product += value * target;
     }
 
     /// The errors of `evaluator` on `samples`.
@@ -190,17 +230,15 @@ impl ErrorTable {
         let mut table = ErrorTable::default();
         for s in samples {
             let value = f64::from(evaluator.evaluate(s.player, s.opponent)) / f64::from(SCALE);
-            table.add(s.empties(), value - f64::from(s.target));
+            table.add(s.empties(), value, f64::from(s.target));
         }
         table
     }
 
     /// Adds another table's counts.
     pub fn merge(&mut self, other: &ErrorTable) {
-        for e in 0..EMPTIES_SLOTS {
-            self.count[e] += other.count[e];
-            self.abs[e] += other.abs[e];
-            self.signed[e] += other.signed[e];
+        for (mine, theirs) in self.slots.iter_mut().zip(&other.slots) {
+            mine.merge(theirs);
         }
     }
 
@@ -225,15 +263,24 @@ impl ErrorTable {
     }
 
     fn row(&self, lo: u32, hi: u32) -> ErrorRow {
-        let range = lo as usize..=hi as usize;
-        let count: u64 = self.count[range.clone()].iter().sum();
-        let n = count.max(1) as f64;
+        let mut s = Sums::default();
+        for slot in &self.slots[lo as usize..=hi as usize] {
+            s.merge(slot);
+        }
+        let n = s.count.max(1) as f64;
+        let target_var = (s.target_sq / n - (s.target / n).powi(2)).max(0.0);
+        let value_var = (s.value_sq / n - (s.value / n).powi(2)).max(0.0);
+        let covariance = s.product / n - (s.value / n) * (s.target / n);
+        let spread = (target_var * value_var).sqrt();
         ErrorRow {
             lo,
             hi,
-            count,
-            mean_abs: self.abs[range.clone()].iter().sum::<f64>() / n,
-            mean: self.signed[range].iter().sum::<f64>() / n,
+            count: s.count,
+            mean_abs: s.abs / n,
+            mean: s.signed / n,
+            zero_abs: s.target_abs / n,
+            target_sd: target_var.sqrt(),
+            correlation: if spread > 1e-12 { covariance / spread } else { 0.0 },
         }
     }
 }
@@ -556,16 +603,34 @@ mod tests {
     #[test]
     fn error_rows_group_by_width() {
         let mut t = ErrorTable::default();
-        t.add(0, 2.0);
-        t.add(9, -4.0);
-        t.add(60, 1.0);
+        // Errors +2 and -4 against targets 0 and 6; +1 against -1.
+        t.add(0, 2.0, 0.0);
+        t.add(9, 2.0, 6.0);
+        t.add(60, 0.0, -1.0);
         let rows = t.rows(10);
         assert_eq!((rows[0].lo, rows[0].hi, rows[0].count, rows[0].mean_abs, rows[0].mean), (0, 9, 2, 3.0, -1.0));
+        assert_eq!((rows[0].zero_abs, rows[0].target_sd, rows[0].correlation), (3.0, 3.0, 0.0));
         assert_eq!((rows[1].lo, rows[1].hi, rows[1].count), (10, 19, 0));
         assert_eq!((rows[5].lo, rows[5].hi, rows[5].count), (50, 60, 1));
         assert_eq!((rows[6].lo, rows[6].hi, rows[6].count), (0, 60, 3));
         let phases = t.rows(4);
         assert_eq!(phases.len(), PHASES + 1);
         assert_eq!((phases[PHASES - 1].lo, phases[PHASES - 1].hi), (56, 60));
+    }
+
+    #[test]
+    fn error_rows_give_the_baseline_and_the_correlation() {
+        let mut t = ErrorTable::default();
+        for (value, target) in [(1.0, 2.0), (2.0, 4.0), (3.0, 6.0)] {
+            t.add(20, value, target);
+        }
+        t.add(30, 5.0, -5.0);
+        let line = &t.rows(10)[2];
+        assert_eq!((line.count, line.mean_abs, line.zero_abs), (3, 2.0, 4.0));
+        assert!((line.correlation - 1.0).abs() < 1e-12, "{}", line.correlation);
+        assert!((line.target_sd - (8.0f64 / 3.0).sqrt()).abs() < 1e-12, "{}", line.target_sd);
+        let all = t.rows(10).pop().unwrap();
+        assert_eq!((all.count, all.zero_abs), (4, 4.25));
+        assert!(all.correlation < 0.0, "{}", all.correlation);
     }
 }
