@@ -6,7 +6,6 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -15,12 +14,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use super::Status;
+use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
-use crate::engine::eval::Evaluator;
-use crate::engine::generic::{self, GenericAnalyst, GenericSearcher};
-use crate::engine::solve::{Solver, SolverSet, probcut_for};
+use crate::engine::generic::{GenericAnalyst, GenericSearcher};
+use crate::engine::solve::{Solver, SolverSet};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{MoveSyntax, MoveToken, Record};
 
@@ -34,22 +33,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Solve positions with at most this many empty squares exactly [default: 18; 14 for games
-    /// of other variants, whose engine is slower].
-    #[arg(long)]
-    pub exact_empties: Option<u32>,
-    /// Search earlier positions this many moves ahead [default: 10; 6 for games of other
-    /// variants].
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// At most this many seconds per position searched by depth (the depth is then a
-    /// ceiling; the output then depends on the machine's speed).
-    #[arg(long)]
-    pub time: Option<f64>,
-    /// Prune the searches by depth selectively (ProbCut), taking a cut with this confidence in
-    /// percent: 73, 87, 95, 98, 99, or 100 for none. Faster, less sure.
-    #[arg(long, default_value_t = 87)]
-    pub selectivity: u32,
+    /// How positions are searched.
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Losses (discs) from which a move is marked `?!`, `?` and `??`.
     #[arg(long, value_delimiter = ',', num_args = 3, default_values_t = [2, 6, 12])]
     pub marks: Vec<i32>,
@@ -59,9 +45,6 @@ pub struct Args {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 128)]
     pub hash_mb: usize,
-    /// Evaluation weights (written by `kifu train`) instead of the shipped ones.
-    #[arg(long, visible_alias = "eval")]
-    pub weights: Option<PathBuf>,
     /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
     /// as GGF (values in the moves) or PGN-like (comments).
     #[arg(long, short, value_enum, default_value_t = OutFormat::Text)]
@@ -255,20 +238,8 @@ impl Annotated {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let thresholds = Thresholds { dubious: args.marks[0], mistake: args.marks[1], blunder: args.marks[2] };
-    let time = args.time.map(Duration::from_secs_f64);
-    let settings =
-        Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10).max(1), time };
-    let generic = Settings {
-        exact_empties: args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
-        depth: args.depth.unwrap_or(generic::DEFAULT_DEPTH).max(1),
-        time,
-    };
+    let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
-    let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
-    let evaluator = match &args.weights {
-        Some(path) => Some(Arc::new(Evaluator::load(path)?)),
-        None => None,
-    };
     // Files are counted first, for the progress bar's length and the shards.
     let total = if args.input.inputs.is_empty() || args.input.inputs.iter().any(|i| i == "-") {
         if args.shard.is_some() {
@@ -294,7 +265,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker { solvers: SolverSet::new(args.hash_mb, 1, probcut, evaluator.clone()), generic: None })
         .collect();
-    let engines = Engines { settings, generic, selectivity: args.selectivity.min(100), hash_mb: args.hash_mb };
+    let engines = Engines { settings, generic, selectivity: args.engine.selectivity.min(100), hash_mb: args.hash_mb };
     let (mut games, mut invalid) = (0u64, 0u64);
     let first = sink.next;
     let wanted = |index: u64| range.contains(&index) && index >= first;

@@ -17,6 +17,7 @@ macro_rules! stderr {
 mod annotate;
 mod completions;
 mod convert;
+mod engine_args;
 mod eval;
 mod export;
 mod merge;

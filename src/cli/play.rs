@@ -6,23 +6,24 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
 
 use anyhow::Context as _;
 
+use super::engine_args::{Engine, EngineArgs};
 use super::progress::Progress;
 use super::records::{self, InputArgs, parse_format};
 use super::{Output, Status};
 use crate::core::{Move, Position, Rules, Square, splitmix64};
 use crate::engine::analysis::{Analyst, Settings, SolverAnalyst};
 use crate::engine::eval::Evaluator;
-use crate::engine::generic::{self, GenericAnalyst, GenericSearcher};
-use crate::engine::solve::{SolverSet, probcut_for};
+use crate::engine::generic::{GenericAnalyst, GenericSearcher};
+use crate::engine::solve::SolverSet;
 use crate::notation::format::{self, Format};
 use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
 
 /// Arguments of `kifu play`.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("inputs", |a| a.help("Openings: game records or positions (`-` is stdin); without any, the start position")))]
 #[command(after_help = "Without input files the games start from the start position of --rules (standard \
 Othello by default); with files, game K starts from the last position of opening K (taken in turn when there \
 are fewer openings than games), its moves kept. --random plays that many uniformly random moves first; then \
@@ -43,22 +44,9 @@ pub struct Args {
     /// The seed of the random moves.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Play perfectly from this many empty squares [default: 18; 14 for other variants].
-    #[arg(long)]
-    pub exact_empties: Option<u32>,
-    /// Search earlier positions this many moves ahead [default: 10; 6 for other variants].
-    #[arg(long)]
-    pub depth: Option<u32>,
-    /// At most this many seconds per move searched by depth (the games then depend on the
-    /// machine's speed).
-    #[arg(long)]
-    pub time: Option<f64>,
-    /// ProbCut confidence in percent of the depth searches (73, 87, 95, 98, 99; 100 for none).
-    #[arg(long, default_value_t = 87)]
-    pub selectivity: u32,
-    /// Evaluation weights (written by `kifu train`) instead of the shipped ones.
-    #[arg(long, visible_alias = "eval")]
-    pub weights: Option<PathBuf>,
+    /// How kifu chooses its moves (`--exact-empties`: play perfectly from there).
+    #[command(flatten)]
+    pub engine: EngineArgs,
     /// Games played at once (default: every core).
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
@@ -94,26 +82,15 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if args.to == Format::Wthor {
         anyhow::bail!("kifu play writes text formats; write WTHOR with `kifu convert --to wthor`");
     }
-    let time = args.time.map(Duration::from_secs_f64);
+    let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
     let plan = Plan {
         openings: openings(&args)?,
         random: args.random,
         seed: args.seed,
-        settings: Settings {
-            exact_empties: args.exact_empties.unwrap_or(18),
-            depth: args.depth.unwrap_or(10).max(1),
-            time,
-        },
-        generic: Settings {
-            exact_empties: args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
-            depth: args.depth.unwrap_or(generic::DEFAULT_DEPTH).max(1),
-            time,
-        },
-        probcut: probcut_for(args.selectivity).map_err(anyhow::Error::msg)?,
-        evaluator: match &args.weights {
-            Some(path) => Some(Arc::new(Evaluator::load(path)?)),
-            None => None,
-        },
+        settings,
+        generic,
+        probcut,
+        evaluator,
         hash_mb: args.hash_mb,
         to: args.to,
     };
