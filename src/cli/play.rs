@@ -13,11 +13,11 @@ use super::engine_args::{Engine, EngineArgs};
 use super::progress::Progress;
 use super::records::{self, InputArgs, parse_format};
 use super::{Output, Status};
-use crate::core::{Move, Position, Rules, Square, splitmix64};
+use crate::core::{Move, Position, Rules, splitmix64};
 use crate::engine::analysis::{Analyst, Settings, SolverAnalyst};
 use crate::engine::eval::Evaluator;
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
-use crate::engine::solve::SolverSet;
+use crate::engine::solve::{Solver, SolverSet};
 use crate::notation::format::{self, Format};
 use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
 
@@ -128,7 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         drop(send);
         // The games are written in their order, whichever thread finishes first.
         let mut waiting = BTreeMap::new();
-        let mut written = 0;
+        // Games handed on so far (in order), and of those the ones written out.
+        let (mut written, mut texts) = (0, 0);
         let mut result = Ok(());
         for (k, game) in receive {
             waiting.insert(k, game);
@@ -136,8 +137,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 progress.inc();
                 match game {
                     Ok(text) if result.is_ok() => {
-                        let gap = if written > failed as usize && plan.to.is_multiline() { "\n" } else { "" };
+                        let gap = if texts > 0 && plan.to.is_multiline() { "\n" } else { "" };
                         result = std::io::Write::write_all(&mut out, format!("{gap}{text}\n").as_bytes());
+                        texts += 1;
                     }
                     Ok(_) => {}
                     Err(e) => {
@@ -224,7 +226,7 @@ impl<'a> Player<'a> {
             position = position.play(mv)?;
         }
         // Each game from an empty table: its moves depend on nothing played before.
-        let standard = crate::engine::solve::Solver::counting_for(&position);
+        let standard = Solver::counting_for(&position);
         if let Some(counting) = standard {
             self.solvers.get(counting).clear();
         } else {
@@ -263,13 +265,10 @@ impl<'a> Player<'a> {
 fn token(position: &Position, mv: Move, value: Option<f64>) -> MoveToken {
     let syntax = match mv {
         Move::Pass => MoveSyntax::Pass,
-        Move::Place(sq) => square_syntax(position.rules(), sq),
+        Move::Place(sq) => {
+            let (file, rank) = position.rules().file_and_rank(sq);
+            MoveSyntax::Square { file, rank }
+        }
     };
     MoveToken { color: Some(position.side_to_move()), eval: value, ..MoveToken::new(syntax) }
-}
-
-/// A square as written under the rules' row numbering.
-fn square_syntax(rules: &Rules, sq: Square) -> MoveSyntax {
-    let (file, rank) = Square::parse_name(&rules.square_name(sq)).expect("a square's own name reads back");
-    MoveSyntax::Square { file, rank }
 }

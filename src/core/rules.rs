@@ -512,13 +512,19 @@ impl Variant {
         Square::new(file, row)
     }
 
+    /// The rank number a square is written with under this variant's row numbering; a square
+    /// off the board keeps its standard rank.
+    fn rank_of(&self, sq: Square) -> u8 {
+        match self.rows {
+            RowNumbering::Bottom if sq.row() < self.size => self.size - sq.row(),
+            _ => sq.row() + 1,
+        }
+    }
+
     /// The name of a square under this variant's row numbering; a square off the board keeps
     /// its standard name.
     fn square_name(&self, sq: Square) -> String {
-        match self.rows {
-            RowNumbering::Bottom if sq.row() < self.size => format!("{}{}", sq.file_char(), self.size - sq.row()),
-            _ => sq.to_string(),
-        }
+        format!("{}{}", sq.file_char(), self.rank_of(sq))
     }
 
     /// This variant as a spec: the closest preset, then the keys that differ from it.
@@ -853,6 +859,13 @@ impl Rules {
         self.variant.square_name(sq)
     }
 
+    /// The file (0 = `a`) and the rank number a square is written with under these rules' row
+    /// numbering: the inverse of [`Rules::square_at`].
+    #[must_use]
+    pub fn file_and_rank(&self, sq: Square) -> (u8, u8) {
+        (sq.file(), self.variant.rank_of(sq))
+    }
+
     /// Reads a square name under these rules' row numbering, case-insensitively; the square
     /// must lie within the board's size (holes included).
     pub fn parse_square(&self, name: &str) -> Option<Square> {
@@ -1022,6 +1035,12 @@ mod tests {
         assert_eq!(rules.square_name(Square::new(3, 3)), "d5");
         assert_eq!(Rules::othello().square_name(Square::new(3, 3)), "d4");
         assert_eq!(rules.parse_square("i1"), None);
+        for rules in [rules, "size=10,rows=bottom".parse().unwrap(), Rules::othello()] {
+            for sq in rules.playable().squares() {
+                let (file, rank) = rules.file_and_rank(sq);
+                assert_eq!(rules.square_at(file, rank), Some(sq));
+            }
+        }
     }
 
     #[test]
