@@ -33,7 +33,7 @@ mod linux {
             if legal == 0 {
                 if passed {
                     // The side to move is black when an even number of turns has passed.
-                    let (black, white) = if turns % 2 == 0 { (p, o) } else { (o, p) };
+                    let (black, white) = if turns.is_multiple_of(2) { (p, o) } else { (o, p) };
                     let (b, w) = (black.count_ones(), white.count_ones());
                     let empties = 64 - b - w;
                     return match b.cmp(&w) {

@@ -124,13 +124,13 @@ fn status_index(status: &str) -> usize {
 /// Checks one record.
 fn validate(source: &Source, raw: &RawRecord) -> Checked {
     // Plain transcript lines that replay cleanly are judged without building a record.
-    if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format) {
-        if let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format) {
-            return Checked {
-                row: row(source.name, raw.index + 1, &check, Some(raw.line), Some(raw.column)),
-                located: None,
-            };
-        }
+    if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format)
+        && let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format)
+    {
+        return Checked {
+            row: row(source.name, raw.index + 1, &check, Some(raw.line), Some(raw.column)),
+            located: None,
+        };
     }
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,

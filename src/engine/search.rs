@@ -982,19 +982,19 @@ impl Search<'_> {
             }
             hash_move = e.best;
         }
-        if let Some(t) = self.cx.probcut {
-            if depth >= PROBCUT_FROM {
-                // A shallow search that fails well outside the window predicts the deep one.
-                let shallow = probcut_depth(depth);
-                let margin = (t * probcut_sigma(depth) * f64::from(SCALE)) as i32;
-                let high = beta + margin;
-                if high < SCALE * 64 && self.midgame(p, o, shallow, high - 1, high, passed) >= high {
-                    return beta;
-                }
-                let low = alpha - margin;
-                if low > -SCALE * 64 && self.midgame(p, o, shallow, low, low + 1, passed) <= low {
-                    return alpha;
-                }
+        if let Some(t) = self.cx.probcut
+            && depth >= PROBCUT_FROM
+        {
+            // A shallow search that fails well outside the window predicts the deep one.
+            let shallow = probcut_depth(depth);
+            let margin = (t * probcut_sigma(depth) * f64::from(SCALE)) as i32;
+            let high = beta + margin;
+            if high < SCALE * 64 && self.midgame(p, o, shallow, high - 1, high, passed) >= high {
+                return beta;
+            }
+            let low = alpha - margin;
+            if low > -SCALE * 64 && self.midgame(p, o, shallow, low, low + 1, passed) <= low {
+                return alpha;
             }
         }
         let original = (alpha, beta);

@@ -189,10 +189,10 @@ fn type_of_rules(spec: &str) -> Option<String> {
     if spec == "othello" {
         return Some("8".into());
     }
-    if let Some(n) = spec.strip_prefix("othello,size=").and_then(|n| n.parse::<u8>().ok()) {
-        if spec == format!("othello,size={n}") {
-            return Some(n.to_string());
-        }
+    if let Some(n) = spec.strip_prefix("othello,size=").and_then(|n| n.parse::<u8>().ok())
+        && spec == format!("othello,size={n}")
+    {
+        return Some(n.to_string());
     }
     let rules = spec.parse::<Rules>().ok()?;
     let anti = if rules.variant().scoring == Scoring::Anti { "a" } else { "" };

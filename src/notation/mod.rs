@@ -299,10 +299,10 @@ impl Record {
                 }
             })?;
         let mut record = Record { tags: self.tags.clone(), start: self.start.clone(), moves };
-        if record.tag("result").is_none() {
-            if let Some(outcome) = replay.outcome() {
-                record.set_tag("result", wthor::signed(outcome.score(Color::Black)));
-            }
+        if record.tag("result").is_none()
+            && let Some(outcome) = replay.outcome()
+        {
+            record.set_tag("result", wthor::signed(outcome.score(Color::Black)));
         }
         let standard = *rules.variant() == crate::core::Variant::default();
         if !standard && record.tag("rules").is_none() {

@@ -274,13 +274,13 @@ fn player(record: &Record, side: &str) -> Value {
 fn moves(record: &Record) -> Value {
     let mut fields = Map::new();
     let mut moves = &record.moves[..];
-    if let Some(opening) = record.tag("oq_start_pos") {
-        if let Ok(parsed) = transcript::parse(opening) {
-            let n = parsed.moves.len();
-            if moves.len() >= n && moves.iter().zip(&parsed.moves).all(|(a, b)| a.mv == b.mv) {
-                fields.insert("startPos".to_owned(), Value::String(opening.to_owned()));
-                moves = &moves[n..];
-            }
+    if let Some(opening) = record.tag("oq_start_pos")
+        && let Ok(parsed) = transcript::parse(opening)
+    {
+        let n = parsed.moves.len();
+        if moves.len() >= n && moves.iter().zip(&parsed.moves).all(|(a, b)| a.mv == b.mv) {
+            fields.insert("startPos".to_owned(), Value::String(opening.to_owned()));
+            moves = &moves[n..];
         }
     }
     let mut list: Vec<Value> = moves

@@ -165,10 +165,11 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         return Err(unexpected(text, offset));
     }
     let start_white = record.start.as_ref().and_then(|b| b.side) == Some(Color::White);
-    if white_first && !start_white {
-        if let Some(first) = record.moves.first_mut() {
-            first.color = Some(Color::White);
-        }
+    if white_first
+        && !start_white
+        && let Some(first) = record.moves.first_mut()
+    {
+        first.color = Some(Color::White);
     }
     Ok(record)
 }
@@ -398,11 +399,11 @@ fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
     let (rest, letter) = satisfy(|c| matches!(c.to_ascii_lowercase(), 'a'..='p')).parse(input)?;
     let (mut rest, digit) = satisfy(|c| matches!(c, '1'..='9')).parse(rest)?;
     let mut rank = digit as u8 - b'0';
-    if rank == 1 {
-        if let Some(d) = rest.bytes().next().filter(|d| (b'0'..=b'6').contains(d)) {
-            rank = 10 + (d - b'0');
-            rest = &rest[1..];
-        }
+    if rank == 1
+        && let Some(d) = rest.bytes().next().filter(|d| (b'0'..=b'6').contains(d))
+    {
+        rank = 10 + (d - b'0');
+        rest = &rest[1..];
     }
     let file = letter.to_ascii_lowercase() as u8 - b'a';
     Ok((rest, (MoveSyntax::Square { file, rank }, letter.is_ascii_uppercase())))

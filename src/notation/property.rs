@@ -148,7 +148,7 @@ pub(super) fn number(input: &str) -> Option<f64> {
 /// two), no side given; empty for an odd size.
 pub(super) fn diagonal(size: u8) -> BoardSyntax {
     let mut board = BoardSyntax::empty(size);
-    if size >= 2 && size % 2 == 0 {
+    if size >= 2 && size.is_multiple_of(2) {
         let (n, h) = (usize::from(size), usize::from(size / 2));
         for (file, rank, color) in
             [(h - 1, h, Color::White), (h, h + 1, Color::White), (h, h, Color::Black), (h - 1, h + 1, Color::Black)]

@@ -382,10 +382,10 @@ impl Reader {
             self.ready.push_back(Err(ReadError::Io(e)));
             return;
         }
-        if let Some(p) = self.pending.take() {
-            if !matches!(self.split, Some(Split::Nested { .. })) {
-                self.emit(p);
-            }
+        if let Some(p) = self.pending.take()
+            && !matches!(self.split, Some(Split::Nested { .. }))
+        {
+            self.emit(p);
         }
         let record = self.index + 1;
         self.index += 1;
@@ -568,11 +568,11 @@ impl Reader {
                 // A line that holds no moves: a comment or an escape line (or blank).
                 // A line that goes on with a comment begun before is the record's too.
                 let comment = !blank && !tag && (in_comment || moves.is_empty());
-                if let Some(p) = &self.pending {
-                    if (tag && p.movetext) || (p.ended && !blank && !comment) {
-                        let p = self.pending.take().expect("checked");
-                        self.emit(p);
-                    }
+                if let Some(p) = &self.pending
+                    && ((tag && p.movetext) || (p.ended && !blank && !comment))
+                {
+                    let p = self.pending.take().expect("checked");
+                    self.emit(p);
                 }
                 if blank && self.pending.is_none() {
                     return;
@@ -662,10 +662,10 @@ impl Reader {
                 }
             }
         }
-        if depth > 0 || opening {
-            if let Some(p) = self.pending.as_mut() {
-                Self::append(p, &line[from..]);
-            }
+        if (depth > 0 || opening)
+            && let Some(p) = self.pending.as_mut()
+        {
+            Self::append(p, &line[from..]);
         }
         self.nest = Nest { depth, quoted, escaped, opening };
         chars

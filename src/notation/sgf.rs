@@ -462,10 +462,10 @@ fn letter(index: u32) -> char {
 #[must_use]
 pub fn write(record: &Record) -> String {
     let mut out = String::from("(;FF[4]GM[2]");
-    if record.tag("rules").is_none() {
-        if let Some(board) = record.start.as_ref().filter(|b| b.size != 8) {
-            put(&mut out, "SZ", &[&board.size.to_string()]);
-        }
+    if record.tag("rules").is_none()
+        && let Some(board) = record.start.as_ref().filter(|b| b.size != 8)
+    {
+        put(&mut out, "SZ", &[&board.size.to_string()]);
     }
     for (name, value) in &record.tags {
         let name = name.to_ascii_lowercase();
@@ -716,7 +716,7 @@ pub(super) mod tests {
         let results = prop::sample::select(vec!["+4", "-12", "0", "+0.5", "B+R", "W+T", "Void", "?", "4"]);
         let rules = match size {
             8 => vec!["othello", "anti"],
-            _ if size % 2 == 0 => vec!["othello,size=N", "anti,size=N"],
+            _ if size.is_multiple_of(2) => vec!["othello,size=N", "anti,size=N"],
             _ => vec!["othello,size=N"],
         };
         let rules = prop::sample::select(rules).prop_map(move |r| r.replace('N', &size.to_string()));

@@ -107,11 +107,11 @@ pub fn scan_plain(text: &str, mut on_move: impl FnMut(PlainMove)) -> Option<Opti
         }
         i += 2;
         let mut rank = d1;
-        if d1 == 1 {
-            if let Some(d2) = bytes.get(i).map(|d| d.wrapping_sub(b'0')).filter(|&d| d <= 6) {
-                rank = 10 + d2;
-                i += 1;
-            }
+        if d1 == 1
+            && let Some(d2) = bytes.get(i).map(|d| d.wrapping_sub(b'0')).filter(|&d| d <= 6)
+        {
+            rank = 10 + d2;
+            i += 1;
         }
         if bytes.get(i).is_some_and(u8::is_ascii_digit) {
             return None;

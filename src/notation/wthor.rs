@@ -99,7 +99,7 @@ pub fn parse_names(bytes: &[u8], width: usize) -> Result<Vec<String>, String> {
         return Err(format!("{} bytes is too short for a WTHOR header", bytes.len()));
     }
     let body = &bytes[HEADER_LEN..];
-    if body.len() % width != 0 {
+    if !body.len().is_multiple_of(width) {
         return Err(format!("{} bytes of names is not a whole number of {width}-byte names", body.len()));
     }
     Ok(body.chunks(width).map(latin1).collect())

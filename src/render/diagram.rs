@@ -118,10 +118,10 @@ impl Diagram {
             Move::Pass => "pass".to_owned(),
         };
         let mut diagram = Diagram::board(position);
-        if let Some((Move::Place(sq), _)) = last {
-            if let Cell::Disc { last, .. } = diagram.cell_mut(sq) {
-                *last = true;
-            }
+        if let Some((Move::Place(sq), _)) = last
+            && let Cell::Disc { last, .. } = diagram.cell_mut(sq)
+        {
+            *last = true;
         }
         let side = position.side_to_move();
         let over = position.is_game_over();
