@@ -318,7 +318,16 @@ const fn build_rays() -> [[[u64; 4]; 2]; 64] {
 #[inline(always)]
 #[must_use]
 pub fn flips(sq: u32, p: u64, o: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))]
+    {
+        // SAFETY: the build enables AVX-512 VL and CD (checked by the cfg above).
+        unsafe { avx512::flips(sq, p, o) }
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(all(target_feature = "avx512vl", target_feature = "avx512cd"))
+    ))]
     {
         // SAFETY: the build enables AVX2 (checked by the cfg above).
         unsafe { avx2::flips(sq, p, o) }
@@ -552,6 +561,50 @@ mod avx2 {
     }
 }
 
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))]
+mod avx512 {
+    //! AVX-512 kernels (VL and CD: 256-bit registers with mask registers, ternary logic and a
+    //! per-lane leading-zero count), for builds that target such processors
+    //! (`-C target-cpu=x86-64-v4` or `native` on one; docs/BENCHMARKS.md).
+
+    use std::arch::x86_64::*;
+
+    use super::RAYS;
+
+    /// AVX-512 [`flips`](super::flips): as the AVX2 kernel, but the downward rays find their
+    /// highest non-opponent cell by a leading-zero count instead of a fill.
+    #[inline(always)]
+    pub unsafe fn flips(sq: u32, p: u64, o: u64) -> u64 {
+        // SAFETY: AVX-512 VL and CD are enabled for this module by its cfg; RAYS rows are 32
+        // bytes each.
+        unsafe {
+            let rays = &RAYS[sq as usize];
+            let up = _mm256_loadu_si256(rays[0].as_ptr().cast());
+            let down = _mm256_loadu_si256(rays[1].as_ptr().cast());
+            let pp = _mm256_set1_epi64x(p as i64);
+            let oo = _mm256_set1_epi64x(o as i64);
+
+            // Upward: carry through the run of opponent discs (o | !up, plus one).
+            let carried = _mm256_add_epi64(_mm256_ternarylogic_epi64::<0xF3>(oo, up, up), _mm256_set1_epi64x(1));
+            // up & carried & p
+            let outflank = _mm256_ternarylogic_epi64::<0x80>(up, carried, pp);
+            let closed = _mm256_test_epi64_mask(outflank, outflank);
+            let flipped_up = _mm256_maskz_and_epi64(closed, _mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), up);
+
+            // Downward: the highest cell of the ray that is not the opponent's must be ours.
+            let stop = _mm256_andnot_si256(oo, down);
+            let top = _mm256_srlv_epi64(_mm256_set1_epi64x(i64::MIN), _mm256_lzcnt_epi64(stop));
+            let outflank = _mm256_and_si256(top, pp);
+            let flipped_down =
+                _mm256_and_si256(_mm256_slli_epi64::<1>(_mm256_sub_epi64(_mm256_setzero_si256(), outflank)), down);
+
+            let both = _mm256_or_si256(flipped_up, flipped_down);
+            let half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
+            (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64
+        }
+    }
+}
+
 /// The AVX2 kernels when the build has them, for cross-testing against the portable ones.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
 #[doc(hidden)]
@@ -611,6 +664,9 @@ mod tests {
                 assert_eq!(flips(sq, p, o), reference);
                 #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
                 assert_eq!(simd::flips(sq, p, o), reference);
+                // SAFETY: the build enables AVX-512 VL and CD (checked by the cfg).
+                #[cfg(all(target_arch = "x86_64", target_feature = "avx512vl", target_feature = "avx512cd"))]
+                assert_eq!(unsafe { avx512::flips(sq, p, o) }, reference);
             }
         }
     }

@@ -538,7 +538,7 @@ impl Search<'_> {
             }
             return -self.nws(o, p, -alpha - 1, true);
         }
-        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
+        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 && 2 * o.count_ones() as i32 >= 64 - alpha {
             // The opponent's stable discs cap the score.
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
@@ -682,46 +682,42 @@ impl Search<'_> {
             0 => return self.final_score(p, o),
             1 => return self.last_move(p, o),
             2 => return self.two_empties(p, o, alpha, passed),
-            3 | 4 => return self.few_empties(p, o, alpha, passed),
+            3 => return self.three_empties(p, o, alpha, passed),
+            4 => return self.four_empties(p, o, alpha, passed),
             _ => {}
         }
         self.count_node();
-        let moves = legal_moves(p, o);
-        if moves == 0 {
-            if passed {
-                return self.final_score(p, o);
-            }
-            return -self.nws_shallow(o, p, -alpha - 1, empties, true);
-        }
-        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 {
+        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 && 2 * o.count_ones() as i32 >= 64 - alpha {
             // As in `nws`: the opponent's stable discs cap the score.
             let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
             if upper <= alpha {
                 return upper;
             }
         }
-        let odd = odd_quadrants(!(p | o));
-        let mut best = -65;
-        for sq in Bits(moves & odd).chain(Bits(moves & !odd)) {
-            let f = flips(sq, p, o);
-            let score = -self.nws_shallow(o & !f, p | f | (1 << sq), -alpha - 1, empties - 1, false);
-            if score > best {
-                best = score;
-                if score > alpha {
-                    break;
-                }
-            }
+        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
+        if best > -65 {
+            return best;
         }
-        best
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.nws_shallow(o, p, -alpha - 1, empties, true)
     }
 
-    /// Three or four empty squares: each square tried in parity order without generating the
-    /// moves first; a side with no placement passes, and the game ends when neither has one.
-    fn few_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        self.nodes += 1;
+    /// The best value for `p` of its placements, found without generating the moves: each empty
+    /// square in parity order (odd quadrants first) is tried when it touches an opponent's disc
+    /// and flips something; `child` gives a child's value for its side to move, in a null window.
+    /// Stops at the first value above `alpha`; -65 when `p` has no placement.
+    #[inline(always)]
+    fn parity_placements(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        mut child: impl FnMut(&mut Self, u64, u64, i32) -> i32,
+    ) -> i32 {
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
-        let four = empty.count_ones() == 4;
         let mut best = -65;
         let (mut first, mut rest) = (empty & odd, empty & !odd);
         loop {
@@ -740,56 +736,91 @@ impl Search<'_> {
             if f == 0 {
                 continue;
             }
-            let (np, no) = (o & !f, p | f | (1 << sq));
-            let score = if four {
-                -self.few_empties(np, no, -alpha - 1, false)
-            } else {
-                -self.two_empties(np, no, -alpha - 1, false)
-            };
+            let score = -child(self, o & !f, p | f | (1 << sq), -alpha - 1);
             if score > best {
                 best = score;
                 if score > alpha {
-                    return best;
+                    break;
                 }
             }
         }
+        best
+    }
+
+    /// Four empty squares, by [`Search::parity_placements`]; a side with no placement passes,
+    /// and the game ends when neither has one.
+    fn four_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.three_empties(p, o, a, false));
         if best > -65 {
             return best;
         }
         if passed {
             return self.final_score(p, o);
         }
-        -self.few_empties(o, p, -alpha - 1, true)
+        -self.four_empties(o, p, -alpha - 1, true)
+    }
+
+    /// Three empty squares, as [`Search::four_empties`].
+    fn three_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.two_empties(p, o, a, false));
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.three_empties(o, p, -alpha - 1, true)
     }
 
     /// Two empty squares: each placement is followed by [`Search::last_move`].
+    #[inline(always)]
     fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        if let Some(score) = self.two_moves(p, o, alpha) {
+            return score;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        self.two_empties_passing(p, o, alpha)
+    }
+
+    /// [`Search::two_empties`] when the side to move has no placement (rare: kept out of line).
+    #[cold]
+    #[inline(never)]
+    fn two_empties_passing(&mut self, p: u64, o: u64, alpha: i32) -> i32 {
+        match self.two_moves(o, p, -alpha - 1) {
+            Some(score) => -score,
+            None => self.final_score(p, o),
+        }
+    }
+
+    /// The value of the better placement of `p` on the two empty squares, if it has one.
+    #[inline(always)]
+    fn two_moves(&mut self, p: u64, o: u64, alpha: i32) -> Option<i32> {
         self.nodes += 1;
         let empty = !(p | o);
         let (a, b) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
-        let mut best = -65;
+        let mut best = None;
         if o & NEIGHBOURS[a as usize] != 0 {
             let f = flips(a, p, o);
             if f != 0 {
-                best = -self.last_move_on(b, o & !f, p | f | (1 << a));
-                if best > alpha {
-                    return best;
+                let score = -self.last_move_on(b, o & !f, p | f | (1 << a));
+                if score > alpha {
+                    return Some(score);
                 }
+                best = Some(score);
             }
         }
         if o & NEIGHBOURS[b as usize] != 0 {
             let f = flips(b, p, o);
             if f != 0 {
-                return best.max(-self.last_move_on(a, o & !f, p | f | (1 << b)));
+                let score = -self.last_move_on(a, o & !f, p | f | (1 << b));
+                return Some(best.map_or(score, |best: i32| best.max(score)));
             }
         }
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return self.final_score(p, o);
-        }
-        -self.two_empties(o, p, -alpha - 1, true)
+        best
     }
 
     /// The score with one empty square: the side to move takes it if it flips something, else
@@ -800,7 +831,7 @@ impl Search<'_> {
 
     /// [`Search::last_move`] with the empty square `sq` known: only the flips are counted, the
     /// board being full otherwise.
-    #[inline]
+    #[inline(always)]
     fn last_move_on(&mut self, sq: u32, p: u64, o: u64) -> i32 {
         self.nodes += 1;
         // Discs of `p` now; the board holds 63.
