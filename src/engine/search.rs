@@ -1,8 +1,8 @@
 //! The searches behind [`crate::engine::solve::Solver`]: the exact endgame search and the
 //! depth-limited search on the evaluation, one thread's state each, sharing the table.
 //!
-//! - Exact: principal-variation search at the root and along the principal line, null-window
-//!   search everywhere else; enhanced transposition cut-offs; stability cut-offs (the
+//! - Exact: null-window probes at the root moving toward the value (MTD(f); after a selective
+//!   pass, a narrow window around its value), null-window search below; enhanced transposition cut-offs; stability cut-offs (the
 //!   opponent's stable discs bound the score); moves ordered by the table's move, then by the
 //!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
 //!   weakest replies for the opponent, least potential mobility, corners first); no table and
@@ -327,10 +327,11 @@ impl Search<'_> {
         best
     }
 
-    /// The value in (`alpha`, `beta`) by searches in a narrow window around an estimate,
-    /// widened on the side that fails. Far from the end, passes at increasing selectivity
-    /// levels come first ([`SELECTIVE_FROM`]): each leaves best moves and its bounds in the
-    /// table for the next and centres its window; only the last pass, exact, gives the value.
+    /// The value in (`alpha`, `beta`) by null-window probes starting at an estimate
+    /// ([`Search::probes`]). Far from the end ([`SELECTIVE_FROM`]), passes at increasing
+    /// selectivity levels come first and every pass, the last one exact, searches in a narrow
+    /// window around the one before's value instead ([`Search::windowed`]): each leaves best
+    /// moves and its bounds in the table for the next; only the exact pass gives the value.
     pub(crate) fn aspiration(&mut self, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= SHALLOW || beta - alpha <= 2 {
@@ -350,8 +351,40 @@ impl Search<'_> {
                 }
                 guess = score.clamp(alpha + 1, beta - 1);
             }
+            // After a selective pass, a window around its value did better than probes (FFO
+            // #56-57 took 20% longer by probes; docs/BENCHMARKS.md).
+            return self.windowed(p, o, alpha, beta, guess);
         }
-        self.windowed(p, o, alpha, beta, guess)
+        self.probes(p, o, alpha, beta, guess)
+    }
+
+    /// The value in (`alpha`, `beta`) by null-window probes alone, starting at `guess`: each
+    /// probe's bound moves the next one (MTD(f)), until the bounds meet or leave the window.
+    /// With a good guess two probes settle it, which costs less than one search in a window
+    /// around the guess (FFO #40-44 15% fewer nodes; docs/BENCHMARKS.md).
+    fn probes(&mut self, p: u64, o: u64, alpha: i32, beta: i32, guess: i32) -> i32 {
+        let (mut lower, mut upper) = (-65, 65);
+        let mut g = guess;
+        while lower < upper {
+            // Is the value at least `test`?
+            let test = if g == lower { g + 1 } else { g };
+            g = self.nws(p, o, test - 1, false);
+            if self.aborted {
+                return g;
+            }
+            if g >= test {
+                lower = g;
+                if lower >= beta {
+                    return lower;
+                }
+            } else {
+                upper = g;
+                if upper <= alpha {
+                    return upper;
+                }
+            }
+        }
+        g
     }
 
     /// The value in (`alpha`, `beta`) by searches in a window of [`ASPIRATION`] discs around

@@ -1,7 +1,8 @@
 //! An exact endgame solver for 8x8 positions.
 //!
-//! Principal-variation search at the root and along the principal line, null-window search
-//! everywhere else, over bitboards:
+//! Null-window probes at the root moving toward the value (MTD(f); after a selective pass, a
+//! narrow window around its value), null-window search below, principal-variation search for
+//! the line once the value is known, over bitboards:
 //! - a lock-free transposition table shared by every thread and kept across calls, with
 //!   enhanced transposition cut-offs; positions near the end in a small table of their own
 //!   that stays in the processor's cache;
