@@ -44,6 +44,15 @@ fn kernels(c: &mut Criterion) {
             with_moves.iter().fold(0u64, |acc, &(sq, p, o)| acc ^ flips(black_box(sq), black_box(p), black_box(o)))
         })
     });
+    // The AVX2 kernel beside `flips`, which is the AVX-512 one in a build for a processor with it.
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    group.bench_function("flips_avx2", |b| {
+        b.iter(|| {
+            with_moves.iter().fold(0u64, |acc, &(sq, p, o)| {
+                acc ^ kifu::core::bitboard::simd::flips(black_box(sq), black_box(p), black_box(o))
+            })
+        })
+    });
     group.bench_function("flips_portable", |b| {
         b.iter(|| {
             with_moves
