@@ -488,8 +488,25 @@ mod avx2 {
 
     use super::{INNER_FILES, RAYS};
 
+    /// The operands of the flips kernels: the four upward and the four downward rays from
+    /// `sq`, and `p` and `o` in every lane.
     #[inline(always)]
-    fn or_lanes(v: __m256i) -> u64 {
+    pub(super) fn flip_operands(sq: u32, p: u64, o: u64) -> [__m256i; 4] {
+        // SAFETY: AVX2 is enabled for this module by its cfg; RAYS rows are 32 bytes each.
+        unsafe {
+            let rays = &RAYS[sq as usize];
+            [
+                _mm256_loadu_si256(rays[0].as_ptr().cast()),
+                _mm256_loadu_si256(rays[1].as_ptr().cast()),
+                _mm256_set1_epi64x(p as i64),
+                _mm256_set1_epi64x(o as i64),
+            ]
+        }
+    }
+
+    /// The bits set in any of the four lanes.
+    #[inline(always)]
+    pub(super) fn or_lanes(v: __m256i) -> u64 {
         // SAFETY: AVX2 is enabled for this module by its cfg.
         unsafe {
             let half = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
@@ -528,13 +545,9 @@ mod avx2 {
     /// register; the downward rays find their highest non-opponent cell by filling down the ray.
     #[inline(always)]
     pub unsafe fn flips(sq: u32, p: u64, o: u64) -> u64 {
-        // SAFETY: AVX2 is enabled for this module by its cfg; RAYS rows are 32 bytes each.
+        // SAFETY: AVX2 is enabled for this module by its cfg.
         unsafe {
-            let rays = &RAYS[sq as usize];
-            let up = _mm256_loadu_si256(rays[0].as_ptr().cast());
-            let down = _mm256_loadu_si256(rays[1].as_ptr().cast());
-            let pp = _mm256_set1_epi64x(p as i64);
-            let oo = _mm256_set1_epi64x(o as i64);
+            let [up, down, pp, oo] = flip_operands(sq, p, o);
             let zero = _mm256_setzero_si256();
             let ones = _mm256_set1_epi64x(-1);
 
@@ -569,20 +582,15 @@ mod avx512 {
 
     use std::arch::x86_64::*;
 
-    use super::RAYS;
+    use super::avx2::{flip_operands, or_lanes};
 
     /// AVX-512 [`flips`](super::flips): as the AVX2 kernel, but the downward rays find their
     /// highest non-opponent cell by a leading-zero count instead of a fill.
     #[inline(always)]
     pub unsafe fn flips(sq: u32, p: u64, o: u64) -> u64 {
-        // SAFETY: AVX-512 VL and CD are enabled for this module by its cfg; RAYS rows are 32
-        // bytes each.
+        // SAFETY: AVX-512 VL and CD (and so AVX2) are enabled for this module by its cfg.
         unsafe {
-            let rays = &RAYS[sq as usize];
-            let up = _mm256_loadu_si256(rays[0].as_ptr().cast());
-            let down = _mm256_loadu_si256(rays[1].as_ptr().cast());
-            let pp = _mm256_set1_epi64x(p as i64);
-            let oo = _mm256_set1_epi64x(o as i64);
+            let [up, down, pp, oo] = flip_operands(sq, p, o);
 
             // Upward: carry through the run of opponent discs (o | !up, plus one).
             let carried = _mm256_add_epi64(_mm256_ternarylogic_epi64::<0xF3>(oo, up, up), _mm256_set1_epi64x(1));
@@ -598,9 +606,7 @@ mod avx512 {
             let flipped_down =
                 _mm256_and_si256(_mm256_slli_epi64::<1>(_mm256_sub_epi64(_mm256_setzero_si256(), outflank)), down);
 
-            let both = _mm256_or_si256(flipped_up, flipped_down);
-            let half = _mm_or_si128(_mm256_castsi256_si128(both), _mm256_extracti128_si256::<1>(both));
-            (_mm_cvtsi128_si64(half) | _mm_extract_epi64::<1>(half)) as u64
+            or_lanes(_mm256_or_si256(flipped_up, flipped_down))
         }
     }
 }
