@@ -2,8 +2,8 @@
 //! depth-limited search on the evaluation, one thread's state each, sharing the table.
 //!
 //! - Exact: null-window probes at the root moving toward the value (MTD(f); after a selective
-//!   pass, a narrow window around its value), null-window search below; enhanced transposition cut-offs; stability cut-offs (the
-//!   opponent's stable discs bound the score); moves ordered by the table's move, then by the
+//!   pass, a narrow window around its value), null-window search below; enhanced
+//!   transposition cut-offs; stability cut-offs (the opponent's stable discs bound the score); moves ordered by the table's move, then by the
 //!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
 //!   weakest replies for the opponent, least potential mobility, corners first); no table and
 //!   quadrant-parity ordering near the end, the last four empty squares played out without move
@@ -571,12 +571,8 @@ impl Search<'_> {
             }
             return -self.nws(o, p, -alpha - 1, true);
         }
-        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 && 2 * o.count_ones() as i32 >= 64 - alpha {
-            // The opponent's stable discs cap the score.
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
+        if let Some(upper) = stability_cut(p, o, alpha, empties) {
+            return upper;
         }
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.probe(p, o) {
@@ -715,17 +711,13 @@ impl Search<'_> {
             0 => return self.final_score(p, o),
             1 => return self.last_move(p, o),
             2 => return self.two_empties(p, o, alpha, passed),
-            3 => return self.three_empties(p, o, alpha, passed),
-            4 => return self.four_empties(p, o, alpha, passed),
+            3 => return self.few_empties::<3>(p, o, alpha, passed),
+            4 => return self.few_empties::<4>(p, o, alpha, passed),
             _ => {}
         }
         self.count_node();
-        if empties >= STABILITY_FROM && alpha >= 2 * empties as i32 - 8 && 2 * o.count_ones() as i32 >= 64 - alpha {
-            // As in `nws`: the opponent's stable discs cap the score.
-            let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-            if upper <= alpha {
-                return upper;
-            }
+        if let Some(upper) = stability_cut(p, o, alpha, empties) {
+            return upper;
         }
         let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
         if best > -65 {
@@ -780,31 +772,23 @@ impl Search<'_> {
         best
     }
 
-    /// Four empty squares, by [`Search::parity_placements`]; a side with no placement passes,
-    /// and the game ends when neither has one.
-    fn four_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+    /// `N` (three or four) empty squares, by [`Search::parity_placements`]; a side with no
+    /// placement passes, and the game ends when neither has one. (`N` is a constant so that
+    /// each count has its own code, without a branch on it.)
+    fn few_empties<const N: u32>(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.three_empties(p, o, a, false));
+        let best = if N == 4 {
+            self.parity_placements(p, o, alpha, |s, p, o, a| s.few_empties::<3>(p, o, a, false))
+        } else {
+            self.parity_placements(p, o, alpha, |s, p, o, a| s.two_empties(p, o, a, false))
+        };
         if best > -65 {
             return best;
         }
         if passed {
             return self.final_score(p, o);
         }
-        -self.four_empties(o, p, -alpha - 1, true)
-    }
-
-    /// Three empty squares, as [`Search::four_empties`].
-    fn three_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        self.nodes += 1;
-        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.two_empties(p, o, a, false));
-        if best > -65 {
-            return best;
-        }
-        if passed {
-            return self.final_score(p, o);
-        }
-        -self.three_empties(o, p, -alpha - 1, true)
+        -self.few_empties::<N>(o, p, -alpha - 1, true)
     }
 
     /// Two empty squares: each placement is followed by [`Search::last_move`].
@@ -904,6 +888,19 @@ fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, score: i32, sq: u8) -
         }
     }
     false
+}
+
+/// The stability cut-off of a null-window node: the opponent's stable discs cap the score of
+/// `p`, and when that cap is at or below `alpha` it is the node's value bound. Tried only where
+/// it can succeed: from [`STABILITY_FROM`] empties, with `alpha` high enough, and with the
+/// opponent holding at least the discs the cap needs.
+#[inline]
+fn stability_cut(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if empties < STABILITY_FROM || alpha < 2 * empties as i32 - 8 || 2 * (o.count_ones() as i32) < 64 - alpha {
+        return None;
+    }
+    let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
+    (upper <= alpha).then_some(upper)
 }
 
 /// The quadrants holding an odd number of the `empty` squares.
