@@ -5,7 +5,10 @@
 //!   pass, a narrow window around its value), null-window search below; enhanced
 //!   transposition cut-offs; stability cut-offs (the opponent's stable discs bound the score); moves ordered by the table's move, then by the
 //!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
-//!   weakest replies for the opponent, least potential mobility, corners first); no table and
+//!   weakest replies for the opponent, least potential mobility, corners first; below
+//!   [`EVAL_ORDER_FROM`] empties a move that leaves at most one reply is searched as soon as
+//!   it is found, before the other keys are made, and each child reuses the replies its key
+//!   counted as its own moves); no table and
 //!   quadrant-parity ordering near the end, the last four empty squares played out without move
 //!   generation; young-brothers-wait parallelism (rayon) far from the end. From
 //!   [`SELECTIVE_FROM`] empties at the root, a selective pass comes first: the same search with
@@ -156,12 +159,24 @@ impl<'a> Search<'a> {
     }
 }
 
+/// What the table knows of a child for its parent's null window ([`Search::child_entry`]).
+enum Known {
+    /// The child's entry decides the parent: this bound.
+    Refutes(i32),
+    /// The child cannot reach the parent's beta.
+    Short,
+    Nothing,
+}
+
 /// One move of a node, ready to search.
 #[derive(Clone, Copy, Default)]
 struct Child {
     key: i32,
     sq: u8,
     flipped: u64,
+    /// The opponent's moves after this one (the endgame search only; the depth-limited
+    /// search leaves it 0).
+    replies: u64,
 }
 
 impl Search<'_> {
@@ -216,42 +231,31 @@ impl Search<'_> {
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
-        let tag = endgame_tag(self.level);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             if etc {
                 self.table.prefetch(o & !f, p | f | (1 << sq));
             }
-            out[n] = Child { key: 0, sq: sq as u8, flipped: f };
+            out[n] = Child { key: 0, sq: sq as u8, flipped: f, replies: 0 };
             n += 1;
         }
         let odd = odd_quadrants(!(p | o));
         // The fastest-first part of each key first: it gives the prefetches time to arrive.
         for c in &mut out[..n] {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-            let replies = legal_moves(no, np);
-            let frontier = Bitboard(np).neighbours().0 & !(np | no);
-            let mut key = (replies.count_ones() as i32) * 16
-                + (replies & CORNERS).count_ones() as i32 * 16
-                + frontier.count_ones() as i32 * 8;
-            if (1u64 << c.sq) & CORNERS != 0 {
-                key -= 20;
-            }
-            c.key = key;
+            c.replies = legal_moves(no, np);
+            c.key = fastest_first(c.sq, np, no, c.replies);
         }
         let mut proven_short = 0u64;
         if etc {
             // Every child's slots were asked for at once; now their entries.
             for c in &out[..n] {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
-                if let Some(child) = self.probe(no, np).filter(|c| c.depth >= tag) {
-                    if -i32::from(child.upper) >= beta {
-                        return Err(-i32::from(child.upper));
-                    }
-                    if -i32::from(child.lower) < beta {
-                        // Known not to reach beta: searched last, without an estimate.
-                        proven_short |= 1 << c.sq;
-                    }
+                match self.child_entry(np, no, beta) {
+                    Known::Refutes(bound) => return Err(bound),
+                    // Known not to reach beta: searched last, without an estimate.
+                    Known::Short => proven_short |= 1 << c.sq,
+                    Known::Nothing => {}
                 }
             }
         }
@@ -552,6 +556,11 @@ impl Search<'_> {
     /// Null-window search: is the value above `alpha`? Returns a bound on the wrong side of the
     /// window or the value itself.
     fn nws(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nws_known(p, o, alpha, passed, None)
+    }
+
+    /// [`Search::nws`] given the moves of `p` when the caller has them.
+    fn nws_known(&mut self, p: u64, o: u64, alpha: i32, passed: bool, moves: Option<u64>) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= SHALLOW {
             return self.nws_shallow(p, o, alpha, empties, passed);
@@ -564,7 +573,7 @@ impl Search<'_> {
         if self.aborted {
             return 0;
         }
-        let moves = legal_moves(p, o);
+        let moves = moves.unwrap_or_else(|| legal_moves(p, o));
         if moves == 0 {
             if passed {
                 return self.final_score(p, o);
@@ -613,10 +622,24 @@ impl Search<'_> {
             rest &= !(1u64 << hash_move);
         }
         let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, rest, alpha + 1, NO_MOVE, &mut children) {
-            Ok(n) => n,
-            Err(bound) => return bound,
+        let mut best = (best, best_move);
+        let n = if empties < EVAL_ORDER_FROM {
+            match self.fastest_first_children(p, o, alpha, rest, &mut best, &mut children) {
+                Ok(n) => n,
+                Err(value) => {
+                    if best.0 > alpha && !self.aborted {
+                        self.save(p, o, (alpha, alpha + 1), best.0, best.1, empties);
+                    }
+                    return value;
+                }
+            }
+        } else {
+            match self.order(p, o, rest, alpha + 1, NO_MOVE, &mut children) {
+                Ok(n) => n,
+                Err(bound) => return bound,
+            }
         };
+        let (mut best, mut best_move) = best;
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
             children[..n].sort_unstable_by_key(|c| c.key);
             let (score, sq) = self.nws_split(p, o, alpha, &children[..n], best_move != NO_MOVE);
@@ -627,7 +650,8 @@ impl Search<'_> {
                 let next = (i..n).min_by_key(|&j| children[j].key).unwrap_or(i);
                 children.swap(i, next);
                 let c = &children[i];
-                let score = -self.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
+                let score =
+                    -self.nws_known(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false, Some(c.replies));
                 if score > best {
                     best = score;
                     best_move = c.sq;
@@ -643,6 +667,76 @@ impl Search<'_> {
         }
         self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
         best
+    }
+
+    /// The moves of a null-window node near the end (below [`EVAL_ORDER_FROM`] empties, no
+    /// evaluation in the keys) other than its table's move, `moves`, made one by one: each
+    /// child's table entry is looked at first (enhanced transposition cut-off, from
+    /// [`ETC_FROM`] empties), a child that leaves the opponent at most one reply is searched at
+    /// once (it often cuts, and then the other keys are never computed), and the others get
+    /// their fastest-first key (with a parity bonus) in `out`, each with its replies, which its
+    /// search reuses. `best` takes the children searched here. `Ok` with the number of children
+    /// left in `out`, or `Err` with the node's value bound once it is decided (by a child
+    /// searched here, kept in `best`, or by a child's entry).
+    fn fastest_first_children(
+        &mut self,
+        p: u64,
+        o: u64,
+        alpha: i32,
+        moves: u64,
+        best: &mut (i32, u8),
+        out: &mut [Child; 32],
+    ) -> Result<usize, i32> {
+        let empties = 64 - (p | o).count_ones();
+        let odd = odd_quadrants(!(p | o));
+        let mut n = 0;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let (np, no) = (p | f | (1u64 << sq), o & !f);
+            let replies = legal_moves(no, np);
+            let mut key = 0;
+            if empties >= ETC_FROM {
+                match self.child_entry(np, no, alpha + 1) {
+                    Known::Refutes(bound) => return Err(bound),
+                    Known::Short => key = PROVEN_SHORT,
+                    Known::Nothing => {}
+                }
+            }
+            if key == 0 && replies & replies.wrapping_sub(1) == 0 {
+                let score = -self.nws_known(no, np, -alpha - 1, false, Some(replies));
+                if self.aborted {
+                    return Err(0);
+                }
+                if score > best.0 {
+                    *best = (score, sq as u8);
+                    if score > alpha {
+                        return Err(score);
+                    }
+                }
+                continue;
+            }
+            if key == 0 {
+                key = fastest_first(sq as u8, np, no, replies);
+                if (1u64 << sq) & odd != 0 {
+                    key -= PARITY_BONUS;
+                }
+            }
+            out[n] = Child { key, sq: sq as u8, flipped: f, replies };
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// What the table knows of a child (`no` to move against `np`) for a node that needs
+    /// `beta`: the node's bound when the child's entry refutes it, or that the child cannot
+    /// reach it.
+    #[inline]
+    fn child_entry(&self, np: u64, no: u64, beta: i32) -> Known {
+        match self.probe(no, np).filter(|c| c.depth >= endgame_tag(self.level)) {
+            Some(child) if -i32::from(child.upper) >= beta => Known::Refutes(-i32::from(child.upper)),
+            Some(child) if -i32::from(child.lower) < beta => Known::Short,
+            _ => Known::Nothing,
+        }
     }
 
     /// The moves of a null-window node in parallel once the first has failed to cut: the
@@ -890,6 +984,21 @@ fn raise(best: &mut (i32, u8), alpha: &mut i32, beta: i32, score: i32, sq: u8) -
     false
 }
 
+/// The fastest-first part of the ordering key of the move on `sq` (lower first): the
+/// opponent's replies in the child (`np`, `no` after the move), corners among them counting
+/// twice, and the child's frontier; a corner move gets a bonus.
+#[inline]
+fn fastest_first(sq: u8, np: u64, no: u64, replies: u64) -> i32 {
+    let frontier = Bitboard(np).neighbours().0 & !(np | no);
+    let mut key = (replies.count_ones() as i32) * 16
+        + (replies & CORNERS).count_ones() as i32 * 16
+        + frontier.count_ones() as i32 * 8;
+    if (1u64 << sq) & CORNERS != 0 {
+        key -= 20;
+    }
+    key
+}
+
 /// The stability cut-off of a null-window node: the opponent's stable discs cap the score of
 /// `p`, and when that cap is at or below `alpha` it is the node's value bound. Tried only where
 /// it can succeed: from [`STABILITY_FROM`] empties, with `alpha` high enough, and with the
@@ -1125,7 +1234,7 @@ impl Search<'_> {
                 best = best.min(estimate);
                 estimate
             };
-            children[n] = Child { key, sq: sq as u8, flipped: f };
+            children[n] = Child { key, sq: sq as u8, flipped: f, replies: 0 };
             n += 1;
         }
         children[..n].sort_unstable_by_key(|c| c.key);
