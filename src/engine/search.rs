@@ -563,6 +563,11 @@ impl Search<'_> {
     fn nws_known(&mut self, p: u64, o: u64, alpha: i32, passed: bool, moves: Option<u64>) -> i32 {
         let empties = 64 - (p | o).count_ones();
         if empties <= SHALLOW {
+            if empties == SHALLOW
+                && let Some(moves) = moves
+            {
+                return self.nws_shallow_moves(p, o, alpha, passed, moves);
+            }
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
         self.table.prefetch(p, o);
@@ -813,7 +818,8 @@ impl Search<'_> {
         if let Some(upper) = stability_cut(p, o, alpha, empties) {
             return upper;
         }
-        let best = self.parity_placements(p, o, alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
+        let best =
+            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
         if best > -65 {
             return best;
         }
@@ -821,6 +827,21 @@ impl Search<'_> {
             return self.final_score(p, o);
         }
         -self.nws_shallow(o, p, -alpha - 1, empties, true)
+    }
+
+    /// [`Search::nws_shallow`] at [`SHALLOW`] empties with the moves of `p` known.
+    fn nws_shallow_moves(&mut self, p: u64, o: u64, alpha: i32, passed: bool, moves: u64) -> i32 {
+        self.count_node();
+        if let Some(upper) = stability_cut(p, o, alpha, SHALLOW) {
+            return upper;
+        }
+        if moves != 0 {
+            return self.parity_placements(p, o, moves, alpha, |s, p, o, a| s.nws_shallow(p, o, a, SHALLOW - 1, false));
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.nws_shallow(o, p, -alpha - 1, SHALLOW, true)
     }
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
@@ -832,13 +853,13 @@ impl Search<'_> {
         &mut self,
         p: u64,
         o: u64,
+        candidates: u64,
         alpha: i32,
         mut child: impl FnMut(&mut Self, u64, u64, i32) -> i32,
     ) -> i32 {
-        let empty = !(p | o);
-        let odd = odd_quadrants(empty);
+        let odd = odd_quadrants(!(p | o));
         let mut best = -65;
-        let (mut first, mut rest) = (empty & odd, empty & !odd);
+        let (mut first, mut rest) = (candidates & odd, candidates & !odd);
         loop {
             if first == 0 {
                 if rest == 0 {
@@ -872,9 +893,9 @@ impl Search<'_> {
     fn few_empties<const N: u32>(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
         let best = if N == 4 {
-            self.parity_placements(p, o, alpha, |s, p, o, a| s.few_empties::<3>(p, o, a, false))
+            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.few_empties::<3>(p, o, a, false))
         } else {
-            self.parity_placements(p, o, alpha, |s, p, o, a| s.two_empties(p, o, a, false))
+            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.two_empties(p, o, a, false))
         };
         if best > -65 {
             return best;
