@@ -28,7 +28,9 @@ use std::time::Instant;
 use super::eval::{Evaluator, Features, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
 use super::stability::stable_discs;
-use super::table::{EXACT, Entry, Layer, Layers, NO_MOVE, SELECTIVE_LEVELS, TableView, Tables, endgame_tag};
+use super::table::{
+    EXACT, Entry, Layer, Layers, NEAR_EMPTIES, NO_MOVE, SELECTIVE_LEVELS, TableView, Tables, endgame_tag,
+};
 use crate::core::bitboard::{Bitboard, Bits, flips, last_flip_count, legal_moves};
 
 const CORNERS: u64 = 0x8100_0000_0000_0081;
@@ -570,7 +572,10 @@ impl Search<'_> {
             }
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
-        self.table.prefetch(p, o);
+        // (The near-the-end table stays in the core's cache: no prefetch there.)
+        if empties > NEAR_EMPTIES {
+            self.table.prefetch(p, o);
+        }
         self.count_node();
         if empties >= CUT_CHECK_FROM && self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
             self.aborted = true;

@@ -226,7 +226,7 @@ impl Table {
 }
 
 /// Empty squares at and below which a position's entry goes to the near-the-end table.
-const NEAR_EMPTIES: u32 = 10;
+pub(crate) const NEAR_EMPTIES: u32 = 10;
 /// Size of the near-the-end table in MiB: within a core's second-level cache (1 MiB on AMD Zen
 /// 4, 2 MiB on this project's machines; 1 and 2 MiB measured the same here).
 const NEAR_MIB: usize = 1;
