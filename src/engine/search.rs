@@ -568,7 +568,7 @@ impl Search<'_> {
             if empties == SHALLOW
                 && let Some(moves) = moves
             {
-                return self.nws_shallow_moves(p, o, alpha, passed, moves);
+                return self.shallow_node(p, o, alpha, empties, passed, moves);
             }
             return self.nws_shallow(p, o, alpha, empties, passed);
         }
@@ -615,24 +615,21 @@ impl Search<'_> {
             }
         }
         // The table's move first, before the others are ordered: it often cuts alone.
-        let mut best = -65;
-        let mut best_move = NO_MOVE;
+        let mut best = (-65, NO_MOVE);
         let mut rest = moves;
         if hash_move != NO_MOVE && moves >> hash_move & 1 != 0 {
             let f = flips(u32::from(hash_move), p, o);
-            best = -self.nws(o & !f, p | f | (1u64 << hash_move), -alpha - 1, false);
-            best_move = hash_move;
+            best = (-self.nws(o & !f, p | f | (1u64 << hash_move), -alpha - 1, false), hash_move);
             if self.aborted {
                 return 0;
             }
-            if best > alpha {
-                self.save(p, o, (alpha, alpha + 1), best, best_move, empties);
-                return best;
+            if best.0 > alpha {
+                self.save(p, o, (alpha, alpha + 1), best.0, best.1, empties);
+                return best.0;
             }
             rest &= !(1u64 << hash_move);
         }
         let mut children = [Child::default(); 32];
-        let mut best = (best, best_move);
         let n = if empties < EVAL_ORDER_FROM {
             match self.fastest_first_children(p, o, alpha, rest, &mut best, &mut children) {
                 Ok(n) => n,
@@ -704,15 +701,15 @@ impl Search<'_> {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
             let replies = legal_moves(no, np);
-            let mut key = 0;
+            let mut short = false;
             if empties >= ETC_FROM {
                 match self.child_entry(np, no, alpha + 1) {
                     Known::Refutes(bound) => return Err(bound),
-                    Known::Short => key = PROVEN_SHORT,
+                    Known::Short => short = true,
                     Known::Nothing => {}
                 }
             }
-            if key == 0 && replies & replies.wrapping_sub(1) == 0 {
+            if !short && replies & replies.wrapping_sub(1) == 0 {
                 let score = -self.nws_known(no, np, -alpha - 1, false, Some(replies));
                 if self.aborted {
                     return Err(0);
@@ -725,12 +722,13 @@ impl Search<'_> {
                 }
                 continue;
             }
-            if key == 0 {
-                key = fastest_first(sq as u8, np, no, replies);
-                if (1u64 << sq) & odd != 0 {
-                    key -= PARITY_BONUS;
-                }
-            }
+            let key = if short {
+                PROVEN_SHORT
+            } else if (1u64 << sq) & odd != 0 {
+                fastest_first(sq as u8, np, no, replies) - PARITY_BONUS
+            } else {
+                fastest_first(sq as u8, np, no, replies)
+            };
             out[n] = Child { key, sq: sq as u8, flipped: f, replies };
             n += 1;
         }
@@ -819,12 +817,18 @@ impl Search<'_> {
             4 => return self.few_empties::<4>(p, o, alpha, passed),
             _ => {}
         }
+        self.shallow_node(p, o, alpha, empties, passed, !(p | o))
+    }
+
+    /// [`Search::nws_shallow`] above four empties, trying the `candidates` squares (every empty
+    /// one, or the moves of `p` when its parent counted them).
+    fn shallow_node(&mut self, p: u64, o: u64, alpha: i32, empties: u32, passed: bool, candidates: u64) -> i32 {
         self.count_node();
         if let Some(upper) = stability_cut(p, o, alpha, empties) {
             return upper;
         }
         let best =
-            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
+            self.parity_placements(p, o, candidates, alpha, |s, p, o, a| s.nws_shallow(p, o, a, empties - 1, false));
         if best > -65 {
             return best;
         }
@@ -832,21 +836,6 @@ impl Search<'_> {
             return self.final_score(p, o);
         }
         -self.nws_shallow(o, p, -alpha - 1, empties, true)
-    }
-
-    /// [`Search::nws_shallow`] at [`SHALLOW`] empties with the moves of `p` known.
-    fn nws_shallow_moves(&mut self, p: u64, o: u64, alpha: i32, passed: bool, moves: u64) -> i32 {
-        self.count_node();
-        if let Some(upper) = stability_cut(p, o, alpha, SHALLOW) {
-            return upper;
-        }
-        if moves != 0 {
-            return self.parity_placements(p, o, moves, alpha, |s, p, o, a| s.nws_shallow(p, o, a, SHALLOW - 1, false));
-        }
-        if passed {
-            return self.final_score(p, o);
-        }
-        -self.nws_shallow(o, p, -alpha - 1, SHALLOW, true)
     }
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
