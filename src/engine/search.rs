@@ -813,8 +813,8 @@ impl Search<'_> {
             0 => return self.final_score(p, o),
             1 => return self.last_move(p, o),
             2 => return self.two_empties(p, o, alpha, passed),
-            3 => return self.few_empties::<3>(p, o, alpha, passed),
-            4 => return self.few_empties::<4>(p, o, alpha, passed),
+            3 => return self.three_empties(p, o, alpha, passed),
+            4 => return self.four_empties(p, o, alpha, passed),
             _ => {}
         }
         self.shallow_node(p, o, alpha, empties, passed, !(p | o))
@@ -881,42 +881,87 @@ impl Search<'_> {
         best
     }
 
-    /// `N` (three or four) empty squares, by [`Search::parity_placements`]; a side with no
-    /// placement passes, and the game ends when neither has one. (`N` is a constant so that
-    /// each count has its own code, without a branch on it.)
-    fn few_empties<const N: u32>(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+    /// Four empty squares, by [`Search::parity_placements`] and [`Search::three_empties`]; a
+    /// side with no placement passes, and the game ends when neither has one.
+    fn four_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
-        let best = if N == 4 {
-            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.few_empties::<3>(p, o, a, false))
-        } else {
-            self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.two_empties(p, o, a, false))
-        };
+        let best = self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.three_empties(p, o, a, false));
         if best > -65 {
             return best;
         }
         if passed {
             return self.final_score(p, o);
         }
-        -self.few_empties::<N>(o, p, -alpha - 1, true)
+        -self.four_empties(o, p, -alpha - 1, true)
+    }
+
+    /// Three empty squares: each placement in parity order (a square alone in its quadrant
+    /// first, else in square order) followed by [`Search::two_empties_on`] on the other two.
+    #[inline(always)]
+    fn three_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
+        self.nodes += 1;
+        let empty = !(p | o);
+        let (a, c) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
+        let b = (empty & (empty - 1)).trailing_zeros();
+        let quadrant = |sq: u32| (sq >> 2 & 1) | (sq >> 4 & 2);
+        let (qa, qb, qc) = (quadrant(a), quadrant(b), quadrant(c));
+        // Each move with the two squares left, in square order.
+        let moves = if qa == qb && qb != qc {
+            [(c, a, b), (a, b, c), (b, a, c)]
+        } else if qa == qc && qb != qa {
+            [(b, a, c), (a, b, c), (c, a, b)]
+        } else {
+            [(a, b, c), (b, a, c), (c, a, b)]
+        };
+        let mut best = -65;
+        for (sq, x, y) in moves {
+            if o & NEIGHBOURS[sq as usize] == 0 {
+                continue;
+            }
+            let f = flips(sq, p, o);
+            if f == 0 {
+                continue;
+            }
+            let score = -self.two_empties_on(o & !f, p | f | (1 << sq), -alpha - 1, false, x, y);
+            if score > best {
+                best = score;
+                if score > alpha {
+                    return best;
+                }
+            }
+        }
+        if best > -65 {
+            return best;
+        }
+        if passed {
+            return self.final_score(p, o);
+        }
+        -self.three_empties(o, p, -alpha - 1, true)
     }
 
     /// Two empty squares: each placement is followed by [`Search::last_move`].
-    #[inline(always)]
     fn two_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
-        if let Some(score) = self.two_moves(p, o, alpha) {
+        let empty = !(p | o);
+        self.two_empties_on(p, o, alpha, passed, empty.trailing_zeros(), 63 - empty.leading_zeros())
+    }
+
+    /// [`Search::two_empties`] on the empty squares `a` and `b`.
+    #[inline(always)]
+    fn two_empties_on(&mut self, p: u64, o: u64, alpha: i32, passed: bool, a: u32, b: u32) -> i32 {
+        if let Some(score) = self.two_moves(p, o, alpha, a, b) {
             return score;
         }
         if passed {
             return self.final_score(p, o);
         }
-        self.two_empties_passing(p, o, alpha)
+        self.two_empties_passing(p, o, alpha, a, b)
     }
 
     /// [`Search::two_empties`] when the side to move has no placement (rare: kept out of line).
     #[cold]
     #[inline(never)]
-    fn two_empties_passing(&mut self, p: u64, o: u64, alpha: i32) -> i32 {
-        match self.two_moves(o, p, -alpha - 1) {
+    fn two_empties_passing(&mut self, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> i32 {
+        match self.two_moves(o, p, -alpha - 1, a, b) {
             Some(score) => -score,
             None => self.final_score(p, o),
         }
@@ -924,10 +969,8 @@ impl Search<'_> {
 
     /// The value of the better placement of `p` on the two empty squares, if it has one.
     #[inline(always)]
-    fn two_moves(&mut self, p: u64, o: u64, alpha: i32) -> Option<i32> {
+    fn two_moves(&mut self, p: u64, o: u64, alpha: i32, a: u32, b: u32) -> Option<i32> {
         self.nodes += 1;
-        let empty = !(p | o);
-        let (a, b) = (empty.trailing_zeros(), 63 - empty.leading_zeros());
         let mut best = None;
         if o & NEIGHBOURS[a as usize] != 0 {
             let f = flips(a, p, o);
