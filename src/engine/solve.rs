@@ -124,7 +124,10 @@ pub struct Solver {
     table: Tables,
     /// The private tables of the depth-limited search's root split.
     layers: Layers,
+    /// The weights of the depth-limited search.
     eval: Arc<Evaluator>,
+    /// The weights that order the exact search's moves.
+    solver_eval: Arc<Evaluator>,
     counting: Counting,
     threads: usize,
     generation: u8,
@@ -195,11 +198,15 @@ impl Solver {
     #[must_use]
     pub fn new(hash_mb: usize, counting: Counting) -> Solver {
         static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
+        static EMBEDDED_FOR_SOLVER: OnceLock<Arc<Evaluator>> = OnceLock::new();
         let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
+        let solver_eval =
+            EMBEDDED_FOR_SOLVER.get_or_init(|| Arc::new(Evaluator::embedded_for_solver().clone())).clone();
         Solver {
             table: Tables::new(hash_mb),
             layers: Layers::new((hash_mb / 4).clamp(1, 64)),
             eval,
+            solver_eval,
             counting,
             threads: 1,
             generation: 0,
@@ -216,9 +223,11 @@ impl Solver {
         self
     }
 
-    /// Orders moves and estimates positions with these weights instead of the shipped ones.
+    /// Orders moves and estimates positions with these weights instead of the shipped ones
+    /// (both the depth-limited search's and the exact search's).
     #[must_use]
     pub fn with_evaluator(mut self, eval: Arc<Evaluator>) -> Solver {
+        self.solver_eval = eval.clone();
         self.eval = eval;
         self
     }
@@ -290,7 +299,7 @@ impl Solver {
             Target::WinLossDraw => (-1, 1),
         };
         let stop = Stop::new(limits);
-        let (score, nodes) = self.run(&stop, |s| s.aspiration(p, o, alpha, beta));
+        let (score, nodes) = self.run(&stop, true, |s| s.aspiration(p, o, alpha, beta));
         self.nodes = nodes;
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
@@ -333,7 +342,7 @@ impl Solver {
         let (p, o) = self.sides(position, limits)?;
         let (cp, co, passed) = child(p, o, mv)?;
         let stop = Stop::new(limits);
-        let (value, nodes) = self.run(&stop, |s| -s.pvs(cp, co, -beta, -alpha, passed));
+        let (value, nodes) = self.run(&stop, true, |s| -s.pvs(cp, co, -beta, -alpha, passed));
         self.nodes = nodes;
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
@@ -365,7 +374,8 @@ impl Solver {
     fn search_child(&mut self, stop: &Stop, mv: Move, cp: u64, co: u64, passed: bool, depth: u32) -> Estimate {
         let child_depth = if passed { depth } else { depth - 1 };
         let exact = child_depth >= 64 - (cp | co).count_ones();
-        let (units, nodes) = self.run(stop, |s| -s.midgame_root(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
+        let (units, nodes) =
+            self.run(stop, exact, |s| -s.midgame_root(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
         let mut pv = vec![mv];
         pv.extend(self.table_line(cp, co, child_depth));
         Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes }
@@ -383,7 +393,7 @@ impl Solver {
         let mut done: Option<(u32, i32)> = None;
         for d in 1..=depth.min(empties).max(1) {
             let guess = done.map(|(_, v)| v);
-            let (value, n) = self.run(&stop, |s| match guess {
+            let (value, n) = self.run(&stop, d >= empties, |s| match guess {
                 // The last iteration reaches the end: the exact search, in whole discs.
                 _ if d >= empties => s.aspiration(p, o, -64, 64) * SCALE,
                 Some(g) => around(g, |low, high| (s.midgame_root(p, o, d, low, high, false), s.aborted)),
@@ -483,7 +493,7 @@ impl Solver {
         let mut out = Vec::new();
         let mut nodes = 0;
         if moves == 0 && legal_moves(o, p) != 0 {
-            let (score, n) = self.run(&stop, |s| -s.pvs(o, p, -64, 64, true));
+            let (score, n) = self.run(&stop, true, |s| -s.pvs(o, p, -64, 64, true));
             out.push((Move::Pass, score));
             nodes += n;
         }
@@ -491,7 +501,7 @@ impl Solver {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             let f = flips(sq, p, o);
-            let (score, n) = self.run(&stop, |s| -s.pvs(o & !f, p | f | (1 << sq), -64, 64, false));
+            let (score, n) = self.run(&stop, true, |s| -s.pvs(o & !f, p | f | (1 << sq), -64, 64, false));
             out.push((Move::Place(Square::from_bit8(sq)), score));
             nodes += n;
         }
@@ -527,12 +537,13 @@ impl Solver {
         })
     }
 
-    /// Runs one search on this solver's table; returns its value and the positions searched.
-    fn run(&self, stop: &Stop, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
+    /// Runs one search on this solver's table, with the exact search's weights when `exact`;
+    /// returns its value and the positions searched.
+    fn run(&self, stop: &Stop, exact: bool, f: impl FnOnce(&mut Search) -> i32) -> (i32, u64) {
         let cx = Context {
             table: &self.table,
             layers: &self.layers,
-            eval: &self.eval,
+            eval: if exact { &self.solver_eval } else { &self.eval },
             counting: self.counting,
             generation: self.generation,
             stop,
@@ -577,9 +588,9 @@ impl Solver {
                 let f = flips(sq, p, o);
                 let (np, no) = (o & !f, p | f | (1 << sq));
                 let (value, n) = if wld {
-                    self.run(stop, |s| -s.pvs(np, no, -1, 1, false).signum())
+                    self.run(stop, true, |s| -s.pvs(np, no, -1, 1, false).signum())
                 } else {
-                    self.run(stop, |s| -s.pvs(np, no, -score - 1, -score + 1, false))
+                    self.run(stop, true, |s| -s.pvs(np, no, -score - 1, -score + 1, false))
                 };
                 nodes += n;
                 if stop.hit() {
@@ -753,7 +764,7 @@ mod tests {
                 let mut solver = Solver::new(4, Counting::EmptiesToWinner);
                 solver.generation = 1;
                 let stop = Stop::new(Limits::default());
-                solver.run(&stop, |s| {
+                solver.run(&stop, false, |s| {
                     if split {
                         s.midgame_root(p, o, 8, -SCALE * 65, SCALE * 65, false)
                     } else {
@@ -763,6 +774,26 @@ mod tests {
             };
             assert_eq!(value(true).0, value(false).0, "seed {seed}");
         }
+    }
+
+    #[test]
+    fn the_depth_limited_search_and_the_exact_one_use_their_own_shipped_weights() {
+        // The same nodes as a solver given that set of weights for both searches.
+        let with = |eval: &Evaluator| Solver::new(4, Counting::EmptiesToWinner).with_evaluator(Arc::new(eval.clone()));
+        // (And the two sets order differently, so the test tells them apart.)
+        let (mut search_differs, mut solve_differs) = (false, false);
+        for seed in 0..3 {
+            let deep = random_position(seed, 30, "othello");
+            let late = random_position(seed, 44, "othello");
+            let searched = |mut s: Solver| s.search_with(&deep, 6, Limits::default()).unwrap().nodes;
+            let solved = |mut s: Solver| s.solve_with(&late, Target::Exact, Limits::default()).unwrap().nodes;
+            let default = || Solver::new(4, Counting::EmptiesToWinner);
+            assert_eq!(searched(default()), searched(with(Evaluator::embedded())), "seed {seed}");
+            assert_eq!(solved(default()), solved(with(Evaluator::embedded_for_solver())), "seed {seed}");
+            search_differs |= searched(default()) != searched(with(Evaluator::embedded_for_solver()));
+            solve_differs |= solved(default()) != solved(with(Evaluator::embedded()));
+        }
+        assert!(search_differs && solve_differs);
     }
 
     #[test]

@@ -103,13 +103,25 @@ impl std::fmt::Debug for Evaluator {
 }
 
 impl Evaluator {
-    /// The weights shipped with kifu (`src/engine/weights.bin`, made by `kifu train`; see
-    /// docs/eval.md), decoded on first use.
+    /// The weights shipped with kifu for evaluating positions and the depth-limited search
+    /// (`src/engine/weights.bin`, made by `kifu train`; see docs/eval.md), decoded on first use.
     #[must_use]
     pub fn embedded() -> &'static Evaluator {
         static EMBEDDED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
         EMBEDDED.get_or_init(|| {
             Evaluator::from_bytes(include_bytes!("../weights.bin")).expect("the shipped weights file is valid")
+        })
+    }
+
+    /// The weights shipped with kifu for the exact solver's move ordering
+    /// (`src/engine/solver-weights.bin`, made by `kifu train` from fewer games; see
+    /// docs/eval.md: its search takes fewer nodes with them), decoded on first use.
+    #[must_use]
+    pub fn embedded_for_solver() -> &'static Evaluator {
+        static EMBEDDED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+        EMBEDDED.get_or_init(|| {
+            Evaluator::from_bytes(include_bytes!("../solver-weights.bin"))
+                .expect("the shipped solver weights file is valid")
         })
     }
 
