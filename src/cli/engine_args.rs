@@ -28,7 +28,8 @@ pub struct EngineArgs {
     /// percent: 73, 87, 95, 98, 99, or 100 for none. Faster, less sure.
     #[arg(long, default_value_t = 87)]
     pub selectivity: u32,
-    /// Evaluation weights (written by `kifu train`) instead of the shipped ones.
+    /// Evaluation weights (written by `kifu train`) instead of the shipped ones (both the
+    /// depth-limited search's and the exact solver's).
     #[arg(long, visible_alias = "eval")]
     pub weights: Option<PathBuf>,
 }

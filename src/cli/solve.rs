@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, default_value_t = 100)]
     pub selectivity: u32,
     /// Order moves and estimate positions with this weights file (written by `kifu train`)
-    /// instead of the shipped weights.
+    /// instead of the shipped weights (both the depth-limited search's and the exact solver's).
     #[arg(long, visible_alias = "eval")]
     pub weights: Option<PathBuf>,
     /// Threads per search (default: every core); positions are solved one after the other.
