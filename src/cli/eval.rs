@@ -3,6 +3,7 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -85,7 +86,7 @@ struct CheckRow {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     let evaluator = match &args.weights {
-        Some(path) => Evaluator::load(path)?,
+        Some(path) => Arc::new(Evaluator::load(path)?),
         None => Evaluator::embedded().clone(),
     };
     let mut out = Output::open(args.output.as_deref())?;

@@ -20,7 +20,7 @@
 //! Scores are the final disc margin from the side to move, with the empty squares going to the
 //! winner (the official rule), or plain disc counts when asked.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
@@ -197,16 +197,11 @@ impl Solver {
     /// A single-threaded solver with a table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize, counting: Counting) -> Solver {
-        static EMBEDDED: OnceLock<Arc<Evaluator>> = OnceLock::new();
-        static EMBEDDED_FOR_SOLVER: OnceLock<Arc<Evaluator>> = OnceLock::new();
-        let eval = EMBEDDED.get_or_init(|| Arc::new(Evaluator::embedded().clone())).clone();
-        let solver_eval =
-            EMBEDDED_FOR_SOLVER.get_or_init(|| Arc::new(Evaluator::embedded_for_solver().clone())).clone();
         Solver {
             table: Tables::new(hash_mb),
             layers: Layers::new((hash_mb / 4).clamp(1, 64)),
-            eval,
-            solver_eval,
+            eval: Evaluator::embedded().clone(),
+            solver_eval: Evaluator::embedded_for_solver().clone(),
             counting,
             threads: 1,
             generation: 0,
@@ -779,7 +774,7 @@ mod tests {
     #[test]
     fn the_depth_limited_search_and_the_exact_one_use_their_own_shipped_weights() {
         // The same nodes as a solver given that set of weights for both searches.
-        let with = |eval: &Evaluator| Solver::new(4, Counting::EmptiesToWinner).with_evaluator(Arc::new(eval.clone()));
+        let with = |eval: &Arc<Evaluator>| Solver::new(4, Counting::EmptiesToWinner).with_evaluator(eval.clone());
         // (And the two sets order differently, so the test tells them apart.)
         let (mut search_differs, mut solve_differs) = (false, false);
         for seed in 0..3 {

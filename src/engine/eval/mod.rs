@@ -15,6 +15,7 @@ pub(crate) mod pattern;
 
 use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 use crate::core::bitboard::legal_moves;
 pub(crate) use pattern::Features;
@@ -102,27 +103,29 @@ impl std::fmt::Debug for Evaluator {
     }
 }
 
+/// A shipped weights file, decoded into `cell` on first use.
+fn shipped(cell: &'static OnceLock<Arc<Evaluator>>, bytes: &[u8]) -> &'static Arc<Evaluator> {
+    cell.get_or_init(|| Arc::new(Evaluator::from_bytes(bytes).expect("a shipped weights file is valid")))
+}
+
 impl Evaluator {
     /// The weights shipped with kifu for evaluating positions and the depth-limited search
-    /// (`src/engine/weights.bin`, made by `kifu train`; see docs/eval.md), decoded on first use.
+    /// (`src/engine/weights.bin`, made by `kifu train`; see docs/eval.md), decoded on first use
+    /// and shared from then on.
     #[must_use]
-    pub fn embedded() -> &'static Evaluator {
-        static EMBEDDED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
-        EMBEDDED.get_or_init(|| {
-            Evaluator::from_bytes(include_bytes!("../weights.bin")).expect("the shipped weights file is valid")
-        })
+    pub fn embedded() -> &'static Arc<Evaluator> {
+        static SHIPPED: OnceLock<Arc<Evaluator>> = OnceLock::new();
+        shipped(&SHIPPED, include_bytes!("../weights.bin"))
     }
 
     /// The weights shipped with kifu for the exact solver's move ordering
     /// (`src/engine/solver-weights.bin`, made by `kifu train` from fewer games; see
-    /// docs/eval.md: its search takes fewer nodes with them), decoded on first use.
+    /// docs/eval.md: its search takes fewer nodes with them), decoded on first use and shared
+    /// from then on.
     #[must_use]
-    pub fn embedded_for_solver() -> &'static Evaluator {
-        static EMBEDDED: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
-        EMBEDDED.get_or_init(|| {
-            Evaluator::from_bytes(include_bytes!("../solver-weights.bin"))
-                .expect("the shipped solver weights file is valid")
-        })
+    pub fn embedded_for_solver() -> &'static Arc<Evaluator> {
+        static SHIPPED: OnceLock<Arc<Evaluator>> = OnceLock::new();
+        shipped(&SHIPPED, include_bytes!("../solver-weights.bin"))
     }
 
     /// The expected final margin for `player` (the side to move) against `opponent`, in units of
@@ -403,7 +406,7 @@ mod tests {
         let p = !o & !0x0038_0000_0000_0000;
         assert!(e.evaluate(p, o) > 20 * SCALE, "{}", e.evaluate(p, o));
         assert!(e.evaluate(o, p) < -20 * SCALE, "{}", e.evaluate(o, p));
-        assert_eq!(Evaluator::from_bytes(&e.to_bytes()).unwrap(), *e);
+        assert_eq!(Evaluator::from_bytes(&e.to_bytes()).unwrap(), **e);
     }
 
     #[test]
