@@ -839,7 +839,8 @@ impl Search<'_> {
     }
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
-    /// square in parity order (odd quadrants first) is tried when it touches an opponent's disc
+    /// square in parity order (odd quadrants first; within each, the squares next to an empty
+    /// corner last) is tried when it touches an opponent's disc
     /// and flips something; `child` gives a child's value for its side to move, in a null window.
     /// Stops at the first value above `alpha`; -65 when `p` has no placement.
     #[inline(always)]
@@ -851,18 +852,25 @@ impl Search<'_> {
         alpha: i32,
         mut child: impl FnMut(&mut Self, u64, u64, i32) -> i32,
     ) -> i32 {
-        let odd = odd_quadrants(!(p | o));
+        let empty = !(p | o);
+        let odd = odd_quadrants(empty);
+        // The squares next to an empty corner (they may give it away): last within each parity.
+        let late = Bitboard(empty & CORNERS).neighbours().0;
+        let classes =
+            [candidates & odd & !late, candidates & odd & late, candidates & !odd & !late, candidates & !odd & late];
         let mut best = -65;
-        let (mut first, mut rest) = (candidates & odd, candidates & !odd);
+        let (mut class, mut squares) = (0, classes[0]);
         loop {
-            if first == 0 {
-                if rest == 0 {
+            if squares == 0 {
+                class += 1;
+                if class == classes.len() {
                     break;
                 }
-                (first, rest) = (rest, 0);
+                squares = classes[class];
+                continue;
             }
-            let sq = first.trailing_zeros();
-            first &= first - 1;
+            let sq = squares.trailing_zeros();
+            squares &= squares - 1;
             if o & NEIGHBOURS[sq as usize] == 0 {
                 continue;
             }
