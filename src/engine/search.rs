@@ -165,9 +165,17 @@ impl<'a> Search<'a> {
 enum Known {
     /// The child's entry decides the parent: this bound.
     Refutes(i32),
-    /// The child cannot reach the parent's beta.
-    Short,
+    /// The child cannot reach the parent's beta: the parent's score by it is at most this.
+    Short(i32),
     Nothing,
+}
+
+/// The node [`Search::order`] orders the moves of.
+enum NodeKind<'b> {
+    /// A principal-variation node: its table's move (or [`NO_MOVE`]) goes first.
+    Principal { hash_move: u8 },
+    /// A null-window node: the best value and move so far, which the moves left out join.
+    NullWindow { skipped: &'b mut (i32, u8) },
 }
 
 /// One move of a node, ready to search.
@@ -228,8 +236,23 @@ impl Search<'_> {
 
     /// The moves of `p` in `out`, each with its flips and an ordering key (lower first; left
     /// unsorted), and their number; `Err` with the bound when a child's table entry already
-    /// refutes the node's `beta` (enhanced transposition cut-off).
-    fn order(&self, p: u64, o: u64, moves: u64, beta: i32, hash_move: u8, out: &mut [Child; 32]) -> Result<usize, i32> {
+    /// refutes the node's `beta` (enhanced transposition cut-off). A move whose child's entry
+    /// shows it cannot reach `beta` goes last in a principal-variation node; a null-window node
+    /// only needs to know whether some move reaches `beta`, so there it is left out, its bound
+    /// and square taken into the node's `skipped` as if it had been searched.
+    fn order(
+        &self,
+        p: u64,
+        o: u64,
+        moves: u64,
+        beta: i32,
+        kind: NodeKind<'_>,
+        out: &mut [Child; 32],
+    ) -> Result<usize, i32> {
+        let (hash_move, mut skipped) = match kind {
+            NodeKind::Principal { hash_move } => (hash_move, None),
+            NodeKind::NullWindow { skipped } => (NO_MOVE, Some(skipped)),
+        };
         let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
@@ -255,10 +278,27 @@ impl Search<'_> {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
                 match self.child_entry(np, no, beta) {
                     Known::Refutes(bound) => return Err(bound),
-                    // Known not to reach beta: searched last, without an estimate.
-                    Known::Short => proven_short |= 1 << c.sq,
+                    // Known not to reach beta: searched last, without an estimate, or left out.
+                    Known::Short(bound) => {
+                        proven_short |= 1 << c.sq;
+                        if let Some(best) = skipped.as_deref_mut()
+                            && bound > best.0
+                        {
+                            *best = (bound, c.sq);
+                        }
+                    }
                     Known::Nothing => {}
                 }
+            }
+            if skipped.is_some() && proven_short != 0 {
+                let mut kept = 0;
+                for i in 0..n {
+                    if proven_short >> out[i].sq & 1 == 0 {
+                        out[kept] = out[i];
+                        kept += 1;
+                    }
+                }
+                n = kept;
             }
         }
         let eval_depth = match empties {
@@ -475,7 +515,7 @@ impl Search<'_> {
         }
         let original_alpha = alpha;
         let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, beta, hash_move, &mut children) {
+        let n = match self.order(p, o, moves, beta, NodeKind::Principal { hash_move }, &mut children) {
             Ok(n) => n,
             Err(bound) => return bound,
         };
@@ -641,7 +681,7 @@ impl Search<'_> {
                 }
             }
         } else {
-            match self.order(p, o, rest, alpha + 1, NO_MOVE, &mut children) {
+            match self.order(p, o, rest, alpha + 1, NodeKind::NullWindow { skipped: &mut best }, &mut children) {
                 Ok(n) => n,
                 Err(bound) => return bound,
             }
@@ -649,7 +689,7 @@ impl Search<'_> {
         let (mut best, mut best_move) = best;
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
             children[..n].sort_unstable_by_key(|c| c.key);
-            let (score, sq) = self.nws_split(p, o, alpha, &children[..n], best_move != NO_MOVE);
+            let (score, sq) = self.nws_split(p, o, alpha, &children[..n], rest != moves);
             if score > best { (score, sq) } else { (best, best_move) }
         } else {
             // The best key next, found when needed: most nodes cut on their first move or two.
@@ -679,7 +719,8 @@ impl Search<'_> {
     /// The moves of a null-window node near the end (below [`EVAL_ORDER_FROM`] empties, no
     /// evaluation in the keys) other than its table's move, `moves`, made one by one: each
     /// child's table entry is looked at first (enhanced transposition cut-off, from
-    /// [`ETC_FROM`] empties), a child that leaves the opponent at most one reply is searched at
+    /// [`ETC_FROM`] empties; a child whose entry shows it cannot reach beta is left out, its
+    /// bound taken into `best`), a child that leaves the opponent at most one reply is searched at
     /// once (it often cuts, and then the other keys are never computed), and the others get
     /// their fastest-first key (with a parity bonus) in `out`, each with its replies, which its
     /// search reuses. `best` takes the children searched here. `Ok` with the number of children
@@ -701,15 +742,20 @@ impl Search<'_> {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
             let replies = legal_moves(no, np);
-            let mut short = false;
             if empties >= ETC_FROM {
                 match self.child_entry(np, no, alpha + 1) {
                     Known::Refutes(bound) => return Err(bound),
-                    Known::Short => short = true,
+                    Known::Short(bound) => {
+                        // It cannot cut: its bound stands in for its search.
+                        if bound > best.0 {
+                            *best = (bound, sq as u8);
+                        }
+                        continue;
+                    }
                     Known::Nothing => {}
                 }
             }
-            if !short && replies & replies.wrapping_sub(1) == 0 {
+            if replies & replies.wrapping_sub(1) == 0 {
                 let score = -self.nws_known(no, np, -alpha - 1, false, Some(replies));
                 if self.aborted {
                     return Err(0);
@@ -722,9 +768,7 @@ impl Search<'_> {
                 }
                 continue;
             }
-            let key = if short {
-                PROVEN_SHORT
-            } else if (1u64 << sq) & odd != 0 {
+            let key = if (1u64 << sq) & odd != 0 {
                 fastest_first(sq as u8, np, no, replies) - PARITY_BONUS
             } else {
                 fastest_first(sq as u8, np, no, replies)
@@ -742,7 +786,7 @@ impl Search<'_> {
     fn child_entry(&self, np: u64, no: u64, beta: i32) -> Known {
         match self.probe(no, np).filter(|c| c.depth >= endgame_tag(self.level)) {
             Some(child) if -i32::from(child.upper) >= beta => Known::Refutes(-i32::from(child.upper)),
-            Some(child) if -i32::from(child.lower) < beta => Known::Short,
+            Some(child) if -i32::from(child.lower) < beta => Known::Short(-i32::from(child.lower)),
             _ => Known::Nothing,
         }
     }
