@@ -10,6 +10,28 @@ use kifu::core::{Color, Rules};
 use kifu::engine::solve::{Counting, Solver};
 use kifu::notation::board::{self, Digits};
 
+/// A position with 35 legal moves for black, more than any search node held before session 17
+/// (32: the search panicked). Not from a game: found by a random search for many moves.
+const MANY_MOVES: &str = ".......O.OXO.O...OXXXOO..XO..XX.....OXO..OX.XX...OXOOOO......... X";
+
+#[test]
+fn a_position_with_35_moves_is_searched_without_a_panic() {
+    use kifu::engine::solve::{Limits, SolveError, Target};
+    let rules = Rules::othello().shared();
+    let record = board::parse(MANY_MOVES, Digits::default()).unwrap();
+    let pos = record.start.as_ref().unwrap().position(rules, Color::Black).unwrap();
+    assert_eq!(pos.legal_moves().len(), 35);
+    let mut solver = Solver::new(16, Counting::EmptiesToWinner);
+    // The depth-limited search, on every move and on the position.
+    let moves = solver.search_moves_with(&pos, 2, Limits::default()).unwrap();
+    assert_eq!(moves.len(), 35);
+    let found = solver.search_with(&pos, 4, Limits::default()).unwrap();
+    assert!(pos.legal_moves().contains(&found.best.unwrap()));
+    // The exact search orders all 35 at its root before a node limit stops it.
+    let limits = Limits { nodes: Some(200_000), ..Limits::default() };
+    assert!(matches!(solver.solve_with(&pos, Target::Exact, limits), Err(SolveError::Stopped { .. })));
+}
+
 /// Solves every position of an OBF file; returns (index, solved score, file's best score, nodes).
 fn solve_file(path: &std::path::Path) -> Vec<(usize, i32, i32, u64)> {
     let text = std::fs::read_to_string(path).unwrap();

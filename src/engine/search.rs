@@ -21,6 +21,7 @@
 //!   timing (the others' searches on private table layers over the frozen shared table,
 //!   [`Search::split_children`]): the same result for any number of threads.
 
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -170,6 +171,58 @@ enum Known {
     Nothing,
 }
 
+/// The moves of one node, ready to search: at most one per square, so never full. Nothing is
+/// written until a move is pushed (a node of the search makes one; clearing a whole array at
+/// every node cost measurable time), and only the pushed moves can be seen.
+struct Children {
+    items: [MaybeUninit<Child>; 64],
+    len: usize,
+}
+
+impl Children {
+    fn new() -> Children {
+        Children { items: [const { MaybeUninit::uninit() }; 64], len: 0 }
+    }
+
+    #[inline]
+    fn push(&mut self, child: Child) {
+        self.items[self.len].write(child);
+        self.len += 1;
+    }
+
+    /// Keeps the moves for which `keep` holds, in their order.
+    fn retain(&mut self, mut keep: impl FnMut(&Child) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let child = self[i];
+            if keep(&child) {
+                self.items[kept].write(child);
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+}
+
+impl std::ops::Deref for Children {
+    type Target = [Child];
+
+    #[inline]
+    fn deref(&self) -> &[Child] {
+        // SAFETY: the first `len` items were written by `push` or `retain` (`MaybeUninit<Child>`
+        // has `Child`'s layout).
+        unsafe { std::slice::from_raw_parts(self.items.as_ptr().cast::<Child>(), self.len) }
+    }
+}
+
+impl std::ops::DerefMut for Children {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Child] {
+        // SAFETY: as in `deref`.
+        unsafe { std::slice::from_raw_parts_mut(self.items.as_mut_ptr().cast::<Child>(), self.len) }
+    }
+}
+
 /// The node [`Search::order`] orders the moves of.
 enum NodeKind<'b> {
     /// A principal-variation node: its table's move (or [`NO_MOVE`]) goes first.
@@ -235,25 +288,16 @@ impl Search<'_> {
     }
 
     /// The moves of `p` in `out`, each with its flips and an ordering key (lower first; left
-    /// unsorted), and their number; `Err` with the bound when a child's table entry already
+    /// unsorted); `Err` with the bound when a child's table entry already
     /// refutes the node's `beta` (enhanced transposition cut-off). A move whose child's entry
     /// shows it cannot reach `beta` goes last in a principal-variation node; a null-window node
     /// only needs to know whether some move reaches `beta`, so there it is left out, its bound
     /// and square taken into the node's `skipped` as if it had been searched.
-    fn order(
-        &self,
-        p: u64,
-        o: u64,
-        moves: u64,
-        beta: i32,
-        kind: NodeKind<'_>,
-        out: &mut [Child; 32],
-    ) -> Result<usize, i32> {
+    fn order(&self, p: u64, o: u64, moves: u64, beta: i32, kind: NodeKind<'_>, out: &mut Children) -> Result<(), i32> {
         let (hash_move, mut skipped) = match kind {
             NodeKind::Principal { hash_move } => (hash_move, None),
             NodeKind::NullWindow { skipped } => (NO_MOVE, Some(skipped)),
         };
-        let mut n = 0;
         let empties = 64 - (p | o).count_ones();
         let etc = empties >= ETC_FROM;
         for sq in Bits(moves) {
@@ -261,12 +305,11 @@ impl Search<'_> {
             if etc {
                 self.table.prefetch(o & !f, p | f | (1 << sq));
             }
-            out[n] = Child { key: 0, sq: sq as u8, flipped: f, replies: 0 };
-            n += 1;
+            out.push(Child { key: 0, sq: sq as u8, flipped: f, replies: 0 });
         }
         let odd = odd_quadrants(!(p | o));
         // The fastest-first part of each key first: it gives the prefetches time to arrive.
-        for c in &mut out[..n] {
+        for c in out.iter_mut() {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             c.replies = legal_moves(no, np);
             c.key = fastest_first(c.sq, np, no, c.replies);
@@ -274,7 +317,7 @@ impl Search<'_> {
         let mut proven_short = 0u64;
         if etc {
             // Every child's slots were asked for at once; now their entries.
-            for c in &out[..n] {
+            for c in out.iter() {
                 let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
                 match self.child_entry(np, no, beta) {
                     Known::Refutes(bound) => return Err(bound),
@@ -291,14 +334,7 @@ impl Search<'_> {
                 }
             }
             if skipped.is_some() && proven_short != 0 {
-                let mut kept = 0;
-                for i in 0..n {
-                    if proven_short >> out[i].sq & 1 == 0 {
-                        out[kept] = out[i];
-                        kept += 1;
-                    }
-                }
-                n = kept;
+                out.retain(|c| proven_short >> c.sq & 1 == 0);
             }
         }
         let eval_depth = match empties {
@@ -312,10 +348,10 @@ impl Search<'_> {
         // go first, so that the best comes early.
         let mut best = SCALE * 64;
         if eval_depth.is_some_and(|depth| depth > 0) {
-            out[..n].sort_unstable_by_key(|c| c.key);
+            out.sort_unstable_by_key(|c| c.key);
         }
         let features = eval_depth.map(|_| Features::new(p, o));
-        for c in &mut out[..n] {
+        for c in out.iter_mut() {
             if proven_short >> c.sq & 1 != 0 {
                 c.key = PROVEN_SHORT;
             } else if c.sq == hash_move {
@@ -331,7 +367,7 @@ impl Search<'_> {
                 c.key -= PARITY_BONUS;
             }
         }
-        Ok(n)
+        Ok(())
     }
 
     /// A quick estimate of the position for ordering: alpha-beta on the evaluation to `depth`
@@ -514,14 +550,13 @@ impl Search<'_> {
             hash_move = e.best;
         }
         let original_alpha = alpha;
-        let mut children = [Child::default(); 32];
-        let n = match self.order(p, o, moves, beta, NodeKind::Principal { hash_move }, &mut children) {
-            Ok(n) => n,
-            Err(bound) => return bound,
-        };
-        children[..n].sort_unstable_by_key(|c| c.key);
+        let mut children = Children::new();
+        if let Err(bound) = self.order(p, o, moves, beta, NodeKind::Principal { hash_move }, &mut children) {
+            return bound;
+        }
+        children.sort_unstable_by_key(|c| c.key);
         let Some((best, best_move)) =
-            self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| s.pvs(p, o, a, b, false))
+            self.principal_children(p, o, &children, alpha, beta, |s, p, o, a, b| s.pvs(p, o, a, b, false))
         else {
             return 0;
         };
@@ -669,27 +704,24 @@ impl Search<'_> {
             }
             rest &= !(1u64 << hash_move);
         }
-        let mut children = [Child::default(); 32];
-        let n = if empties < EVAL_ORDER_FROM {
-            match self.fastest_first_children(p, o, alpha, rest, &mut best, &mut children) {
-                Ok(n) => n,
-                Err(value) => {
-                    if best.0 > alpha && !self.aborted {
-                        self.save(p, o, (alpha, alpha + 1), best.0, best.1, empties);
-                    }
-                    return value;
+        let mut children = Children::new();
+        if empties < EVAL_ORDER_FROM {
+            if let Err(value) = self.fastest_first_children(p, o, alpha, rest, &mut best, &mut children) {
+                if best.0 > alpha && !self.aborted {
+                    self.save(p, o, (alpha, alpha + 1), best.0, best.1, empties);
                 }
+                return value;
             }
-        } else {
-            match self.order(p, o, rest, alpha + 1, NodeKind::NullWindow { skipped: &mut best }, &mut children) {
-                Ok(n) => n,
-                Err(bound) => return bound,
-            }
-        };
+        } else if let Err(bound) =
+            self.order(p, o, rest, alpha + 1, NodeKind::NullWindow { skipped: &mut best }, &mut children)
+        {
+            return bound;
+        }
+        let n = children.len();
         let (mut best, mut best_move) = best;
         let (best, best_move) = if self.parallel && empties >= SPLIT_FROM && n > 1 {
-            children[..n].sort_unstable_by_key(|c| c.key);
-            let (score, sq) = self.nws_split(p, o, alpha, &children[..n], rest != moves);
+            children.sort_unstable_by_key(|c| c.key);
+            let (score, sq) = self.nws_split(p, o, alpha, &children, rest != moves);
             if score > best { (score, sq) } else { (best, best_move) }
         } else {
             // The best key next, found when needed: most nodes cut on their first move or two.
@@ -723,8 +755,7 @@ impl Search<'_> {
     /// bound taken into `best`), a child that leaves the opponent at most one reply is searched at
     /// once (it often cuts, and then the other keys are never computed), and the others get
     /// their fastest-first key (with a parity bonus) in `out`, each with its replies, which its
-    /// search reuses. `best` takes the children searched here. `Ok` with the number of children
-    /// left in `out`, or `Err` with the node's value bound once it is decided (by a child
+    /// search reuses. `best` takes the children searched here. `Err` with the node's value bound once it is decided (by a child
     /// searched here, kept in `best`, or by a child's entry).
     fn fastest_first_children(
         &mut self,
@@ -733,11 +764,10 @@ impl Search<'_> {
         alpha: i32,
         moves: u64,
         best: &mut (i32, u8),
-        out: &mut [Child; 32],
-    ) -> Result<usize, i32> {
+        out: &mut Children,
+    ) -> Result<(), i32> {
         let empties = 64 - (p | o).count_ones();
         let odd = odd_quadrants(!(p | o));
-        let mut n = 0;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
@@ -773,10 +803,9 @@ impl Search<'_> {
             } else {
                 fastest_first(sq as u8, np, no, replies)
             };
-            out[n] = Child { key, sq: sq as u8, flipped: f, replies };
-            n += 1;
+            out.push(Child { key, sq: sq as u8, flipped: f, replies });
         }
-        Ok(n)
+        Ok(())
     }
 
     /// What the table knows of a child (`no` to move against `np`) for a node that needs
@@ -1328,8 +1357,7 @@ impl Search<'_> {
         (alpha, beta): (i32, i32),
         split: bool,
     ) -> Option<(i32, u8)> {
-        let mut children = [Child::default(); 32];
-        let mut n = 0;
+        let mut children = Children::new();
         let by = sort_depth(depth);
         // As in `order`: an estimate far behind the best sibling's stops at a bound.
         let mut best = SCALE * 64;
@@ -1344,14 +1372,13 @@ impl Search<'_> {
                 best = best.min(estimate);
                 estimate
             };
-            children[n] = Child { key, sq: sq as u8, flipped: f, replies: 0 };
-            n += 1;
+            children.push(Child { key, sq: sq as u8, flipped: f, replies: 0 });
         }
-        children[..n].sort_unstable_by_key(|c| c.key);
-        if split && n > 1 {
-            self.split_children(p, o, &children[..n], alpha, beta, depth - 1)
+        children.sort_unstable_by_key(|c| c.key);
+        if split && children.len() > 1 {
+            self.split_children(p, o, &children, alpha, beta, depth - 1)
         } else {
-            self.principal_children(p, o, &children[..n], alpha, beta, |s, p, o, a, b| {
+            self.principal_children(p, o, &children, alpha, beta, |s, p, o, a, b| {
                 s.midgame(p, o, depth - 1, a, b, false)
             })
         }
