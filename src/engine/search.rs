@@ -232,7 +232,7 @@ enum NodeKind<'b> {
 }
 
 /// One move of a node, ready to search.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Child {
     key: i32,
     sq: u8,
@@ -288,11 +288,11 @@ impl Search<'_> {
     }
 
     /// The moves of `p` in `out`, each with its flips and an ordering key (lower first; left
-    /// unsorted); `Err` with the bound when a child's table entry already
-    /// refutes the node's `beta` (enhanced transposition cut-off). A move whose child's entry
-    /// shows it cannot reach `beta` goes last in a principal-variation node; a null-window node
-    /// only needs to know whether some move reaches `beta`, so there it is left out, its bound
-    /// and square taken into the node's `skipped` as if it had been searched.
+    /// unsorted); `Err` with the bound when a child's table entry already refutes the node's
+    /// `beta` (enhanced transposition cut-off). A move whose child's entry shows it cannot reach
+    /// `beta` goes last in a principal-variation node; a null-window node only needs to know
+    /// whether some move reaches `beta`, so there it is left out, its bound and square taken
+    /// into the node's `skipped` as if it had been searched.
     fn order(&self, p: u64, o: u64, moves: u64, beta: i32, kind: NodeKind<'_>, out: &mut Children) -> Result<(), i32> {
         let (hash_move, mut skipped) = match kind {
             NodeKind::Principal { hash_move } => (hash_move, None),
@@ -752,11 +752,12 @@ impl Search<'_> {
     /// evaluation in the keys) other than its table's move, `moves`, made one by one: each
     /// child's table entry is looked at first (enhanced transposition cut-off, from
     /// [`ETC_FROM`] empties; a child whose entry shows it cannot reach beta is left out, its
-    /// bound taken into `best`), a child that leaves the opponent at most one reply is searched at
-    /// once (it often cuts, and then the other keys are never computed), and the others get
+    /// bound taken into `best`), a child that leaves the opponent at most one reply is searched
+    /// at once (it often cuts, and then the other keys are never computed), and the others get
     /// their fastest-first key (with a parity bonus) in `out`, each with its replies, which its
-    /// search reuses. `best` takes the children searched here. `Err` with the node's value bound once it is decided (by a child
-    /// searched here, kept in `best`, or by a child's entry).
+    /// search reuses. `best` takes the children searched here. `Err` with the node's value
+    /// bound once it is decided (by a child searched here, kept in `best`, or by a child's
+    /// entry).
     fn fastest_first_children(
         &mut self,
         p: u64,
@@ -913,9 +914,9 @@ impl Search<'_> {
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
     /// square in parity order (odd quadrants first; within each, the squares next to an empty
-    /// corner last) is tried when it touches an opponent's disc
-    /// and flips something; `child` gives a child's value for its side to move, in a null window.
-    /// Stops at the first value above `alpha`; -65 when `p` has no placement.
+    /// corner last) is tried when it touches an opponent's disc and flips something; `child`
+    /// gives a child's value for its side to move, in a null window. Stops at the first value
+    /// above `alpha`; -65 when `p` has no placement.
     #[inline(always)]
     fn parity_placements(
         &mut self,
