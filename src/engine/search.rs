@@ -63,7 +63,7 @@ const ESTIMATE_MARGIN: i32 = 4 * SCALE;
 /// Depth from which the depth-limited search splits its root's moves between threads.
 const ROOT_SPLIT_FROM: u32 = 8;
 /// Empties from which a null-window node checks the opponent's stable discs.
-const STABILITY_FROM: u32 = 5;
+const STABILITY_FROM: u32 = 4;
 /// Empties from which nodes split their moves between threads.
 const SPLIT_FROM: u32 = 16;
 /// Empties from which a node under a parallel split checks whether the split was cut.
@@ -963,10 +963,14 @@ impl Search<'_> {
         best
     }
 
-    /// Four empty squares, by [`Search::parity_placements`] and [`Search::three_empties`]; a
-    /// side with no placement passes, and the game ends when neither has one.
+    /// Four empty squares: the stability cut-off, then [`Search::parity_placements`] and
+    /// [`Search::three_empties`]; a side with no placement passes, and the game ends when
+    /// neither has one.
     fn four_empties(&mut self, p: u64, o: u64, alpha: i32, passed: bool) -> i32 {
         self.nodes += 1;
+        if let Some(upper) = stability_cut(p, o, alpha, 4) {
+            return upper;
+        }
         let best = self.parity_placements(p, o, !(p | o), alpha, |s, p, o, a| s.three_empties(p, o, a, false));
         if best > -65 {
             return best;
