@@ -309,3 +309,31 @@ fn solve_searches_and_solves_positions_of_other_variants() {
     let best = all["moves"].as_str().unwrap().split(' ').next().unwrap().split(':').nth(1).unwrap().to_owned();
     assert_eq!(best.parse::<i64>().unwrap(), score);
 }
+
+#[test]
+fn eval_holds_the_value_to_the_largest_margin() {
+    use kifu::engine::eval::{Evaluator, SCALE};
+    // Positions far from any game (random boards), where the shipped weights' pattern sum passes
+    // +-64 discs: printed held to the margin the board allows, others unchanged.
+    let boards = [
+        "-X--X-X---XX--XX-----X-XXX-XOO--XX-XX-----X-X--------XXX-XXXXOX- X",
+        "---------------------------OX------XO--------------------------- X",
+    ];
+    let out = kifu().args(["eval", "-", "--format", "csv"]).write_stdin(boards.join("\n")).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let printed: Vec<f64> = text.lines().skip(1).map(|l| l.rsplit(',').next().unwrap().parse().unwrap()).collect();
+    let raw: Vec<i32> = boards
+        .iter()
+        .map(|b| {
+            let (cells, side) = b.split_once(' ').unwrap();
+            let bits = |c: char| cells.chars().enumerate().filter(|&(_, x)| x == c).fold(0u64, |a, (i, _)| a | 1 << i);
+            let (mover, other) = if side == "X" { ('X', 'O') } else { ('O', 'X') };
+            Evaluator::embedded().evaluate(bits(mover), bits(other))
+        })
+        .collect();
+    assert!(raw[0].abs() > 64 * SCALE, "no longer an extreme position for these weights: {raw:?}");
+    for (p, r) in printed.iter().zip(&raw) {
+        assert_eq!(*p, f64::from((*r).clamp(-64 * SCALE, 64 * SCALE)) / f64::from(SCALE), "{text}");
+    }
+}

@@ -114,11 +114,12 @@ fn standard(pos: &Position) -> bool {
 }
 
 /// The static evaluation in discs: the pattern evaluation for standard Othello, the generic one
-/// for other variants.
+/// for other variants. The pattern sum can pass a margin the board allows on extreme positions;
+/// it is held to +-64 discs.
 fn static_eval(evaluator: &Evaluator, pos: &Position) -> f64 {
     let units = if standard(pos) {
         let (p, o) = view(pos);
-        evaluator.evaluate(p, o)
+        evaluator.evaluate(p, o).clamp(-64 * SCALE, 64 * SCALE)
     } else {
         GenericEval::new(pos.rules()).evaluate(pos)
     };
