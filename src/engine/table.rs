@@ -105,11 +105,67 @@ impl Slot {
 /// with huge pages before the first write, which spares the address translations of random
 /// probes (9% of the solver's time on FFO #20-39, docs/BENCHMARKS.md).
 pub(crate) struct Table {
-    pairs: NonNull<Pair>,
+    slots: Slots,
     len: usize,
     layout: Layout,
-    /// Mask of a pair's index.
+}
+
+/// Where a table's pairs of slots are and the mask of a pair's index: all a look-up needs,
+/// copied into each [`TableView`] so that a probe reads the slot without first reading the
+/// table's fields. Copies live only in their [`Table`] and in views that borrow it.
+#[derive(Clone, Copy)]
+struct Slots {
+    pairs: NonNull<Pair>,
     mask: usize,
+}
+
+// SAFETY: a view of atomics; the table that owns them outlives every copy (see `TableView`).
+unsafe impl Send for Slots {}
+// SAFETY: as above.
+unsafe impl Sync for Slots {}
+
+impl Slots {
+    /// The pair of slots of `p` to move against `o`.
+    #[inline]
+    fn pair(&self, p: u64, o: u64) -> &Pair {
+        // SAFETY: the index is masked to the table's length, and the table outlives `self`.
+        unsafe { &*self.pairs.as_ptr().add(pair_index(p, o, self.mask)) }
+    }
+
+    /// Asks the processor to bring the slots of `p` to move against `o` into the cache, so that
+    /// a later probe or store does not wait for memory.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let pair: *const Pair = self.pair(p, o);
+            // SAFETY: a prefetch is only a hint (it never faults); the address is the pair's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(pair.cast::<i8>()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (p, o);
+    }
+
+    /// As [`Table::probe`].
+    #[inline]
+    fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        for slot in &self.pair(p, o).0 {
+            let (sp, so, data) = slot.read();
+            if sp == p && so == o && data != 0 {
+                return Some(Entry::unpack(data));
+            }
+        }
+        None
+    }
+}
+
+/// The index of the pair of slots of `p` to move against `o` in a table whose index mask is
+/// `mask`.
+#[inline]
+fn pair_index(p: u64, o: u64, mask: usize) -> usize {
+    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
+    (h as usize) & mask
 }
 
 // SAFETY: the slots are atomics, shared by reference only; the allocation is owned.
@@ -142,12 +198,12 @@ impl Table {
             // SAFETY: the block holds `bytes` writable bytes; all-zero bytes are empty slots.
             unsafe { std::ptr::write_bytes(pairs.as_ptr().cast::<u8>(), 0, bytes) };
         }
-        Table { pairs, len, layout, mask: len - 1 }
+        Table { slots: Slots { pairs, mask: len - 1 }, len, layout }
     }
 
     fn pairs(&self) -> &[Pair] {
         // SAFETY: `pairs` points to `len` initialised pairs owned by this table.
-        unsafe { std::slice::from_raw_parts(self.pairs.as_ptr(), self.len) }
+        unsafe { std::slice::from_raw_parts(self.slots.pairs.as_ptr(), self.len) }
     }
 
     /// Forgets everything.
@@ -158,35 +214,13 @@ impl Table {
     }
 
     fn pair(&self, p: u64, o: u64) -> usize {
-        let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
-        (h as usize) & self.mask
-    }
-
-    /// Asks the processor to bring the slots of `p` to move against `o` into the cache, so that
-    /// a later [`Table::probe`] or [`Table::store`] does not wait for memory.
-    #[inline]
-    pub fn prefetch(&self, p: u64, o: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let pair: *const Pair = &self.pairs()[self.pair(p, o)];
-            // SAFETY: a prefetch is only a hint (it never faults); the address is the pair's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(pair.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (p, o);
+        pair_index(p, o, self.slots.mask)
     }
 
     /// What the table holds for the position `p` to move against `o`.
     #[inline]
     pub fn probe(&self, p: u64, o: u64) -> Option<Entry> {
-        for slot in &self.pairs()[self.pair(p, o)].0 {
-            let (sp, so, data) = slot.read();
-            if sp == p && so == o && data != 0 {
-                return Some(Entry::unpack(data));
-            }
-        }
-        None
+        self.slots.probe(p, o)
     }
 
     /// Records what a search of `p` to move against `o` found; `generation` (not zero) tells
@@ -263,7 +297,8 @@ impl Tables {
     /// The parts a search on the thread numbered `thread` (in its pool) uses: the main table
     /// and that thread's near-the-end table.
     pub fn view(&self, thread: usize) -> TableView<'_> {
-        TableView { main: &self.main, near: &self.near[thread % self.near.len()] }
+        let near = &self.near[thread % self.near.len()];
+        TableView { main: self.main.slots, near: near.slots, tables: (&self.main, near) }
     }
 
     /// [`Tables::view`] for the calling thread (its index in its rayon pool, else the first).
@@ -292,21 +327,25 @@ fn is_near(p: u64, o: u64) -> bool {
     (p | o).count_ones() >= 64 - NEAR_EMPTIES
 }
 
-/// The main table and one near-the-end table: what one search reads and writes.
+/// The main table and one near-the-end table: what one search reads and writes. It keeps
+/// copies of both tables' [`Slots`], so that a look-up goes straight to the slot.
 #[derive(Clone, Copy)]
 pub(crate) struct TableView<'a> {
-    main: &'a Table,
-    near: &'a Table,
+    main: Slots,
+    near: Slots,
+    /// The tables the slots belong to (main, near), borrowed for as long as the view lives.
+    tables: (&'a Table, &'a Table),
 }
 
 impl TableView<'_> {
-    /// The part that holds `p` to move against `o`.
+    /// The slots of the part that holds `p` to move against `o`.
     #[inline]
-    fn part(&self, p: u64, o: u64) -> &Table {
-        if is_near(p, o) { self.near } else { self.main }
+    fn part(&self, p: u64, o: u64) -> &Slots {
+        if is_near(p, o) { &self.near } else { &self.main }
     }
 
-    /// As [`Table::prefetch`].
+    /// Asks the processor to bring the slots of `p` to move against `o` into the cache, so that
+    /// a later probe or store does not wait for memory.
     #[inline]
     pub fn prefetch(&self, p: u64, o: u64) {
         self.part(p, o).prefetch(p, o);
@@ -321,7 +360,8 @@ impl TableView<'_> {
     /// As [`Table::store`].
     #[inline]
     pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
-        self.part(p, o).store(p, o, entry, generation);
+        let table = if is_near(p, o) { self.tables.1 } else { self.tables.0 };
+        table.store(p, o, entry, generation);
     }
 }
 
@@ -403,7 +443,7 @@ impl Layer {
 impl Drop for Table {
     fn drop(&mut self) {
         // SAFETY: allocated by `allocate_zeroed` with this layout and not freed since.
-        unsafe { free(self.pairs.as_ptr().cast(), self.layout) };
+        unsafe { free(self.slots.pairs.as_ptr().cast(), self.layout) };
     }
 }
 
@@ -529,9 +569,10 @@ mod tests {
         // 10 empty squares: a near-the-end part, the thread's own; 11: the main one, shared.
         let near = (u64::MAX << 10, 0);
         let far = (u64::MAX << 11, 0);
-        assert!(std::ptr::eq(first.part(near.0, near.1), &tables.near[0]));
-        assert!(std::ptr::eq(second.part(near.0, near.1), &tables.near[1]));
-        assert!(std::ptr::eq(second.part(far.0, far.1), &tables.main));
+        let slots = |s: &Slots| s.pairs;
+        assert_eq!(slots(first.part(near.0, near.1)), tables.near[0].slots.pairs);
+        assert_eq!(slots(second.part(near.0, near.1)), tables.near[1].slots.pairs);
+        assert_eq!(slots(second.part(far.0, far.1)), tables.main.slots.pairs);
         let a = Entry { lower: 2, upper: 2, best: 1, depth: EXACT, cost: 10 };
         let b = Entry { lower: -6, upper: 64, best: 3, depth: EXACT, cost: 11 };
         second.store(near.0, near.1, a, 1);
