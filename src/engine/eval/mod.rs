@@ -137,10 +137,19 @@ impl Evaluator {
     }
 
     /// [`Evaluator::evaluate`] from the position's [`Features`] (kept up to date by a search
-    /// instead of read from the bitboards).
+    /// instead of read from the bitboards). With AVX-512 the weights are gathered 16 at a time.
     #[inline]
     pub(crate) fn evaluate_features(&self, p: u64, o: u64, features: &Features) -> i32 {
         debug_assert_eq!(*features, layout().features(p, o));
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+        {
+            // SAFETY: the build enables AVX-512F (checked by the cfg above); a feature index is
+            // a 16-bit value and an offset is below `full_len`, so every weight read lies in the
+            // phase's table or the `PADDING` entries after it, with room for the two bytes each
+            // gather reads past its weight.
+            self.sum_with(p, o, |table, layout| unsafe { gathered_sum(table, &layout.lane_offsets, &features.mover.0) })
+        }
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
         self.sum(p, o, features.mover.0[..INSTANCES].iter().map(|&index| usize::from(index)))
     }
 
@@ -153,23 +162,34 @@ impl Evaluator {
     /// The evaluation given the raw index of each instance, in order.
     #[inline(always)]
     fn sum(&self, p: u64, o: u64, indices: impl Iterator<Item = usize>) -> i32 {
+        self.sum_with(p, o, |table, layout| {
+            let mut sum = 0;
+            for (&offset, index) in layout.offsets.iter().zip(indices) {
+                let at = offset as usize + index;
+                debug_assert!(at < layout.full_mobility);
+                // SAFETY: `table` runs `PADDING` entries past this phase's `full_len`. A raw
+                // index read from the bitboards is below 3^n (n the shape's squares), the length
+                // of the shape's table from its offset; if a caller's mistake made the sides
+                // overlap, below 1.5 * 3^n, at most 3^10 / 2 < `PADDING` past that table. A
+                // feature index is a 16-bit value and an offset is below `full_len`. Wrong
+                // indices read wrong weights, never outside the vector.
+                sum += i32::from(unsafe { *table.get_unchecked(at) });
+            }
+            sum
+        })
+    }
+
+    /// The evaluation with the pattern weights summed by `patterns` from the phase's table (its
+    /// pattern tables, then mobility, then `PADDING` zeros) and the layout: their sum, the
+    /// bias of the empty-square count and both sides' mobility terms.
+    #[inline(always)]
+    fn sum_with(&self, p: u64, o: u64, patterns: impl FnOnce(&[i16], &Layout) -> i32) -> i32 {
         debug_assert_eq!(p & o, 0, "the sides overlap");
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
         let phase = phase(empties);
         let table = &self.full[phase * layout.full_len..];
-        let mut sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]);
-        for (&offset, index) in layout.offsets.iter().zip(indices) {
-            let at = offset as usize + index;
-            debug_assert!(at < layout.full_mobility);
-            // SAFETY: `table` runs `PADDING` entries past this phase's `full_len`. A raw index
-            // read from the bitboards is below 3^n (n the shape's squares), the length of the
-            // shape's table from its offset; if a caller's mistake made the sides overlap, below
-            // 1.5 * 3^n, at most 3^10 / 2 < `PADDING` past that table. A feature index is a
-            // 16-bit value and an offset is below `full_len`. Wrong indices read wrong weights,
-            // never outside the vector.
-            sum += i32::from(unsafe { *table.get_unchecked(at) });
-        }
+        let sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]) + patterns(table, layout);
         let mobility = &table[layout.full_mobility..];
         let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
         let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
@@ -271,6 +291,31 @@ impl Evaluator {
     pub fn load(path: &Path) -> Result<Evaluator, EvalError> {
         let bytes = std::fs::read(path).map_err(|source| EvalError::Io { path: path.to_path_buf(), source })?;
         Evaluator::from_bytes(&bytes)
+    }
+}
+
+/// The sum over the instances of the weights at `offsets[k] + indices[k]` in `table`, by three
+/// gathers of 16 lanes (each reads the 32-bit word at its weight and keeps the low half).
+///
+/// # Safety
+/// The processor has AVX-512F, and for each instance's lane `k` the entries
+/// `offsets[k] + indices[k]` and the one after it lie in `table`.
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+#[inline(always)]
+unsafe fn gathered_sum(table: &[i16], offsets: &[u32; pattern::LANES], indices: &[u16; pattern::LANES]) -> i32 {
+    use std::arch::x86_64::*;
+    // SAFETY: the caller's promises.
+    unsafe {
+        let mut acc = _mm512_setzero_si512();
+        for k in 0..3 {
+            let index = _mm512_cvtepu16_epi32(_mm256_loadu_si256(indices.as_ptr().add(16 * k).cast()));
+            let at = _mm512_add_epi32(index, _mm512_loadu_si512(offsets.as_ptr().add(16 * k).cast()));
+            let lanes: u16 = if k == 2 { (1 << (INSTANCES - 32)) - 1 } else { u16::MAX };
+            let words = _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), lanes, at, table.as_ptr().cast());
+            // The wanted weight is the low half of each gathered word.
+            acc = _mm512_add_epi32(acc, _mm512_srai_epi32::<16>(_mm512_slli_epi32::<16>(words)));
+        }
+        _mm512_reduce_add_epi32(acc)
     }
 }
 

@@ -73,6 +73,10 @@ pub(crate) struct Layout {
     square_powers: Vec<[u16; LANES]>,
     /// Each instance's `full_offset`, in a fixed-size array.
     pub(crate) offsets: [u32; INSTANCES],
+    /// The same in the lanes of an [`Indices`] vector (lanes past the last instance 0), for the
+    /// AVX-512 evaluation.
+    #[cfg_attr(not(all(target_arch = "x86_64", target_feature = "avx512f")), allow(dead_code))]
+    pub(crate) lane_offsets: [u32; LANES],
     /// Per shape.
     pub(crate) shapes: Vec<ShapeTables>,
     /// Entries of an expanded phase table: every shape's raw table, then the two mobility tables
@@ -171,11 +175,14 @@ impl Layout {
         for (offset, inst) in offsets.iter_mut().zip(&instances) {
             *offset = inst.full_offset;
         }
+        let mut lane_offsets = [0u32; LANES];
+        lane_offsets[..INSTANCES].copy_from_slice(&offsets);
         Layout {
             instances,
             ternary,
             square_powers,
             offsets,
+            lane_offsets,
             shapes,
             full_len: full_len + 2 * MOBILITY_SLOTS,
             full_mobility,
