@@ -1368,6 +1368,8 @@ impl Search<'_> {
         let mut best = SCALE * 64;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
+            // The child's slot, asked for now: the estimates give it time to arrive.
+            self.table.prefetch(o & !f, p | f | (1 << sq));
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else {
