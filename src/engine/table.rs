@@ -213,6 +213,7 @@ impl Table {
         }
     }
 
+    /// The index of the pair of slots of `p` to move against `o`.
     fn pair(&self, p: u64, o: u64) -> usize {
         pair_index(p, o, self.slots.mask)
     }
@@ -298,7 +299,7 @@ impl Tables {
     /// and that thread's near-the-end table.
     pub fn view(&self, thread: usize) -> TableView<'_> {
         let near = &self.near[thread % self.near.len()];
-        TableView { main: self.main.slots, near: near.slots, tables: (&self.main, near) }
+        TableView { main: self.main.slots, near: near.slots, main_table: &self.main, near_table: near }
     }
 
     /// [`Tables::view`] for the calling thread (its index in its rayon pool, else the first).
@@ -333,8 +334,9 @@ fn is_near(p: u64, o: u64) -> bool {
 pub(crate) struct TableView<'a> {
     main: Slots,
     near: Slots,
-    /// The tables the slots belong to (main, near), borrowed for as long as the view lives.
-    tables: (&'a Table, &'a Table),
+    /// The tables the slots belong to, borrowed for as long as the view lives.
+    main_table: &'a Table,
+    near_table: &'a Table,
 }
 
 impl TableView<'_> {
@@ -360,7 +362,7 @@ impl TableView<'_> {
     /// As [`Table::store`].
     #[inline]
     pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) {
-        let table = if is_near(p, o) { self.tables.1 } else { self.tables.0 };
+        let table = if is_near(p, o) { self.near_table } else { self.main_table };
         table.store(p, o, entry, generation);
     }
 }
