@@ -277,7 +277,8 @@ fn solve_with_a_weights_file() {
 
 /// Measures what ProbCut needs: on positions of WTHOR 2015 games (every 7th ply from 16 to 40
 /// discs placed), the standard deviation of the value `d` moves ahead less the value
-/// `probcut_depth(d)` moves ahead (about half as deep, same parity), for d = 4..=10 (`probcut_sigma` in src/engine/search.rs holds the figures).
+/// `probcut_depth(d)` moves ahead (about half as deep, same parity), for d = 4..=10 or the depths
+/// `KIFU_PROBCUT_DEPTHS=FROM-TO` names (`probcut_sigma` in src/engine/search.rs holds the figures).
 /// Run: `cargo test --release --test solve -- --ignored probcut_calibration --nocapture`.
 #[test]
 #[ignore = "minutes: prints the ProbCut calibration"]
@@ -301,8 +302,12 @@ fn probcut_calibration() {
             }
         });
     }
+    // The depths to measure, `KIFU_PROBCUT_DEPTHS=FROM-TO` (default 4-10; 12-14 take minutes each).
+    let depths = std::env::var("KIFU_PROBCUT_DEPTHS").unwrap_or_else(|_| "4-10".to_string());
+    let (from, to) = depths.split_once('-').expect("KIFU_PROBCUT_DEPTHS is FROM-TO");
+    let (from, to): (u32, u32) = (from.parse().unwrap(), to.parse().unwrap());
     let mut solver = Solver::new(64, Counting::EmptiesToWinner);
-    for depth in 4..=10u32 {
+    for depth in from..=to {
         let mut diffs = Vec::new();
         for pos in &positions {
             solver.clear();
