@@ -556,7 +556,7 @@ impl Search<'_> {
         }
         children.sort_unstable_by_key(|c| c.key);
         let Some((best, best_move)) =
-            self.principal_children(p, o, &children, alpha, beta, |s, p, o, a, b| s.pvs(p, o, a, b, false))
+            self.principal_children(p, o, &children, alpha, beta, |s, _, p, o, a, b| s.pvs(p, o, a, b, false))
         else {
             return 0;
         };
@@ -566,8 +566,8 @@ impl Search<'_> {
 
     /// The moves of a principal-variation node, in order: the first in the full window, the
     /// others in a null window first and again in the full one when they beat alpha. `search`
-    /// gives a child's value for its side to move in a window. The best value and move, or
-    /// `None` when the search was aborted.
+    /// gives a child's value for its side to move in a window (given the move, and the child
+    /// position). The best value and move, or `None` when the search was aborted.
     fn principal_children(
         &mut self,
         p: u64,
@@ -575,17 +575,17 @@ impl Search<'_> {
         children: &[Child],
         mut alpha: i32,
         beta: i32,
-        mut search: impl FnMut(&mut Self, u64, u64, i32, i32) -> i32,
+        mut search: impl FnMut(&mut Self, &Child, u64, u64, i32, i32) -> i32,
     ) -> Option<(i32, u8)> {
         let mut best = (i32::MIN, NO_MOVE);
         for (i, c) in children.iter().enumerate() {
             let (np, no) = (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
             let score = if i == 0 {
-                -search(self, no, np, -beta, -alpha)
+                -search(self, c, no, np, -beta, -alpha)
             } else {
-                let probe = -search(self, no, np, -alpha - 1, -alpha);
+                let probe = -search(self, c, no, np, -alpha - 1, -alpha);
                 if probe > alpha && probe < beta && !self.aborted {
-                    -search(self, no, np, -beta, -probe)
+                    -search(self, c, no, np, -beta, -probe)
                 } else {
                     probe
                 }
@@ -1236,24 +1236,40 @@ impl Search<'_> {
     /// looking `depth` moves ahead, in evaluation units, in the window (`alpha`, `beta`). Where
     /// the depth reaches the end of the game the exact search takes over.
     pub(crate) fn midgame(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.midgame_node(p, o, depth, alpha, beta, passed, false)
+        self.midgame_node(p, o, None, depth, (alpha, beta), passed, false)
+    }
+
+    /// [`Search::midgame`] given the position's [`Features`] (its parent's, played on).
+    fn midgame_from(
+        &mut self,
+        p: u64,
+        o: u64,
+        features: &Features,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+        passed: bool,
+    ) -> i32 {
+        self.midgame_node(p, o, Some(features), depth, (alpha, beta), passed, false)
     }
 
     /// [`Search::midgame`] at the root of a search, its moves after the first split between
     /// threads from [`ROOT_SPLIT_FROM`] moves ahead in a way that gives the same value and
     /// best move for any number of threads ([`Search::split_children`]).
     pub(crate) fn midgame_root(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, passed: bool) -> i32 {
-        self.midgame_node(p, o, depth, alpha, beta, passed, depth >= ROOT_SPLIT_FROM)
+        self.midgame_node(p, o, None, depth, (alpha, beta), passed, depth >= ROOT_SPLIT_FROM)
     }
 
+    /// [`Search::midgame`] with the position's features when the caller has them (else they
+    /// are read from the bitboards where needed), the root's moves split between threads when
+    /// `split`.
     #[allow(clippy::too_many_arguments)]
     fn midgame_node(
         &mut self,
         p: u64,
         o: u64,
+        given: Option<&Features>,
         depth: u32,
-        mut alpha: i32,
-        mut beta: i32,
+        (mut alpha, mut beta): (i32, i32),
         passed: bool,
         split: bool,
     ) -> i32 {
@@ -1266,7 +1282,11 @@ impl Search<'_> {
             return self.pvs(p, o, low, high, passed) * SCALE;
         }
         if depth == 0 {
-            return self.cx.eval.evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+            let value = match given {
+                Some(features) => self.cx.eval.evaluate_features(p, o, features),
+                None => self.cx.eval.evaluate(p, o),
+            };
+            return value.clamp(1 - SCALE * 64, SCALE * 64 - 1);
         }
         self.count_node();
         if self.aborted {
@@ -1277,7 +1297,10 @@ impl Search<'_> {
             if passed {
                 return self.final_score(p, o) * SCALE;
             }
-            return -self.midgame(o, p, depth, -beta, -alpha, true);
+            return match given {
+                Some(features) => -self.midgame_from(o, p, &features.passed(), depth, (-beta, -alpha), true),
+                None => -self.midgame(o, p, depth, -beta, -alpha, true),
+            };
         }
         let mut hash_move = NO_MOVE;
         if let Some(e) = self.probe(p, o) {
@@ -1296,6 +1319,14 @@ impl Search<'_> {
             }
             hash_move = e.best;
         }
+        let read;
+        let features = match given {
+            Some(features) => features,
+            None => {
+                read = Features::new(p, o);
+                &read
+            }
+        };
         if let Some(t) = self.cx.probcut
             && depth >= PROBCUT_FROM
         {
@@ -1303,16 +1334,15 @@ impl Search<'_> {
             let shallow = probcut_depth(depth);
             let margin = (t * probcut_sigma(depth) * f64::from(SCALE)) as i32;
             let high = beta + margin;
-            if high < SCALE * 64 && self.midgame(p, o, shallow, high - 1, high, passed) >= high {
+            if high < SCALE * 64 && self.midgame_from(p, o, features, shallow, (high - 1, high), passed) >= high {
                 return beta;
             }
             let low = alpha - margin;
-            if low > -SCALE * 64 && self.midgame(p, o, shallow, low, low + 1, passed) <= low {
+            if low > -SCALE * 64 && self.midgame_from(p, o, features, shallow, (low, low + 1), passed) <= low {
                 return alpha;
             }
         }
         let original = (alpha, beta);
-        let features = Features::new(p, o);
         let (best, best_move) = if depth == 1 {
             // The children's values are their evaluations (none is the end of the game: there are
             // more empty squares than moves to search): the best of them all, without ordering.
@@ -1328,7 +1358,7 @@ impl Search<'_> {
             }
             best
         } else {
-            let Some(found) = self.midgame_children(p, o, &features, moves, hash_move, depth, (alpha, beta), split)
+            let Some(found) = self.midgame_children(p, o, features, moves, hash_move, depth, (alpha, beta), split)
             else {
                 return 0;
             };
@@ -1383,10 +1413,10 @@ impl Search<'_> {
         }
         children.sort_unstable_by_key(|c| c.key);
         if split && children.len() > 1 {
-            self.split_children(p, o, &children, alpha, beta, depth - 1)
+            self.split_children(p, o, features, &children, alpha, beta, depth - 1)
         } else {
-            self.principal_children(p, o, &children, alpha, beta, |s, p, o, a, b| {
-                s.midgame(p, o, depth - 1, a, b, false)
+            self.principal_children(p, o, &children, alpha, beta, |s, c, p, o, a, b| {
+                s.midgame_from(p, o, &features.play(u32::from(c.sq), c.flipped), depth - 1, (a, b), false)
             })
         }
     }
@@ -1399,18 +1429,21 @@ impl Search<'_> {
     /// layers go into the table in the moves' order, and the moves that beat the first are
     /// searched again in turn in the full window. The best value and move, or `None` when the
     /// search was aborted.
+    #[allow(clippy::too_many_arguments)]
     fn split_children(
         &mut self,
         p: u64,
         o: u64,
+        features: &Features,
         children: &[Child],
         mut alpha: i32,
         beta: i32,
         depth: u32,
     ) -> Option<(i32, u8)> {
         let child = |c: &Child| (p | c.flipped | (1u64 << c.sq), o & !c.flipped);
+        let played = |c: &Child| features.play(u32::from(c.sq), c.flipped);
         let (np, no) = child(&children[0]);
-        let first = -self.midgame(no, np, depth, -beta, -alpha, false);
+        let first = -self.midgame_from(no, np, &played(&children[0]), depth, (-beta, -alpha), false);
         if self.aborted {
             return None;
         }
@@ -1437,7 +1470,7 @@ impl Search<'_> {
                     let mut layer = cx.layers.take();
                     let mut s = Search::new(cx, table, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);
-                    let score = -s.midgame(no, np, depth, -probe_alpha - 1, -probe_alpha, false);
+                    let score = -s.midgame_from(no, np, &played(c), depth, (-probe_alpha - 1, -probe_alpha), false);
                     let (nodes, aborted) = (s.nodes, s.aborted);
                     let entries = layer.drain();
                     cx.layers.give(layer);
@@ -1463,7 +1496,7 @@ impl Search<'_> {
         for (c, &Probe { score: probe, .. }) in children[1..].iter().zip(&probes) {
             let score = if probe > probe_alpha && probe < beta {
                 let (np, no) = child(c);
-                -self.midgame(no, np, depth, -beta, -alpha.max(probe), false)
+                -self.midgame_from(no, np, &played(c), depth, (-beta, -alpha.max(probe)), false)
             } else {
                 probe
             };
