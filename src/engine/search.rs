@@ -1391,8 +1391,8 @@ impl Search<'_> {
     }
 
     /// The moves of a depth-limited node searched `depth` moves ahead, ordered as
-    /// [`sort_depth`] says (the table's move first), in the window (`alpha`, `beta`): the best value and move, or `None` when the search was
-    /// aborted.
+    /// [`sort_depth`] says (the table's move first), in the window (`alpha`, `beta`): the best
+    /// value and move, or `None` when the search was aborted.
     #[allow(clippy::too_many_arguments)]
     fn midgame_children(
         &mut self,
@@ -1414,9 +1414,9 @@ impl Search<'_> {
         let mut best = SCALE * 64;
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
-            // The child's slot, asked for now: the keys give it time to arrive.
-            self.table.prefetch(o & !f, p | f | (1 << sq));
             let (np, no) = (p | f | (1u64 << sq), o & !f);
+            // The child's slot, asked for now: the keys give it time to arrive.
+            self.table.prefetch(no, np);
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else if let Some(by) = by {
