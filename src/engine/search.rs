@@ -1263,6 +1263,15 @@ impl Search<'_> {
         self.midgame_node(p, o, None, depth, (alpha, beta), passed, depth >= ROOT_SPLIT_FROM)
     }
 
+    /// Whether the depth-limited search takes its shortcuts near the depth limit (a node one
+    /// move from it stops at the first child that reaches beta; nodes a few moves from it order
+    /// by the fastest-first key, [`sort_depth`]): everywhere but inside a selective pass of the
+    /// exact search, which takes its first moves from these nodes' entries (with the shortcuts
+    /// FFO #45-49 took 22% more nodes, #53 4.6% more).
+    fn shortcuts(&self) -> bool {
+        self.level == SELECTIVE_LEVELS
+    }
+
     /// [`Search::midgame`] with the position's features when the caller has them (else they
     /// are read from the bitboards where needed), the root's moves split between threads when
     /// `split`.
@@ -1350,11 +1359,9 @@ impl Search<'_> {
         let (best, best_move) = if depth == 1 {
             // The children's values are their evaluations (none is the end of the game: there are
             // more empty squares than moves to search): the table's move first, then the others
-            // in square order, until one reaches beta. Inside a selective pass of the exact
-            // search, all of them in square order for the best: the exact search takes its first
-            // move from these entries (the first move to reach beta cost FFO #45-49 22% more
-            // nodes).
-            let cuts = self.level == SELECTIVE_LEVELS;
+            // in square order, until one reaches beta; without shortcuts, all of them in square
+            // order for the best.
+            let cuts = self.shortcuts();
             let mut best = (i32::MIN, NO_MOVE);
             let first = if cuts && hash_move != NO_MOVE && moves >> hash_move & 1 != 0 { 1u64 << hash_move } else { 0 };
             for sq in Bits(first).chain(Bits(moves & !first)) {
@@ -1406,10 +1413,8 @@ impl Search<'_> {
         split: bool,
     ) -> Option<(i32, u8)> {
         let mut children = Children::new();
-        // (Inside a selective pass of the exact search the estimates order every node: the
-        // exact search takes its first moves from these entries, and the fastest-first key
-        // moved FFO #53 to 4.6% more nodes.)
-        let by = if self.level == SELECTIVE_LEVELS { sort_depth(depth) } else { Some(sort_depth(depth).unwrap_or(0)) };
+        // Without shortcuts the estimates order every node.
+        let by = if self.shortcuts() { sort_depth(depth) } else { Some(sort_depth(depth).unwrap_or(0)) };
         // As in `order`: an estimate far behind the best sibling's stops at a bound.
         let mut best = SCALE * 64;
         for sq in Bits(moves) {
