@@ -1264,8 +1264,9 @@ impl Search<'_> {
     }
 
     /// Whether the depth-limited search takes its shortcuts near the depth limit (a node one
-    /// move from it stops at the first child that reaches beta; nodes a few moves from it order
-    /// by the fastest-first key, [`sort_depth`]): everywhere but inside a selective pass of the
+    /// move from it goes without the table and stops at the first child that reaches beta;
+    /// nodes a few moves from it order by the fastest-first key, [`sort_depth`]): everywhere
+    /// but inside a selective pass of the
     /// exact search, which takes its first moves from these nodes' entries (with the shortcuts
     /// FFO #45-49 took 22% more nodes, #53 4.6% more).
     fn shortcuts(&self) -> bool {
@@ -1315,8 +1316,12 @@ impl Search<'_> {
                 None => -self.midgame(o, p, depth, -beta, -alpha, true),
             };
         }
+        // A node one move from the limit costs less than its table slot's trip from memory, and
+        // its entries would push deeper ones out: with the shortcuts it neither reads nor writes
+        // the table (the line's last move comes from `Solver::table_line` instead).
+        let tabled = depth > 1 || !self.shortcuts();
         let mut hash_move = NO_MOVE;
-        if let Some(e) = self.probe(p, o) {
+        if let Some(e) = if tabled { self.probe(p, o) } else { None } {
             let scale = if e.depth == EXACT { SCALE } else { 1 };
             // (Selective endgame bounds are not used here, only their moves.)
             if e.depth == EXACT || (!e.is_endgame() && u32::from(e.depth) >= depth) {
@@ -1358,13 +1363,11 @@ impl Search<'_> {
         let original = (alpha, beta);
         let (best, best_move) = if depth == 1 {
             // The children's values are their evaluations (none is the end of the game: there are
-            // more empty squares than moves to search): the table's move first, then the others
-            // in square order, until one reaches beta; without shortcuts, all of them in square
-            // order for the best.
+            // more empty squares than moves to search), in square order: with the shortcuts
+            // until one reaches beta, else all of them for the best.
             let cuts = self.shortcuts();
             let mut best = (i32::MIN, NO_MOVE);
-            let first = if cuts && hash_move != NO_MOVE && moves >> hash_move & 1 != 0 { 1u64 << hash_move } else { 0 };
-            for sq in Bits(first).chain(Bits(moves & !first)) {
+            for sq in Bits(moves) {
                 let f = flips(sq, p, o);
                 let child = features.play(sq, f);
                 let value = self.cx.eval.evaluate_features(o & !f, p | f | (1 << sq), &child);
@@ -1391,9 +1394,16 @@ impl Search<'_> {
         } else {
             (best, best)
         };
-        let entry =
-            Entry { lower: lower as i16, upper: upper as i16, best: best_move, depth: depth as u8, cost: depth as u8 };
-        self.store(p, o, entry);
+        if tabled {
+            let entry = Entry {
+                lower: lower as i16,
+                upper: upper as i16,
+                best: best_move,
+                depth: depth as u8,
+                cost: depth as u8,
+            };
+            self.store(p, o, entry);
+        }
         best
     }
 
@@ -1420,8 +1430,11 @@ impl Search<'_> {
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
-            // The child's slot, asked for now: the keys give it time to arrive.
-            self.table.prefetch(no, np);
+            // The child's slot, asked for now: the keys give it time to arrive (a child one move
+            // from the limit may not use the table, `midgame_node`).
+            if depth > 2 || !self.shortcuts() {
+                self.table.prefetch(no, np);
+            }
             let key = if sq as u8 == hash_move {
                 i32::MIN
             } else if let Some(by) = by {

@@ -450,7 +450,10 @@ impl Solver {
         Ok(out)
     }
 
-    /// Up to `length` moves the table holds as best from this position on, while legal.
+    /// Up to `length` moves the table holds as best from this position on, while legal. The
+    /// depth-limited search keeps no entries one move from its limit, so a line's last move,
+    /// when the table has none, is the one whose position the evaluation likes best for the
+    /// mover (the first in square order among equals), as that search chose it.
     fn table_line(&self, mut p: u64, mut o: u64, length: u32) -> Vec<Move> {
         let mut line = Vec::new();
         while line.len() < length as usize {
@@ -463,7 +466,13 @@ impl Solver {
                 std::mem::swap(&mut p, &mut o);
                 continue;
             }
-            let Some(sq) = self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0)
+            let last = line.len() + 1 == length as usize;
+            let Some(sq) = self
+                .table
+                .probe(p, o)
+                .map(|e| e.best)
+                .filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0)
+                .or_else(|| last.then(|| self.best_by_evaluation(p, o, moves)))
             else {
                 break;
             };
@@ -472,6 +481,21 @@ impl Solver {
             (p, o) = (o & !f, p | f | (1 << sq));
         }
         line
+    }
+
+    /// The move of `p` (among its `moves`) after which the evaluation gives `p` the most, the
+    /// first in square order among equals: the depth-limited search's choice one move from
+    /// its limit.
+    fn best_by_evaluation(&self, p: u64, o: u64, moves: u64) -> u8 {
+        let mut best = (i32::MIN, NO_MOVE);
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let score = -self.eval.evaluate(o & !f, p | f | (1 << sq)).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+            if score > best.0 {
+                best = (score, sq as u8);
+            }
+        }
+        best.1
     }
 
     /// Solves every legal move of a position: the move and its exact score for the side to
@@ -744,6 +768,17 @@ mod tests {
                 assert!(!found.exact);
                 assert_eq!(found.depth, depth);
                 assert!(found.pv.len() <= depth as usize && !found.pv.is_empty());
+                if depth == 1 {
+                    // A node one move from the limit keeps no entry: its move comes from the
+                    // evaluation, the first in square order among the best children.
+                    let best = Bits(legal_moves(p, o))
+                        .map(|sq| {
+                            let f = flips(sq, p, o);
+                            (-eval_negamax(o & !f, p | f | (1 << sq), 0, false), sq)
+                        })
+                        .fold((i32::MIN, 0), |best, (v, sq)| if v > best.0 { (v, sq) } else { best });
+                    assert_eq!(found.best, Some(Move::Place(Square::from_bit8(best.1))), "seed {seed}");
+                }
             }
         }
     }
