@@ -1363,11 +1363,14 @@ impl Search<'_> {
         let original = (alpha, beta);
         let (best, best_move) = if depth == 1 {
             // The children's values are their evaluations (none is the end of the game: there are
-            // more empty squares than moves to search), in square order: with the shortcuts
-            // until one reaches beta, else all of them for the best.
+            // more empty squares than moves to search). With the shortcuts, until one reaches
+            // beta: corners first, the squares next to an empty corner last (the likeliest to
+            // cut first, at no cost); else all of them in square order for the best.
             let cuts = self.shortcuts();
             let mut best = (i32::MIN, NO_MOVE);
-            for sq in Bits(moves) {
+            let (first, last) =
+                if cuts { (moves & CORNERS, moves & Bitboard(!(p | o) & CORNERS).neighbours().0) } else { (0, 0) };
+            for sq in Bits(first).chain(Bits(moves & !first & !last)).chain(Bits(last)) {
                 let f = flips(sq, p, o);
                 let child = features.play(sq, f);
                 let value = self.cx.eval.evaluate_features(o & !f, p | f | (1 << sq), &child);
