@@ -1264,13 +1264,21 @@ impl Search<'_> {
     }
 
     /// Whether the depth-limited search takes its shortcuts near the depth limit (a node one
-    /// move from it goes without the table and stops at the first child that reaches beta;
-    /// nodes a few moves from it order by the fastest-first key, [`sort_depth`]): everywhere
-    /// but inside a selective pass of the
-    /// exact search, which takes its first moves from these nodes' entries (with the shortcuts
-    /// FFO #45-49 took 22% more nodes, #53 4.6% more).
+    /// move from it goes without the table, [`Search::tabled`], and stops at the first child
+    /// that reaches beta; nodes a few moves from it order by the fastest-first key,
+    /// [`sort_depth`]): everywhere but inside a selective pass of the exact search, which takes
+    /// its first moves from these nodes' entries (with the shortcuts FFO #45-49 took 22% more
+    /// nodes, #53 4.6% more).
     fn shortcuts(&self) -> bool {
         self.level == SELECTIVE_LEVELS
+    }
+
+    /// Whether a depth-limited node searched `depth` moves ahead uses the table. One move from
+    /// the limit, with the shortcuts, it does not: it costs less than its slot's trip from
+    /// memory, and its entries would push deeper ones out (the line's last move comes from
+    /// `Solver::table_line` instead).
+    fn tabled(&self, depth: u32) -> bool {
+        depth > 1 || !self.shortcuts()
     }
 
     /// [`Search::midgame`] with the position's features when the caller has them (else they
@@ -1316,10 +1324,7 @@ impl Search<'_> {
                 None => -self.midgame(o, p, depth, -beta, -alpha, true),
             };
         }
-        // A node one move from the limit costs less than its table slot's trip from memory, and
-        // its entries would push deeper ones out: with the shortcuts it neither reads nor writes
-        // the table (the line's last move comes from `Solver::table_line` instead).
-        let tabled = depth > 1 || !self.shortcuts();
+        let tabled = self.tabled(depth);
         let mut hash_move = NO_MOVE;
         if let Some(e) = if tabled { self.probe(p, o) } else { None } {
             let scale = if e.depth == EXACT { SCALE } else { 1 };
@@ -1430,12 +1435,12 @@ impl Search<'_> {
         let by = if self.shortcuts() { sort_depth(depth) } else { Some(sort_depth(depth).unwrap_or(0)) };
         // As in `order`: an estimate far behind the best sibling's stops at a bound.
         let mut best = SCALE * 64;
+        let prefetch = self.tabled(depth - 1);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let (np, no) = (p | f | (1u64 << sq), o & !f);
-            // The child's slot, asked for now: the keys give it time to arrive (a child one move
-            // from the limit may not use the table, `midgame_node`).
-            if depth > 2 || !self.shortcuts() {
+            // The child's slot, asked for now (when it uses one): the keys give it time to arrive.
+            if prefetch {
                 self.table.prefetch(no, np);
             }
             let key = if sq as u8 == hash_move {
