@@ -79,20 +79,34 @@ fn a_truncated_wthor_file_keeps_the_games_before_the_cut_and_the_next_file() {
 }
 
 #[test]
-fn a_wthor_header_with_the_wrong_game_count_is_reported_and_every_game_read() {
+fn a_wthor_header_with_the_wrong_game_count_is_a_file_problem_and_every_game_is_read() {
     let dir = tempfile::tempdir().unwrap();
     for said in [10u32, 70] {
         let mut bytes = wthor_sample();
         bytes[4..8].copy_from_slice(&said.to_le_bytes());
         let path = write(dir.path(), &format!("said-{said}.wtb"), &bytes);
-        let (rows, _) = statuses(&[&path]);
-        assert_eq!(rows.iter().filter(|(_, s)| s == "ok").count(), 50);
-        // The count is reported as one more record with an error (a parse error row).
-        assert_eq!(rows.len(), 51);
+        let want = format!("said-{said}.wtb: the header says the file holds {said} games, but it holds 50");
+        // A row per game, none for the count, which is a warning beside the rows; exit 1.
+        let (rows, run) = statuses(&[&path]);
+        assert_eq!(rows.len(), 50, "{rows:?}");
+        assert!(rows.iter().all(|(_, s)| s == "ok"), "{rows:?}");
+        assert!(run.stderr.contains("kifu validate: warning: ") && run.stderr.contains(&want), "{}", run.stderr);
+        // Text lists it with the records' problems, and the summary counts it.
         let text = kifu(&["validate", path.to_str().unwrap()]);
-        let want = format!("record 51 (byte 3416): the header says the file holds {said} games, but it holds 50");
+        assert_eq!(text.code, Some(1));
         assert!(text.stdout.contains(&want), "{}", text.stdout);
+        assert!(text.stderr.contains("50 games: 50 ok") && text.stderr.contains("; 1 file problem"), "{}", text.stderr);
+        // Other commands read every game and warn.
+        let stats = kifu(&["stats", path.to_str().unwrap()]);
+        assert_eq!(stats.code, Some(0), "{}", stats.stderr);
+        assert!(stats.stderr.contains("kifu stats: warning: ") && stats.stderr.contains(&want), "{}", stats.stderr);
+        assert!(stats.stderr.contains("50 games, 0 not ok"), "{}", stats.stderr);
     }
+    // The right count: no warning.
+    let path = write(dir.path(), "right.wtb", &wthor_sample());
+    let run = kifu(&["validate", path.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(!run.stderr.contains("file problem"), "{}", run.stderr);
 }
 
 #[test]

@@ -269,7 +269,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut games, mut invalid) = (0u64, 0u64);
     let first = sink.next;
     let wanted = |index: u64| range.contains(&index) && index >= first;
-    records::for_each_ordered(
+    let problems = records::for_each_ordered(
         &args.input,
         &mut workers,
         wanted,
@@ -306,6 +306,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
     )?;
     bar.finish_and_clear();
+    problems.warn("kifu annotate");
     let trailer = trailer(args.format, args.table, &sink.players, args.shard.is_some());
     sink.finish(&trailer)?;
     if !args.quiet {

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed) = (0u64, 0u64);
     let to = args.to;
-    records::for_each(
+    let problems = records::for_each(
         &args.input,
         &progress,
         |source, raw| convert(source, raw, to),
@@ -79,6 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
     )?;
     progress.finish();
+    problems.warn("kifu convert");
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {

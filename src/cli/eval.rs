@@ -137,7 +137,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
     if args.format == Format::Csv {
         writeln!(out, "source,index,empties,side,eval")?;
     }
-    records::for_each(
+    let problems = records::for_each(
         &args.input,
         progress,
         |source, raw| {
@@ -166,6 +166,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
             Ok(())
         },
     )?;
+    progress.suspend(|| problems.warn("kifu eval"));
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
@@ -216,7 +217,7 @@ fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>
 fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
     let mut failed = 0u64;
     let mut table = ErrorTable::default();
-    records::for_each(
+    let problems = records::for_each(
         &args.input,
         progress,
         |source, raw| labelled(source, raw, args).map(|samples| ErrorTable::of(evaluator, &samples)),
@@ -231,6 +232,7 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
             Ok(())
         },
     )?;
+    progress.suspend(|| problems.warn("kifu eval"));
     if args.format == Format::Csv {
         writeln!(out, "empties,positions,mean_abs_error,mean_error,zero_abs_error,target_sd,correlation")?;
     }

@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut games, mut rows, mut invalid) = (0u64, 0u64, 0u64);
     let mut stop = None;
     let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns);
-    records::for_each(&args.input, &progress, render, |_, result| {
+    let problems = records::for_each(&args.input, &progress, render, |_, result| {
         if stop.is_some() {
             return Ok(());
         }
@@ -123,6 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(())
     })?;
     progress.finish();
+    problems.warn("kifu export");
     if let Some(at) = stop {
         // Dropping the output unfinished leaves no -o file behind.
         stderr!("kifu export: record {at} is invalid and --invalid fail was given: stopped, no output file written");

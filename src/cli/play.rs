@@ -192,7 +192,8 @@ fn openings(args: &Args) -> anyhow::Result<Vec<Resolved>> {
             }
             Ok(())
         },
-    )?;
+    )?
+    .warn("kifu play");
     Ok(openings)
 }
 

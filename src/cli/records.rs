@@ -13,7 +13,7 @@ use super::progress::Progress;
 use crate::core::Rules;
 use crate::notation::board::Digits;
 use crate::notation::format::{self, Format, ReadOptions};
-use crate::notation::reader::{self, Body, RawRecord, ReadError, Reader, RecordError};
+use crate::notation::reader::{self, Body, FileError, RawRecord, ReadError, Reader, RecordError};
 use crate::notation::{Record, Span, SyntaxError, wthor};
 
 /// Input options shared by the commands that read records.
@@ -54,6 +54,21 @@ pub enum DigitsArg {
 /// Parses a format name for clap.
 pub fn parse_format(s: &str) -> Result<Format, String> {
     s.parse()
+}
+
+/// Problems with whole inputs met while reading (a WTHOR header's wrong game count), in input
+/// order; their records were all read and handed on. The command reports them.
+#[must_use = "the problems of the inputs must be reported"]
+#[derive(Debug, Default)]
+pub struct FileProblems(pub Vec<FileError>);
+
+impl FileProblems {
+    /// Prints each on stderr as a warning of `command` (`kifu stats`).
+    pub fn warn(self, command: &str) {
+        for problem in self.0 {
+            stderr!("{command}: warning: {problem}");
+        }
+    }
 }
 
 /// Records handled together: read in order, handled in parallel, handed back in order.
@@ -124,7 +139,7 @@ pub fn for_each<T: Send>(
     progress: &Progress,
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
     sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<FileProblems> {
     for_each_in_batches(args, progress, BATCH, work, sink)
 }
 
@@ -136,28 +151,30 @@ pub fn for_each_in_batches<T: Send>(
     batch_size: usize,
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    each_input(args, |input, source, reader| {
+) -> anyhow::Result<FileProblems> {
+    each_input(args, |input, source, reader, problems| {
         // A reader thread cuts batches while the workers handle the previous one; the bounded
         // channel keeps at most a few batches in memory.
         let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
         std::thread::scope(|scope| -> anyhow::Result<ControlFlow<()>> {
-            scope.spawn(move || {
+            let reading = scope.spawn(move || {
                 let mut reader = reader;
+                let mut problems = Vec::new();
                 loop {
                     let mut batch = Vec::with_capacity(batch_size);
                     for item in reader.by_ref().take(batch_size) {
                         match item {
                             Ok(raw) => batch.push(Ok(raw)),
                             Err(ReadError::Record(e)) => batch.push(Err(e)),
+                            Err(ReadError::File(e)) => problems.push(e),
                             Err(ReadError::Io(e)) => {
                                 let _ = batches.send(Err(e));
-                                return;
+                                return problems;
                             }
                         }
                     }
                     if batch.is_empty() || batches.send(Ok(batch)).is_err() {
-                        return;
+                        return problems;
                     }
                 }
             });
@@ -170,6 +187,7 @@ pub fn for_each_in_batches<T: Send>(
                     sink(source, result)?;
                 }
             }
+            problems.extend(reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?);
             Ok(ControlFlow::Continue(()))
         })
     })
@@ -185,10 +203,10 @@ pub fn for_each_ordered<S: Send, T: Send>(
     wanted: impl Fn(u64) -> bool + Sync,
     work: impl Fn(&mut S, &Source, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, u64, Result<T, RecordError>) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<FileProblems> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let mut first = 0u64;
-    each_input(args, |input, source, reader| {
+    each_input(args, |input, source, reader, problems| {
         let stop = AtomicBool::new(false);
         // Jobs carry their place among the records handed out (to put the results back in
         // order) and their record number.
@@ -198,8 +216,8 @@ pub fn for_each_ordered<S: Send, T: Send>(
         let (results, finished) = std::sync::mpsc::channel::<(usize, u64, Result<T, RecordError>)>();
         first = std::thread::scope(|scope| -> anyhow::Result<u64> {
             let (stop, wanted) = (&stop, &wanted);
-            let reading = scope.spawn(move || -> Result<u64, std::io::Error> {
-                let (mut index, mut handed) = (first, 0);
+            let reading = scope.spawn(move || -> Result<(u64, Vec<FileError>), std::io::Error> {
+                let (mut index, mut handed, mut problems) = (first, 0, Vec::new());
                 for item in reader {
                     if stop.load(Ordering::Relaxed) {
                         break;
@@ -207,6 +225,10 @@ pub fn for_each_ordered<S: Send, T: Send>(
                     let item = match item {
                         Ok(raw) => Ok(raw),
                         Err(ReadError::Record(e)) => Err(e),
+                        Err(ReadError::File(e)) => {
+                            problems.push(e);
+                            continue;
+                        }
                         Err(ReadError::Io(e)) => return Err(e),
                     };
                     if wanted(index) {
@@ -217,7 +239,7 @@ pub fn for_each_ordered<S: Send, T: Send>(
                     }
                     index += 1;
                 }
-                Ok(index)
+                Ok((index, problems))
             });
             for state in states.iter_mut() {
                 let (job_queue, results, work) = (&job_queue, results.clone(), &work);
@@ -252,18 +274,20 @@ pub fn for_each_ordered<S: Send, T: Send>(
             drop(finished);
             let read = reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?;
             sunk?;
-            read.with_context(|| format!("reading {input}"))
+            let (next, found) = read.with_context(|| format!("reading {input}"))?;
+            problems.extend(found);
+            Ok(next)
         })?;
         Ok(ControlFlow::Continue(()))
     })
 }
 
-/// Opens each input in turn (stdin for none) and calls `each` with its name, its [`Source`] and
-/// its reader, until `each` says to stop.
+/// Opens each input in turn (stdin for none) and calls `each` with its name, its [`Source`],
+/// its reader and where to put the problems of the whole file, until `each` says to stop.
 fn each_input(
     args: &InputArgs,
-    mut each: impl FnMut(&str, &Source, Reader) -> anyhow::Result<ControlFlow<()>>,
-) -> anyhow::Result<()> {
+    mut each: impl FnMut(&str, &Source, Reader, &mut Vec<FileError>) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<FileProblems> {
     let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
     let options = ReadOptions {
         digits: match args.digits {
@@ -273,6 +297,7 @@ fn each_input(
     };
     let rules_cache = Mutex::new(HashMap::new());
     let default_rules = Rules::othello().shared();
+    let mut problems = Vec::new();
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
         let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
@@ -291,11 +316,11 @@ fn each_input(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
-        if each(input, &source, reader)?.is_break() {
+        if each(input, &source, reader, &mut problems)?.is_break() {
             break;
         }
     }
-    Ok(())
+    Ok(FileProblems(problems))
 }
 
 /// Reads every input record by record on this thread, handing each (or the reader's error for
@@ -303,12 +328,16 @@ fn each_input(
 pub fn scan(
     args: &InputArgs,
     mut visit: impl FnMut(&Source, Result<RawRecord, RecordError>) -> anyhow::Result<ControlFlow<()>>,
-) -> anyhow::Result<()> {
-    each_input(args, |input, source, reader| {
+) -> anyhow::Result<FileProblems> {
+    each_input(args, |input, source, reader, problems| {
         for item in reader {
             let item = match item {
                 Ok(raw) => Ok(raw),
                 Err(ReadError::Record(e)) => Err(e),
+                Err(ReadError::File(e)) => {
+                    problems.push(e);
+                    continue;
+                }
                 Err(ReadError::Io(e)) => return Err(anyhow::Error::new(e).context(format!("reading {input}"))),
             };
             if visit(source, item)?.is_break() {
@@ -325,12 +354,14 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
     if args.inputs.is_empty() || args.inputs.iter().any(|i| i == "-") {
         anyhow::bail!("counting the records needs input files, not stdin");
     }
-    each_input(args, |input, _, reader| {
+    // (The problems of whole files are reported by the reading that follows.)
+    let _ = each_input(args, |input, _, reader, _| {
         for item in reader {
-            if let Err(ReadError::Io(e)) = item {
-                return Err(anyhow::Error::new(e).context(format!("reading {input}")));
+            match item {
+                Err(ReadError::Io(e)) => return Err(anyhow::Error::new(e).context(format!("reading {input}"))),
+                Err(ReadError::File(_)) => {}
+                Ok(_) | Err(ReadError::Record(_)) => total += 1,
             }
-            total += 1;
         }
         Ok(ControlFlow::Continue(()))
     })?;

@@ -135,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         )
     });
     let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
-    records::scan(&args.input, |source, item| {
+    let problems = records::scan(&args.input, |source, item| {
         seen += 1;
         if !args.all && seen != wanted {
             return Ok(ControlFlow::Continue(()));
@@ -160,6 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         Ok(if args.all { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
+    problems.warn("kifu show");
     if !args.all && seen < wanted {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
     }

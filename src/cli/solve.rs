@@ -109,7 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let solvers = Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator));
     // The engine for other variants, made on first use.
     let generic = Mutex::new(None);
-    pool.install(|| {
+    let problems = pool.install(|| {
         records::for_each_in_batches(
             &args.input,
             &progress,
@@ -142,6 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         )
     })?;
     progress.finish();
+    problems.warn("kifu solve");
     out.finish()?;
     if !args.quiet {
         stderr!(

@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();
     let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth);
-    records::for_each(&args.input, &progress, work, |source, result| {
+    let problems = records::for_each(&args.input, &progress, work, |source, result| {
         match result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e))) {
             Outcome::Facts(index, facts) => {
                 summary.add(source.name, index, &facts).context("writing the duplicate keys to a temporary file")?;
@@ -113,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(())
     })?;
     progress.finish();
+    problems.warn("kifu stats");
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
         Format::Text => out.write_all(report(&summary, &args)?.as_bytes())?,

@@ -147,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut training, mut held_out) = (Labelled::default(), Labelled::default());
     let (mut used, mut skipped, mut unusable, mut bad) = (0u64, 0u64, 0u64, 0u64);
     let mut held = Vec::new();
-    records::for_each(
+    let problems = records::for_each(
         &args.input,
         &progress,
         |source, raw| -> Result<Outcome, RecordError> {
@@ -204,6 +204,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
     )?;
     progress.finish();
+    problems.warn("kifu train");
     if args.list_held_out {
         return list_held_out(&held, bad);
     }

@@ -19,8 +19,9 @@ use crate::notation::reader::{Body, Location, RawRecord, RecordError};
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Statuses: ok, illegal, unfinished, result_mismatch, parse_error. Text output lists the \
 records that are not ok (the line, a caret under the bad move, the reason, the suggestion); csv and json \
-(JSON Lines) give one row per record, fields as in docs/output.md. Exit 0 when every record is ok, 1 \
-otherwise, 2 for usage or I/O errors.")]
+(JSON Lines) give one row per record, fields as in docs/output.md. A file that disagrees with itself (a WTHOR \
+header's game count) is listed in text output and warned of on stderr with csv and json. Exit 0 when every \
+record is ok and no file disagrees with itself, 1 otherwise, 2 for usage or I/O errors.")]
 pub struct Args {
     /// What to read.
     #[command(flatten)]
@@ -85,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
         format => Sink::Lines(out, format),
     };
-    records::for_each(&args.input, &progress, validate, |source, result| {
+    let problems = records::for_each(&args.input, &progress, validate, |source, result| {
         let checked = result.unwrap_or_else(|e| unreadable(source, e));
         counts[status_index(checked.row.status)] += 1;
         match &mut sink {
@@ -97,6 +98,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(())
     })?;
     progress.finish();
+    // A file that disagrees with itself: listed with the records' problems in text, a warning
+    // beside the rows of csv and json.
+    let file_problems = problems.0.len();
+    match &mut sink {
+        Sink::Lines(out, Format::Text) => {
+            for problem in &problems.0 {
+                writeln!(out, "{problem}")?;
+            }
+        }
+        _ => problems.warn("kifu validate"),
+    }
     let out = match sink {
         Sink::Lines(out, _) => out,
         Sink::Csv(w) => w.into_inner().map_err(|e| anyhow::anyhow!("writing CSV: {}", e.error()))?,
@@ -105,16 +117,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let total: u64 = counts.iter().sum();
     if !args.quiet {
         stderr!(
-            "kifu validate: {total} games: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors ({:.2} s)",
+            "kifu validate: {total} games: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors{} ({:.2} s)",
             counts[0],
             counts[1],
             counts[2],
             counts[3],
             counts[4],
+            match file_problems {
+                0 => String::new(),
+                1 => "; 1 file problem".to_owned(),
+                n => format!("; {n} file problems"),
+            },
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if counts[0] == total { Status::Ok } else { Status::SomeInvalid })
+    Ok(if counts[0] == total && file_problems == 0 { Status::Ok } else { Status::SomeInvalid })
 }
 
 fn status_index(status: &str) -> usize {

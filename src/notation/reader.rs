@@ -202,7 +202,28 @@ impl fmt::Display for RecordError {
     }
 }
 
-/// A failure while reading: the stream broke (fatal) or one record is bad (the rest go on).
+/// A problem with a file as a whole, not with one of its records: the file disagrees with
+/// itself (a WTHOR header's game count against the games it holds). Its records are all handed
+/// out; the problem comes after the last.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FileError {
+    /// The file name as given.
+    pub file: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::error::Error for FileError {}
+
+impl fmt::Display for FileError {
+    /// `file: message`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.file, self.message)
+    }
+}
+
+/// A failure while reading: the stream broke (fatal), one record is bad (the rest go on), or
+/// the file disagrees with itself (every record was read).
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {
     /// The stream could not be read.
@@ -211,6 +232,9 @@ pub enum ReadError {
     /// One record could not be cut out.
     #[error("{0}")]
     Record(RecordError),
+    /// The file as a whole is inconsistent; no record is lost.
+    #[error("{0}")]
+    File(FileError),
 }
 
 /// How a text format is cut into records.
@@ -370,8 +394,6 @@ impl Reader {
         &self.name
     }
 
-    /// A read that failed: damaged compressed data is an error of the record being read (the
-    /// records before it stand); anything else is the stream's.
     /// Ends the reading after a failed read and queues what to report: damaged compressed data
     /// is an error of the record being read (a whole record already gathered is handed out
     /// first; one the bracket scanner had not closed is lost with the rest); anything else is
@@ -407,15 +429,10 @@ impl Reader {
                 (said != self.index)
                     .then(|| {
                         let message = format!(
-                            "the header says the file holds {said} games, but it holds {}; the games read are kept",
+                            "the header says the file holds {said} games, but it holds {} (every one is read)",
                             self.index
                         );
-                        ReadError::Record(RecordError {
-                            file: self.name.clone(),
-                            record: self.index + 1,
-                            location: Location::Byte(self.offset),
-                            message,
-                        })
+                        ReadError::File(FileError { file: self.name.clone(), message })
                     })
                     .map(Err)
             }
