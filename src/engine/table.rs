@@ -5,7 +5,9 @@
 //! reader accepts a slot only when both bitboards come back from that mix, so a slot torn by two
 //! threads writing at once reads as a miss instead of a wrong answer. Slots come in pairs, one
 //! pair to a cache line: the first keeps the deeper of the positions that meet there, the
-//! second takes the rest.
+//! second takes the rest. The small near-the-end tables also keep a [`Summary`] of each pair in
+//! a separate array, which answers most of their probes and chooses their stores' slots without
+//! reading the pair.
 
 use std::alloc::Layout;
 use std::cell::RefCell;
@@ -108,6 +110,8 @@ pub(crate) struct Table {
     slots: Slots,
     len: usize,
     layout: Layout,
+    /// The words of [`Slots::summaries`], when the table keeps them.
+    summaries: Option<Box<[AtomicU64]>>,
 }
 
 /// Where a table's pairs of slots are and the mask of a pair's index: all a look-up needs,
@@ -117,6 +121,9 @@ pub(crate) struct Table {
 struct Slots {
     pairs: NonNull<Pair>,
     mask: usize,
+    /// Null, or one [`Summary`] word per pair: a probe of a position the table does not hold,
+    /// the common case, reads this small array instead of the pair's cache line.
+    summaries: *const AtomicU64,
 }
 
 // SAFETY: a view of atomics; the table that owns them outlives every copy (see `TableView`).
@@ -150,6 +157,13 @@ impl Slots {
     /// As [`Table::probe`].
     #[inline]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        if !self.summaries.is_null() {
+            let h = hash(p, o);
+            // SAFETY: the index is masked to the table's length, which the summaries' array has.
+            let summary = Summary(unsafe { (*self.summaries.add(h as usize & self.mask)).load(Relaxed) });
+            // No slot tagged so: the position is not here.
+            summary.slot_of(tag(h))?;
+        }
         for slot in &self.pair(p, o).0 {
             let (sp, so, data) = slot.read();
             if sp == p && so == o && data != 0 {
@@ -164,8 +178,69 @@ impl Slots {
 /// `mask`.
 #[inline]
 fn pair_index(p: u64, o: u64, mask: usize) -> usize {
-    let h = (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29);
-    (h as usize) & mask
+    (hash(p, o) as usize) & mask
+}
+
+/// The hash of `p` to move against `o`: its low bits index the pairs (the products' high bits,
+/// mixed from every input bit, come first), the next ones make the [`tag`].
+#[inline]
+fn hash(p: u64, o: u64) -> u64 {
+    (p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)).rotate_left(29)
+}
+
+/// Pairs of a table with summaries at most: the [`tag`] takes the hash's bits above the index.
+const MAX_SUMMARISED_PAIRS: usize = 1 << 14;
+
+/// A position's tag from its [`hash`], in a table of at most [`MAX_SUMMARISED_PAIRS`] pairs: 15
+/// bits of the hash, not those of the index, and a top bit set so that it is never 0 (an empty
+/// slot's).
+#[inline]
+fn tag(h: u64) -> u64 {
+    (h >> 14) & 0x7FFF | 0x8000
+}
+
+/// What a table with summaries knows of a pair without reading it: the two slots' [`tag`]s
+/// (bits 0-15 and 16-31, 0 when empty), the first slot's cost (32-39) and generation (40-47),
+/// and whether each slot holds an endgame entry (bits 48 and 49). Enough to choose the slot a
+/// store writes, so that the pair's cache line is written but never read, and to tell most
+/// probes of absent positions without it.
+#[derive(Clone, Copy)]
+struct Summary(u64);
+
+impl Summary {
+    /// The slot whose tag is `tag`, if any.
+    #[inline]
+    fn slot_of(self, tag: u64) -> Option<usize> {
+        if self.0 & 0xFFFF == tag {
+            Some(0)
+        } else if self.0 >> 16 & 0xFFFF == tag {
+            Some(1)
+        } else {
+            None
+        }
+    }
+
+    /// Whether slot `k` holds an endgame entry.
+    #[inline]
+    fn endgame(self, k: usize) -> bool {
+        self.0 >> (48 + k) & 1 != 0
+    }
+
+    /// The summary once slot `k` holds `entry` of the position tagged `tag`, stored by the
+    /// search of `generation`.
+    #[inline]
+    fn with(self, k: usize, tag: u64, entry: Entry, generation: u8) -> Summary {
+        let endgame = u64::from(entry.is_endgame());
+        Summary(if k == 0 {
+            self.0 & !(0xFFFF | 0xFFFF << 32 | 1 << 48)
+                | tag
+                | u64::from(entry.cost) << 32
+                | u64::from(generation) << 40
+                | endgame << 48
+        } else {
+            self.0 & !(0xFFFF << 16 | 1 << 49) | tag << 16 | endgame << 49
+        })
+    }
 }
 
 // SAFETY: the slots are atomics, shared by reference only; the allocation is owned.
@@ -198,7 +273,37 @@ impl Table {
             // SAFETY: the block holds `bytes` writable bytes; all-zero bytes are empty slots.
             unsafe { std::ptr::write_bytes(pairs.as_ptr().cast::<u8>(), 0, bytes) };
         }
-        Table { slots: Slots { pairs, mask: len - 1 }, len, layout }
+        Table { slots: Slots { pairs, mask: len - 1, summaries: std::ptr::null() }, len, layout, summaries: None }
+    }
+
+    /// [`Table::new`] with a [`Summary`] of each pair, at most 1 MiB: for a table that stays
+    /// partly in the processor's cache, whose probes mostly find nothing.
+    pub fn with_summaries(mib: usize) -> Table {
+        let mut table = Table::new(mib.min(1));
+        debug_assert!(table.len <= MAX_SUMMARISED_PAIRS);
+        let summaries: Box<[AtomicU64]> = (0..table.len).map(|_| AtomicU64::new(0)).collect();
+        table.slots.summaries = summaries.as_ptr();
+        table.summaries = Some(summaries);
+        table
+    }
+
+    /// [`Table::store`] in pair `pair` of a table with summaries, given its `summary` word: the
+    /// summary chooses the slot as [`Table::store`] would from the slots themselves (up to tags
+    /// that collide, which only choose another slot), and the slot is written without being read.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn store_summarised(&self, summary: &AtomicU64, pair: &Pair, h: u64, p: u64, o: u64, entry: Entry, generation: u8) {
+        let t = tag(h);
+        let old = Summary(summary.load(Relaxed));
+        let k = match old.slot_of(t) {
+            // A depth-limited entry never replaces an endgame one of the same position.
+            Some(k) if !entry.is_endgame() && old.endgame(k) => return,
+            Some(k) => k,
+            None if old.0 & 0xFFFF == 0 || (old.0 >> 40) as u8 != generation || (old.0 >> 32) as u8 <= entry.cost => 0,
+            None => 1,
+        };
+        pair.0[k].write(p, o, entry.pack(generation));
+        summary.store(old.with(k, t, entry, generation).0, Relaxed);
     }
 
     fn pairs(&self) -> &[Pair] {
@@ -211,9 +316,13 @@ impl Table {
         for slot in self.pairs().iter().flat_map(|pair| &pair.0) {
             slot.write(0, 0, 0);
         }
+        for summary in self.summaries.iter().flat_map(|s| s.iter()) {
+            summary.store(0, Relaxed);
+        }
     }
 
     /// The index of the pair of slots of `p` to move against `o`.
+    #[cfg(test)]
     fn pair(&self, p: u64, o: u64) -> usize {
         pair_index(p, o, self.slots.mask)
     }
@@ -226,11 +335,16 @@ impl Table {
 
     /// Records what a search of `p` to move against `o` found; `generation` (not zero) tells
     /// this search's entries from older ones, which give way first. Returns the index of the
-    /// entry's pair of slots when both were empty before.
+    /// entry's pair of slots when both were empty before (in a table without summaries).
     #[inline]
     pub fn store(&self, p: u64, o: u64, entry: Entry, generation: u8) -> Option<usize> {
         debug_assert_ne!(generation, 0);
-        let i = self.pair(p, o);
+        let h = hash(p, o);
+        let i = h as usize & self.slots.mask;
+        if let Some(summaries) = &self.summaries {
+            self.store_summarised(&summaries[i], &self.pairs()[i], h, p, o, entry, generation);
+            return None;
+        }
         let data = entry.pack(generation);
         let [first, second] = &self.pairs()[i].0;
         // A depth-limited entry never replaces an endgame one of the same position: ProbCut's
@@ -284,14 +398,14 @@ impl Tables {
     /// when smaller).
     pub fn new(mib: usize) -> Tables {
         let near_mib = NEAR_MIB.min(mib);
-        Tables { main: Table::new(mib), near: vec![Table::new(near_mib)], near_mib }
+        Tables { main: Table::new(mib), near: vec![Table::with_summaries(near_mib)], near_mib }
     }
 
     /// One near-the-end table for each of `threads` threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.near.truncate(threads.max(1));
         while self.near.len() < threads {
-            self.near.push(Table::new(self.near_mib));
+            self.near.push(Table::with_summaries(self.near_mib));
         }
     }
 
@@ -525,7 +639,12 @@ mod tests {
 
     #[test]
     fn stores_and_finds_both_positions_of_a_pair() {
-        let table = Table::new(1);
+        for table in [Table::new(1), Table::with_summaries(1)] {
+            stores_and_finds_both_positions_of_a_pair_in(table);
+        }
+    }
+
+    fn stores_and_finds_both_positions_of_a_pair_in(table: Table) {
         let a = Entry { lower: -4, upper: 10, best: 19, depth: EXACT, cost: 12 };
         let b = Entry { lower: -300, upper: 2, best: NO_MOVE, depth: 3, cost: 3 };
         table.store(1, 2, a, 1);
@@ -548,7 +667,12 @@ mod tests {
 
     #[test]
     fn a_depth_limited_entry_keeps_an_endgame_entry_of_its_position() {
-        let table = Table::new(1);
+        for table in [Table::new(1), Table::with_summaries(1)] {
+            a_depth_limited_entry_keeps_an_endgame_entry_in(table);
+        }
+    }
+
+    fn a_depth_limited_entry_keeps_an_endgame_entry_in(table: Table) {
         let selective = Entry { lower: 2, upper: 64, best: 19, depth: endgame_tag(0), cost: 20 };
         let shallow = Entry { lower: -50, upper: 300, best: 26, depth: 3, cost: 3 };
         table.store(1, 2, selective, 1);
@@ -596,5 +720,46 @@ mod tests {
         let table = Table::new(1);
         assert_eq!(table.probe(0, 0), None);
         assert_eq!(table.probe(0x0000_0008_1000_0000, 0x0000_0010_0800_0000), None);
+    }
+
+    #[test]
+    fn summaries_choose_the_slots_the_pairs_would() {
+        // The same stores in both kinds of table, many to each pair.
+        let (plain, summarised) = (Table::new(1), Table::with_summaries(1));
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        let mut positions = Vec::new();
+        for n in 0..200_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let (p, o) = (x & 0x00FF_FFFF_FFFF_FFFF, (x >> 8) & !x & 0x00FF_FFFF_FFFF_FFFF);
+            let entry = Entry {
+                lower: (x % 7) as i16 - 3,
+                upper: 4,
+                best: (x % 64) as u8,
+                depth: if x.is_multiple_of(5) { 3 } else { EXACT },
+                cost: (x >> 20) as u8 % 20,
+            };
+            let generation = 1 + (n / 50_000) as u8;
+            plain.store(p, o, entry, generation);
+            summarised.store(p, o, entry, generation);
+            positions.push((p, o));
+        }
+        let found = positions.iter().filter(|&&(p, o)| plain.probe(p, o).is_some()).count();
+        assert!(found > 10_000);
+        // Tags that collide (15 bits) may choose another slot now and then, nothing more: an
+        // entry found is the position's own, and the two tables differ on a few positions only.
+        let mut differ = 0;
+        for &(p, o) in &positions {
+            let (a, b) = (plain.probe(p, o), summarised.probe(p, o));
+            if a != b {
+                assert!(b.is_none() || a.is_none(), "{a:?} {b:?}");
+                differ += 1;
+            }
+        }
+        assert!(differ < positions.len() / 1000, "{differ}");
+        let mut summarised = summarised;
+        summarised.clear();
+        assert!(positions.iter().all(|&(p, o)| summarised.probe(p, o).is_none()));
     }
 }
