@@ -13,7 +13,7 @@ use std::alloc::Layout;
 use std::cell::RefCell;
 use std::ptr::NonNull;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -111,7 +111,7 @@ pub(crate) struct Table {
     len: usize,
     layout: Layout,
     /// The words of [`Slots::summaries`], when the table keeps them.
-    summaries: Option<Box<[AtomicU32]>>,
+    summaries: Option<Box<[AtomicU64]>>,
 }
 
 /// Where a table's pairs of slots are and the mask of a pair's index: all a look-up needs,
@@ -123,7 +123,7 @@ struct Slots {
     mask: usize,
     /// Null, or one [`Summary`] word per pair: a probe of a position the table does not hold,
     /// the common case, reads this small array instead of the pair's cache line.
-    summaries: *const AtomicU32,
+    summaries: *const AtomicU64,
 }
 
 // SAFETY: a view of atomics; the table that owns them outlives every copy (see `TableView`).
@@ -191,29 +191,29 @@ fn hash(p: u64, o: u64) -> u64 {
 /// Pairs of a table with summaries at most: the [`tag`] takes the hash's bits above the index.
 const MAX_SUMMARISED_PAIRS: usize = 1 << 14;
 
-/// A position's tag from its [`hash`], in a table of at most [`MAX_SUMMARISED_PAIRS`] pairs: 10
+/// A position's tag from its [`hash`], in a table of at most [`MAX_SUMMARISED_PAIRS`] pairs: 15
 /// bits of the hash, not those of the index, and a top bit set so that it is never 0 (an empty
 /// slot's).
 #[inline]
-fn tag(h: u64) -> u32 {
-    (h >> 14) as u32 & 0x3FF | 0x400
+fn tag(h: u64) -> u64 {
+    (h >> 14) & 0x7FFF | 0x8000
 }
 
-/// What a table with summaries knows of a pair without reading it, in 32 bits: the two slots'
-/// [`tag`]s (bits 0-10 and 11-21, 0 when empty), the first slot's cost (22-25, at most 15) and
-/// generation (26-29, its low bits), and whether each slot holds an endgame entry (bits 30 and
-/// 31). Enough to choose the slot a store writes, so that the pair's cache line is written but
-/// never read, and to tell most probes of absent positions without it.
+/// What a table with summaries knows of a pair without reading it: the two slots' [`tag`]s
+/// (bits 0-15 and 16-31, 0 when empty), the first slot's cost (32-39) and generation (40-47),
+/// and whether each slot holds an endgame entry (bits 48 and 49). Enough to choose the slot a
+/// store writes, so that the pair's cache line is written but never read, and to tell most
+/// probes of absent positions without it.
 #[derive(Clone, Copy)]
-struct Summary(u32);
+struct Summary(u64);
 
 impl Summary {
     /// The slot whose tag is `tag`, if any.
     #[inline]
-    fn slot_of(self, tag: u32) -> Option<usize> {
-        if self.0 & 0x7FF == tag {
+    fn slot_of(self, tag: u64) -> Option<usize> {
+        if self.0 & 0xFFFF == tag {
             Some(0)
-        } else if self.0 >> 11 & 0x7FF == tag {
+        } else if self.0 >> 16 & 0xFFFF == tag {
             Some(1)
         } else {
             None
@@ -223,29 +223,22 @@ impl Summary {
     /// Whether slot `k` holds an endgame entry.
     #[inline]
     fn endgame(self, k: usize) -> bool {
-        self.0 >> (30 + k) & 1 != 0
-    }
-
-    /// Whether a new entry of `cost` from the search of `generation` goes to the first slot
-    /// (the position being in neither): when it is empty, older, or holds less work.
-    #[inline]
-    fn first_gives_way(self, cost: u8, generation: u8) -> bool {
-        self.0 & 0x7FF == 0 || (self.0 >> 26 & 15) as u8 != generation & 15 || (self.0 >> 22 & 15) as u8 <= cost.min(15)
+        self.0 >> (48 + k) & 1 != 0
     }
 
     /// The summary once slot `k` holds `entry` of the position tagged `tag`, stored by the
     /// search of `generation`.
     #[inline]
-    fn with(self, k: usize, tag: u32, entry: Entry, generation: u8) -> Summary {
-        let endgame = u32::from(entry.is_endgame());
+    fn with(self, k: usize, tag: u64, entry: Entry, generation: u8) -> Summary {
+        let endgame = u64::from(entry.is_endgame());
         Summary(if k == 0 {
-            self.0 & !(0x7FF | 0xFF << 22 | 1 << 30)
+            self.0 & !(0xFFFF | 0xFFFF << 32 | 1 << 48)
                 | tag
-                | u32::from(entry.cost.min(15)) << 22
-                | u32::from(generation & 15) << 26
-                | endgame << 30
+                | u64::from(entry.cost) << 32
+                | u64::from(generation) << 40
+                | endgame << 48
         } else {
-            self.0 & !(0x7FF << 11 | 1 << 31) | tag << 11 | endgame << 31
+            self.0 & !(0xFFFF << 16 | 1 << 49) | tag << 16 | endgame << 49
         })
     }
 }
@@ -288,7 +281,7 @@ impl Table {
     pub fn with_summaries(mib: usize) -> Table {
         let mut table = Table::new(mib.min(1));
         debug_assert!(table.len <= MAX_SUMMARISED_PAIRS);
-        let summaries: Box<[AtomicU32]> = (0..table.len).map(|_| AtomicU32::new(0)).collect();
+        let summaries: Box<[AtomicU64]> = (0..table.len).map(|_| AtomicU64::new(0)).collect();
         table.slots.summaries = summaries.as_ptr();
         table.summaries = Some(summaries);
         table
@@ -299,14 +292,14 @@ impl Table {
     /// that collide, which only choose another slot), and the slot is written without being read.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn store_summarised(&self, summary: &AtomicU32, pair: &Pair, h: u64, p: u64, o: u64, entry: Entry, generation: u8) {
+    fn store_summarised(&self, summary: &AtomicU64, pair: &Pair, h: u64, p: u64, o: u64, entry: Entry, generation: u8) {
         let t = tag(h);
         let old = Summary(summary.load(Relaxed));
         let k = match old.slot_of(t) {
             // A depth-limited entry never replaces an endgame one of the same position.
             Some(k) if !entry.is_endgame() && old.endgame(k) => return,
             Some(k) => k,
-            None if old.first_gives_way(entry.cost, generation) => 0,
+            None if old.0 & 0xFFFF == 0 || (old.0 >> 40) as u8 != generation || (old.0 >> 32) as u8 <= entry.cost => 0,
             None => 1,
         };
         pair.0[k].write(p, o, entry.pack(generation));
@@ -745,7 +738,7 @@ mod tests {
                 upper: 4,
                 best: (x % 64) as u8,
                 depth: if x.is_multiple_of(5) { 3 } else { EXACT },
-                cost: (x >> 20) as u8 % 16,
+                cost: (x >> 20) as u8 % 20,
             };
             let generation = 1 + (n / 50_000) as u8;
             plain.store(p, o, entry, generation);
