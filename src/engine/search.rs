@@ -6,12 +6,12 @@
 //!   transposition cut-offs; stability cut-offs (the opponent's stable discs bound the score); moves ordered by the table's move, then by the
 //!   evaluation looking up to two moves ahead far from the end, and fastest-first (fewest and
 //!   weakest replies for the opponent, least potential mobility, corners first; below
-//!   [`EVAL_ORDER_FROM`] empties a move that leaves at most one reply is searched as soon as
+//!   `EVAL_ORDER_FROM` empties a move that leaves at most one reply is searched as soon as
 //!   it is found, before the other keys are made, and each child reuses the replies its key
 //!   counted as its own moves); no table and
 //!   quadrant-parity ordering near the end, the last four empty squares played out without move
 //!   generation; young-brothers-wait parallelism (rayon) far from the end. From
-//!   [`SELECTIVE_FROM`] empties at the root, a selective pass comes first: the same search with
+//!   `SELECTIVE_FROM` empties at the root, a selective pass comes first: the same search with
 //!   ProbCut cut-offs (a shallow search on the evaluation predicting the final margin), whose
 //!   entries are tagged with their selectivity level so that the exact pass takes only their
 //!   moves and centres its window on their value.
@@ -19,7 +19,7 @@
 //!   (its entries carry their depth), handing over to the exact search where the depth reaches
 //!   the end of the game. Its root's moves are split between threads so that nothing depends on
 //!   timing (the others' searches on private table layers over the frozen shared table,
-//!   [`Search::split_children`]): the same result for any number of threads.
+//!   `Search::split_children`): the same result for any number of threads.
 
 use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
