@@ -135,8 +135,14 @@ impl Slots {
     /// The pair of slots of `p` to move against `o`.
     #[inline]
     fn pair(&self, p: u64, o: u64) -> &Pair {
+        self.pair_of(hash(p, o))
+    }
+
+    /// The pair of slots of the position whose [`hash`] is `h`.
+    #[inline]
+    fn pair_of(&self, h: u64) -> &Pair {
         // SAFETY: the index is masked to the table's length, and the table outlives `self`.
-        unsafe { &*self.pairs.as_ptr().add(pair_index(p, o, self.mask)) }
+        unsafe { &*self.pairs.as_ptr().add(h as usize & self.mask) }
     }
 
     /// Asks the processor to bring the slots of `p` to move against `o` into the cache, so that
@@ -157,14 +163,14 @@ impl Slots {
     /// As [`Table::probe`].
     #[inline]
     fn probe(&self, p: u64, o: u64) -> Option<Entry> {
+        let h = hash(p, o);
         if !self.summaries.is_null() {
-            let h = hash(p, o);
             // SAFETY: the index is masked to the table's length, which the summaries' array has.
             let summary = Summary(unsafe { (*self.summaries.add(h as usize & self.mask)).load(Relaxed) });
             // No slot tagged so: the position is not here.
             summary.slot_of(tag(h))?;
         }
-        for slot in &self.pair(p, o).0 {
+        for slot in &self.pair_of(h).0 {
             let (sp, so, data) = slot.read();
             if sp == p && so == o && data != 0 {
                 return Some(Entry::unpack(data));
@@ -172,13 +178,6 @@ impl Slots {
         }
         None
     }
-}
-
-/// The index of the pair of slots of `p` to move against `o` in a table whose index mask is
-/// `mask`.
-#[inline]
-fn pair_index(p: u64, o: u64, mask: usize) -> usize {
-    (hash(p, o) as usize) & mask
 }
 
 /// The hash of `p` to move against `o`: its low bits index the pairs (the products' high bits,
@@ -226,6 +225,18 @@ impl Summary {
         self.0 >> (48 + k) & 1 != 0
     }
 
+    /// Whether the first slot is empty.
+    #[inline]
+    fn first_empty(self) -> bool {
+        self.0 & 0xFFFF == 0
+    }
+
+    /// The first slot's generation and cost.
+    #[inline]
+    fn first_generation_and_cost(self) -> (u8, u8) {
+        ((self.0 >> 40) as u8, (self.0 >> 32) as u8)
+    }
+
     /// The summary once slot `k` holds `entry` of the position tagged `tag`, stored by the
     /// search of `generation`.
     #[inline]
@@ -241,6 +252,14 @@ impl Summary {
             self.0 & !(0xFFFF << 16 | 1 << 49) | tag << 16 | endgame << 49
         })
     }
+}
+
+/// The replacement rule, for a position in neither slot of its pair: whether the first slot's
+/// entry, of `(generation, cost)`, gives way to `entry` from the search of `generation` (an
+/// older search's entries do, and shallower work), else the second slot takes it.
+#[inline]
+fn first_gives_way((first_generation, first_cost): (u8, u8), entry: Entry, generation: u8) -> bool {
+    first_generation != generation || first_cost <= entry.cost
 }
 
 // SAFETY: the slots are atomics, shared by reference only; the allocation is owned.
@@ -299,7 +318,7 @@ impl Table {
             // A depth-limited entry never replaces an endgame one of the same position.
             Some(k) if !entry.is_endgame() && old.endgame(k) => return,
             Some(k) => k,
-            None if old.0 & 0xFFFF == 0 || (old.0 >> 40) as u8 != generation || (old.0 >> 32) as u8 <= entry.cost => 0,
+            None if old.first_empty() || first_gives_way(old.first_generation_and_cost(), entry, generation) => 0,
             None => 1,
         };
         pair.0[k].write(p, o, entry.pack(generation));
@@ -324,7 +343,7 @@ impl Table {
     /// The index of the pair of slots of `p` to move against `o`.
     #[cfg(test)]
     fn pair(&self, p: u64, o: u64) -> usize {
-        pair_index(p, o, self.slots.mask)
+        hash(p, o) as usize & self.slots.mask
     }
 
     /// What the table holds for the position `p` to move against `o`.
@@ -364,8 +383,7 @@ impl Table {
             }
             return None;
         }
-        let old = Entry::unpack(fdata);
-        if fdata == 0 || generation_of(fdata) != generation || old.cost <= entry.cost {
+        if fdata == 0 || first_gives_way((generation_of(fdata), Entry::unpack(fdata).cost), entry, generation) {
             first.write(p, o, data);
         } else {
             second.write(p, o, data);
