@@ -1147,11 +1147,18 @@ fn fastest_first(sq: u8, np: u64, no: u64, replies: u64) -> i32 {
 /// `p`, and when that cap is at or below `alpha` it is the node's value bound. Tried only where
 /// it can succeed: from [`STABILITY_FROM`] empties, with `alpha` high enough, and with the
 /// opponent holding at least the discs the cap needs.
-#[inline]
+#[inline(always)]
 fn stability_cut(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
     if empties < STABILITY_FROM || alpha < 2 * empties as i32 - 8 || 2 * (o.count_ones() as i32) < 64 - alpha {
         return None;
     }
+    stability_bound(p, o, alpha)
+}
+
+/// [`stability_cut`] past its guard: the cap from the opponent's stable discs, if at or below
+/// `alpha`. Out of line, so that the nodes that never get here do not pay for its registers.
+#[inline(never)]
+fn stability_bound(p: u64, o: u64, alpha: i32) -> Option<i32> {
     let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
     (upper <= alpha).then_some(upper)
 }
