@@ -914,8 +914,8 @@ impl Search<'_> {
     }
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
-    /// square in parity order (odd quadrants first; within each, the squares next to an empty
-    /// corner last) is tried when it touches an opponent's disc and flips something; `child`
+    /// square in parity order (the squares next to an empty corner last; odd quadrants first
+    /// among those and among the others) is tried when it touches an opponent's disc and flips something; `child`
     /// gives a child's value for its side to move, in a null window. Stops at the first value
     /// above `alpha`; -65 when `p` has no placement.
     #[inline(always)]
@@ -929,10 +929,11 @@ impl Search<'_> {
     ) -> i32 {
         let empty = !(p | o);
         let odd = odd_quadrants(empty);
-        // The squares next to an empty corner (they may give it away): last within each parity.
+        // The squares next to an empty corner (they may give it away): last, odd quadrants
+        // first among them too.
         let late = Bitboard(empty & CORNERS).neighbours().0;
         let classes =
-            [candidates & odd & !late, candidates & odd & late, candidates & !odd & !late, candidates & !odd & late];
+            [candidates & odd & !late, candidates & !odd & !late, candidates & odd & late, candidates & !odd & late];
         let mut best = -65;
         let (mut class, mut squares) = (0, classes[0]);
         loop {
