@@ -915,9 +915,9 @@ impl Search<'_> {
 
     /// The best value for `p` of its placements, found without generating the moves: each empty
     /// square in parity order (the squares next to an empty corner last; odd quadrants first
-    /// among those and among the others) is tried when it touches an opponent's disc and flips something; `child`
-    /// gives a child's value for its side to move, in a null window. Stops at the first value
-    /// above `alpha`; -65 when `p` has no placement.
+    /// among those and among the others) is tried when it touches an opponent's disc and flips
+    /// something; `child` gives a child's value for its side to move, in a null window. Stops at
+    /// the first value above `alpha`; -65 when `p` has no placement.
     #[inline(always)]
     fn parity_placements(
         &mut self,
