@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use super::eval::{Evaluator, Features, SCALE};
 use super::solve::{Counting, Limits, SELECTIVITY};
-use super::stability::stable_discs;
+use super::stability::stable_count_reaches;
 use super::table::{
     EXACT, Entry, Layer, Layers, NEAR_EMPTIES, NO_MOVE, SELECTIVE_LEVELS, TableView, Tables, endgame_tag,
 };
@@ -1168,8 +1168,9 @@ fn stability_cut(p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
 /// `alpha`. Out of line, so that the nodes that never get here do not pay for its registers.
 #[inline(never)]
 fn stability_bound(p: u64, o: u64, alpha: i32) -> Option<i32> {
-    let upper = 64 - 2 * stable_discs(o, p).count_ones() as i32;
-    (upper <= alpha).then_some(upper)
+    // upper = 64 - 2 * stable <= alpha needs (64 - alpha) / 2 stable discs, rounded up.
+    let need = (65 - alpha) / 2;
+    stable_count_reaches(o, p, need as u32).map(|stable| 64 - 2 * stable as i32)
 }
 
 /// The quadrants holding an odd number of the `empty` squares.

@@ -151,17 +151,48 @@ fn diagonal_full(filled: u64, step: u32, low_end: u64, high_end: u64) -> u64 {
     low & high
 }
 
-/// The discs of `p` (with `o` the other side) that can never be flipped.
-#[must_use]
-pub fn stable_discs(p: u64, o: u64) -> u64 {
+/// The discs of `p` (with `o` the other side) that can never be flipped: all of them, the twin
+/// [`stable_count_reaches`] is checked against.
+#[cfg(test)]
+fn stable_discs(p: u64, o: u64) -> u64 {
     let filled = p | o;
-    let [h, v, d9, d7] = full_lines(filled);
-    let mut stable = edge_stable_discs(p, o) & p;
+    let lines = full_lines(filled);
+    grow_stable(p, edge_stable_discs(p, o) & p, lines, u32::MAX)
+}
+
+/// Whether `p` (with `o` the other side) has at least `need` discs that can never be flipped:
+/// `Some` of a count of them that is at least `need` (not always all of them), else `None`.
+/// Cheaper than counting [`stable_discs`]: it gives up as soon as too few discs could be
+/// stable, and stops as soon as enough are.
+#[must_use]
+pub fn stable_count_reaches(p: u64, o: u64, need: u32) -> Option<u32> {
+    let filled = p | o;
+    let lines = full_lines(filled);
+    let [h, v, d9, d7] = lines;
+    let edge = edge_stable_discs(p, o) & p;
+    // An inner disc is stable only if, along each line, the line is full or a neighbour on
+    // it is one of its own (stable) discs: those that pass bound the count from above.
+    let inner =
+        p & !BORDER & (h | p << 1 | p >> 1) & (v | p << 8 | p >> 8) & (d9 | p << 9 | p >> 9) & (d7 | p << 7 | p >> 7);
+    if (edge | inner).count_ones() < need {
+        return None;
+    }
+    let count = grow_stable(p, edge, lines, need).count_ones();
+    (count >= need).then_some(count)
+}
+
+/// The stable discs of `p`, grown from `stable` (its stable edge discs) and the discs whose four
+/// lines are full (`lines`: [`full_lines`]) one step at a time, stopping once there are `enough`.
+#[inline(always)]
+fn grow_stable(p: u64, mut stable: u64, [h, v, d9, d7]: [u64; 4], enough: u32) -> u64 {
     stable |= p & h & v & d9 & d7;
     if stable == 0 {
         return 0;
     }
     loop {
+        if stable.count_ones() >= enough {
+            return stable;
+        }
         let safe_h = h | (stable << 1 & !FILE_A) | (stable >> 1 & !FILE_H) | FILE_A | FILE_H;
         let safe_v = v | stable << 8 | stable >> 8 | RANK_1 | RANK_8;
         let safe_d9 = d9 | (stable << 9 & !FILE_A) | (stable >> 9 & !FILE_H) | BORDER;
@@ -265,6 +296,45 @@ mod tests {
                 mover_is_first = !mover_is_first;
             }
         }
+    }
+
+    /// [`stable_count_reaches`] answers as counting all of [`stable_discs`] would, for every
+    /// `need`, on positions from random play.
+    #[test]
+    fn the_count_reaches_what_the_full_count_does() {
+        let mut s = 5;
+        let mut positions = 0;
+        for _ in 0..300 {
+            let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
+            loop {
+                let moves = legal_moves(p, o);
+                if moves == 0 {
+                    if legal_moves(o, p) == 0 {
+                        break;
+                    }
+                } else {
+                    s = splitmix64(s);
+                    let mut m = moves;
+                    for _ in 0..(s % u64::from(moves.count_ones())) {
+                        m &= m - 1;
+                    }
+                    let sq = m.trailing_zeros();
+                    let f = flips(sq, p, o);
+                    p |= f | 1 << sq;
+                    o &= !f;
+                }
+                std::mem::swap(&mut p, &mut o);
+                let all = stable_discs(p, o).count_ones();
+                for need in 0..=64 {
+                    match stable_count_reaches(p, o, need) {
+                        Some(count) => assert!(need <= count && count <= all, "{p:#x} {o:#x} {need}"),
+                        None => assert!(all < need, "{p:#x} {o:#x} {need}"),
+                    }
+                }
+                positions += 1;
+            }
+        }
+        assert!(positions > 10_000);
     }
 
     #[test]
