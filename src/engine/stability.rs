@@ -259,6 +259,19 @@ mod tests {
         assert_eq!(full_lines(!0), [!0; 4]);
     }
 
+    /// `p` and `o` after `p` plays one of its `moves` (not empty), chosen by the `seed`, which
+    /// moves on.
+    fn play_random(seed: &mut u64, p: u64, o: u64, moves: u64) -> (u64, u64) {
+        *seed = splitmix64(*seed);
+        let mut m = moves;
+        for _ in 0..(*seed % u64::from(moves.count_ones())) {
+            m &= m - 1;
+        }
+        let sq = m.trailing_zeros();
+        let f = flips(sq, p, o);
+        (p | f | 1 << sq, o & !f)
+    }
+
     /// Every disc called stable keeps its colour through random play to the end.
     #[test]
     fn stable_discs_never_flip() {
@@ -281,16 +294,7 @@ mod tests {
                     passes += 1;
                 } else {
                     passes = 0;
-                    s = splitmix64(s);
-                    let n = moves.count_ones();
-                    let mut m = moves;
-                    for _ in 0..(s % u64::from(n)) {
-                        m &= m - 1;
-                    }
-                    let sq = m.trailing_zeros();
-                    let f = flips(sq, p, o);
-                    p |= f | 1 << sq;
-                    o &= !f;
+                    (p, o) = play_random(&mut s, p, o, moves);
                 }
                 std::mem::swap(&mut p, &mut o);
                 mover_is_first = !mover_is_first;
@@ -313,15 +317,7 @@ mod tests {
                         break;
                     }
                 } else {
-                    s = splitmix64(s);
-                    let mut m = moves;
-                    for _ in 0..(s % u64::from(moves.count_ones())) {
-                        m &= m - 1;
-                    }
-                    let sq = m.trailing_zeros();
-                    let f = flips(sq, p, o);
-                    p |= f | 1 << sq;
-                    o &= !f;
+                    (p, o) = play_random(&mut s, p, o, moves);
                 }
                 std::mem::swap(&mut p, &mut o);
                 let all = stable_discs(p, o).count_ones();
