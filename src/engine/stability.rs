@@ -151,8 +151,8 @@ fn diagonal_full(filled: u64, step: u32, low_end: u64, high_end: u64) -> u64 {
     low & high
 }
 
-/// The discs of `p` (with `o` the other side) that can never be flipped: all of them, the twin
-/// [`stable_count_reaches`] is checked against.
+/// All the discs of `p` (with `o` the other side) that can never be flipped: the full count
+/// the tests check [`stable_count_reaches`] against.
 #[cfg(test)]
 fn stable_discs(p: u64, o: u64) -> u64 {
     let filled = p | o;
@@ -162,8 +162,8 @@ fn stable_discs(p: u64, o: u64) -> u64 {
 
 /// Whether `p` (with `o` the other side) has at least `need` discs that can never be flipped:
 /// `Some` of a count of them that is at least `need` (not always all of them), else `None`.
-/// Cheaper than counting [`stable_discs`]: it gives up as soon as too few discs could be
-/// stable, and stops as soon as enough are.
+/// Cheaper than counting them all: it gives up as soon as too few discs could be stable, and
+/// stops as soon as enough are.
 #[must_use]
 pub fn stable_count_reaches(p: u64, o: u64, need: u32) -> Option<u32> {
     let filled = p | o;
