@@ -58,7 +58,8 @@ pub struct Args {
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
-    /// position to the next; positions of 10 empties or fewer use another 1 MiB per thread).
+    /// position to the next; positions of 10 empties or fewer use another table per thread, of
+    /// half the core's second-level cache and at most 1 MiB).
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Output format.

@@ -12,8 +12,8 @@
 use std::alloc::Layout;
 use std::cell::RefCell;
 use std::ptr::NonNull;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Mutex, OnceLock};
 
 /// What the table knows of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -279,7 +279,12 @@ impl Table {
     /// A table of at most `mib` MiB whose memory is mapped only where it is first used (`touch`
     /// false), or at once.
     fn allocate(mib: usize, touch: bool) -> Table {
-        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Pair>();
+        Table::allocate_kib(mib.max(1) << 10, touch)
+    }
+
+    /// [`Table::allocate`] in KiB.
+    fn allocate_kib(kib: usize, touch: bool) -> Table {
+        let wanted = (kib << 10) / std::mem::size_of::<Pair>();
         // The largest power of two that fits.
         let len = (1usize << wanted.max(1).ilog2()).max(512);
         let bytes = len * std::mem::size_of::<Pair>();
@@ -295,10 +300,10 @@ impl Table {
         Table { slots: Slots { pairs, mask: len - 1, summaries: std::ptr::null() }, len, layout, summaries: None }
     }
 
-    /// [`Table::new`] with a [`Summary`] of each pair, at most 1 MiB: for a table that stays
-    /// partly in the processor's cache, whose probes mostly find nothing.
-    pub fn with_summaries(mib: usize) -> Table {
-        let mut table = Table::new(mib.min(1));
+    /// A table of at most `kib` KiB (and at most 1 MiB) with a [`Summary`] of each pair: for a
+    /// table that stays partly in the processor's cache, whose probes mostly find nothing.
+    pub fn with_summaries(kib: usize) -> Table {
+        let mut table = Table::allocate_kib(kib.min(1 << 10), true);
         debug_assert!(table.len <= MAX_SUMMARISED_PAIRS);
         let summaries: Box<[AtomicU64]> = (0..table.len).map(|_| AtomicU64::new(0)).collect();
         table.slots.summaries = summaries.as_ptr();
@@ -394,9 +399,37 @@ impl Table {
 
 /// Empty squares at and below which a position's entry goes to the near-the-end table.
 pub(crate) const NEAR_EMPTIES: u32 = 10;
-/// Size of the near-the-end table in MiB: within a core's second-level cache (1 MiB on AMD Zen
-/// 4, 2 MiB on this project's machines; 1 and 2 MiB measured the same here).
-const NEAR_MIB: usize = 1;
+/// The largest near-the-end table, in KiB.
+const NEAR_MAX_KIB: usize = 1 << 10;
+/// The smallest near-the-end table, in KiB.
+const NEAR_MIN_KIB: usize = 64;
+
+/// Size of a near-the-end table in KiB: half the core's second-level cache as the processor
+/// reports it, between [`NEAR_MIN_KIB`] and [`NEAR_MAX_KIB`] (the largest where it reports
+/// none). The other half keeps the evaluation's weights the ordering reads near the table's
+/// positions; on a Zen 3 core (512 KiB) a 1 MiB table took 4-7% longer (docs/BENCHMARKS.md).
+fn near_kib() -> usize {
+    static KIB: OnceLock<usize> = OnceLock::new();
+    *KIB.get_or_init(|| second_level_cache_kib().map_or(NEAR_MAX_KIB, |l2| (l2 / 2).clamp(NEAR_MIN_KIB, NEAR_MAX_KIB)))
+}
+
+/// The second-level cache of a core in KiB, from CPUID's extended leaf 0x8000_0006 (AMD and
+/// Intel alike), if the processor reports it.
+#[cfg(target_arch = "x86_64")]
+fn second_level_cache_kib() -> Option<usize> {
+    use std::arch::x86_64::__cpuid;
+    if __cpuid(0x8000_0000).eax < 0x8000_0006 {
+        return None;
+    }
+    let kib = (__cpuid(0x8000_0006).ecx >> 16) as usize;
+    (kib > 0).then_some(kib)
+}
+
+/// The second-level cache of a core in KiB: not read on this architecture.
+#[cfg(not(target_arch = "x86_64"))]
+fn second_level_cache_kib() -> Option<usize> {
+    None
+}
 
 /// The solver's shared table in two parts by the empty squares of the position: the many
 /// positions near the end of the game ([`NEAR_EMPTIES`] empties or fewer) in small tables that
@@ -407,23 +440,23 @@ pub(crate) struct Tables {
     main: Table,
     /// At least one; a search uses the one of its thread ([`Tables::view`]).
     near: Vec<Table>,
-    /// The size of each near-the-end table.
-    near_mib: usize,
+    /// The size of each near-the-end table in KiB.
+    near_kib: usize,
 }
 
 impl Tables {
-    /// A main table of at most `mib` MiB and one near-the-end table of [`NEAR_MIB`] (or `mib`
-    /// when smaller).
+    /// A main table of at most `mib` MiB and one near-the-end table sized for the core's cache
+    /// ([`near_kib`]; at most `mib` MiB).
     pub fn new(mib: usize) -> Tables {
-        let near_mib = NEAR_MIB.min(mib);
-        Tables { main: Table::new(mib), near: vec![Table::with_summaries(near_mib)], near_mib }
+        let near_kib = near_kib().min(mib.max(1) << 10);
+        Tables { main: Table::new(mib), near: vec![Table::with_summaries(near_kib)], near_kib }
     }
 
     /// One near-the-end table for each of `threads` threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.near.truncate(threads.max(1));
         while self.near.len() < threads {
-            self.near.push(Table::with_summaries(self.near_mib));
+            self.near.push(Table::with_summaries(self.near_kib));
         }
     }
 
@@ -657,7 +690,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_both_positions_of_a_pair() {
-        for table in [Table::new(1), Table::with_summaries(1)] {
+        for table in [Table::new(1), Table::with_summaries(1 << 10)] {
             stores_and_finds_both_positions_of_a_pair_in(table);
         }
     }
@@ -685,7 +718,7 @@ mod tests {
 
     #[test]
     fn a_depth_limited_entry_keeps_an_endgame_entry_of_its_position() {
-        for table in [Table::new(1), Table::with_summaries(1)] {
+        for table in [Table::new(1), Table::with_summaries(1 << 10)] {
             a_depth_limited_entry_keeps_an_endgame_entry_in(table);
         }
     }
@@ -734,6 +767,16 @@ mod tests {
     }
 
     #[test]
+    fn near_the_end_tables_fit_their_bounds() {
+        let kib = near_kib();
+        assert!((NEAR_MIN_KIB..=NEAR_MAX_KIB).contains(&kib), "{kib} KiB");
+        let tables = Tables::new(64);
+        let bytes = tables.near[0].len * std::mem::size_of::<Pair>();
+        // The largest power of two of pairs that fits.
+        assert!(bytes <= kib << 10 && 2 * bytes > kib << 10, "{bytes} bytes for {kib} KiB");
+    }
+
+    #[test]
     fn an_empty_table_finds_nothing() {
         let table = Table::new(1);
         assert_eq!(table.probe(0, 0), None);
@@ -743,7 +786,7 @@ mod tests {
     #[test]
     fn summaries_choose_the_slots_the_pairs_would() {
         // The same stores in both kinds of table, many to each pair.
-        let (plain, summarised) = (Table::new(1), Table::with_summaries(1));
+        let (plain, summarised) = (Table::new(1), Table::with_summaries(1 << 10));
         let mut x = 0x1234_5678_9ABC_DEF0u64;
         let mut positions = Vec::new();
         for n in 0..200_000u32 {
