@@ -406,8 +406,9 @@ const NEAR_MIN_KIB: usize = 64;
 
 /// Size of a near-the-end table in KiB: half the core's second-level cache as the processor
 /// reports it, between [`NEAR_MIN_KIB`] and [`NEAR_MAX_KIB`] (the largest where it reports
-/// none). The other half keeps the evaluation's weights the ordering reads near the table's
-/// positions; on a Zen 3 core (512 KiB) a 1 MiB table took 4-7% longer (docs/BENCHMARKS.md).
+/// none). The other half is left to the rest of the search's working set (the summaries, the
+/// evaluation's weights); on a Zen 3 core (512 KiB) a 1 MiB table took 3-7% longer
+/// (docs/BENCHMARKS.md).
 fn near_kib() -> usize {
     static KIB: OnceLock<usize> = OnceLock::new();
     *KIB.get_or_init(|| second_level_cache_kib().map_or(NEAR_MAX_KIB, |l2| (l2 / 2).clamp(NEAR_MIN_KIB, NEAR_MAX_KIB)))
