@@ -300,10 +300,11 @@ impl Table {
         Table { slots: Slots { pairs, mask: len - 1, summaries: std::ptr::null() }, len, layout, summaries: None }
     }
 
-    /// A table of at most `kib` KiB (and at most 1 MiB) with a [`Summary`] of each pair: for a
-    /// table that stays partly in the processor's cache, whose probes mostly find nothing.
+    /// A table of at most `kib` KiB (and at most [`NEAR_MAX_KIB`]) with a [`Summary`] of each
+    /// pair: for a table that stays partly in the processor's cache, whose probes mostly find
+    /// nothing.
     pub fn with_summaries(kib: usize) -> Table {
-        let mut table = Table::allocate_kib(kib.min(1 << 10), true);
+        let mut table = Table::allocate_kib(kib.min(NEAR_MAX_KIB), true);
         debug_assert!(table.len <= MAX_SUMMARISED_PAIRS);
         let summaries: Box<[AtomicU64]> = (0..table.len).map(|_| AtomicU64::new(0)).collect();
         table.slots.summaries = summaries.as_ptr();
@@ -441,23 +442,20 @@ pub(crate) struct Tables {
     main: Table,
     /// At least one; a search uses the one of its thread ([`Tables::view`]).
     near: Vec<Table>,
-    /// The size of each near-the-end table in KiB.
-    near_kib: usize,
 }
 
 impl Tables {
     /// A main table of at most `mib` MiB and one near-the-end table sized for the core's cache
-    /// ([`near_kib`]; at most `mib` MiB).
+    /// ([`near_kib`]).
     pub fn new(mib: usize) -> Tables {
-        let near_kib = near_kib().min(mib.max(1) << 10);
-        Tables { main: Table::new(mib), near: vec![Table::with_summaries(near_kib)], near_kib }
+        Tables { main: Table::new(mib), near: vec![Table::with_summaries(near_kib())] }
     }
 
     /// One near-the-end table for each of `threads` threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.near.truncate(threads.max(1));
         while self.near.len() < threads {
-            self.near.push(Table::with_summaries(self.near_kib));
+            self.near.push(Table::with_summaries(near_kib()));
         }
     }
 
@@ -691,7 +689,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds_both_positions_of_a_pair() {
-        for table in [Table::new(1), Table::with_summaries(1 << 10)] {
+        for table in [Table::new(1), Table::with_summaries(NEAR_MAX_KIB)] {
             stores_and_finds_both_positions_of_a_pair_in(table);
         }
     }
@@ -719,7 +717,7 @@ mod tests {
 
     #[test]
     fn a_depth_limited_entry_keeps_an_endgame_entry_of_its_position() {
-        for table in [Table::new(1), Table::with_summaries(1 << 10)] {
+        for table in [Table::new(1), Table::with_summaries(NEAR_MAX_KIB)] {
             a_depth_limited_entry_keeps_an_endgame_entry_in(table);
         }
     }
@@ -787,7 +785,7 @@ mod tests {
     #[test]
     fn summaries_choose_the_slots_the_pairs_would() {
         // The same stores in both kinds of table, many to each pair.
-        let (plain, summarised) = (Table::new(1), Table::with_summaries(1 << 10));
+        let (plain, summarised) = (Table::new(1), Table::with_summaries(NEAR_MAX_KIB));
         let mut x = 0x1234_5678_9ABC_DEF0u64;
         let mut positions = Vec::new();
         for n in 0..200_000u32 {
