@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Position, Rules, Setup, Square};
-use crate::engine::eval::pattern::{EMPTIES_SLOTS, MOBILITY_SLOTS, layout, pext};
+use crate::engine::eval::pattern::{EMPTIES_SLOTS, INSTANCES, MOBILITY_SLOTS, layout, pext};
 use crate::engine::eval::{Evaluator, PHASES, SCALE, phase};
 use crate::engine::solve::{Counting, Limits, Solver};
 
@@ -330,8 +330,8 @@ fn search_labels(positions: &[(u64, u64)], eval: &Arc<Evaluator>, depth: u32) ->
     chunks.into_iter().flatten().collect()
 }
 
-/// Features per sample: the 46 pattern instances, two mobility counts, the empty-square bias.
-const ROW: usize = 49;
+/// Features per sample: the pattern instances, two mobility counts, the empty-square bias.
+const ROW: usize = INSTANCES + 3;
 
 /// The compact weight indices (see the evaluation's layout) active in a position, one per
 /// feature (an index appears twice when two instances share an orbit slot).

@@ -294,8 +294,9 @@ impl Evaluator {
     }
 }
 
-/// The sum over the instances of the weights at `offsets[k] + indices[k]` in `table`, by three
-/// gathers of 16 lanes (each reads the 32-bit word at its weight and keeps the low half).
+/// The sum over the instances of the weights at `offsets[k] + indices[k]` in `table`, by one
+/// gather per 16 lanes (each reads the 32-bit word at its weight and keeps the low half; the
+/// lanes past the last instance are masked off).
 ///
 /// # Safety
 /// The processor has AVX-512F, and for each instance's lane `k` the entries
@@ -307,10 +308,11 @@ unsafe fn gathered_sum(table: &[i16], offsets: &[u32; pattern::LANES], indices: 
     // SAFETY: the caller's promises.
     unsafe {
         let mut acc = _mm512_setzero_si512();
-        for k in 0..3 {
+        for k in 0..pattern::LANES / 16 {
             let index = _mm512_cvtepu16_epi32(_mm256_loadu_si256(indices.as_ptr().add(16 * k).cast()));
             let at = _mm512_add_epi32(index, _mm512_loadu_si512(offsets.as_ptr().add(16 * k).cast()));
-            let lanes: u16 = if k == 2 { (1 << (INSTANCES - 32)) - 1 } else { u16::MAX };
+            let live = (INSTANCES - 16 * k).min(16);
+            let lanes = (u32::MAX >> (32 - live)) as u16;
             let words = _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), lanes, at, table.as_ptr().cast());
             // The wanted weight is the low half of each gathered word.
             acc = _mm512_add_epi32(acc, _mm512_srai_epi32::<16>(_mm512_slli_epi32::<16>(words)));

@@ -64,7 +64,7 @@ pub(crate) struct ShapeTables {
 /// Every instance and every table of the pattern set, built once.
 #[derive(Debug)]
 pub(crate) struct Layout {
-    /// All instances, shape by shape (46).
+    /// All instances, shape by shape ([`INSTANCES`]).
     pub(crate) instances: Vec<Instance>,
     /// Per-instance tables: extracted bits (bit order) to the sum of the digits' powers of three.
     ternary: Vec<u16>,
@@ -230,7 +230,7 @@ impl Layout {
 pub(crate) const INSTANCES: usize = 46;
 
 /// Lanes of an [`Indices`] vector: the instances, padded to a multiple of 16.
-pub(crate) const LANES: usize = 48;
+pub(crate) const LANES: usize = INSTANCES.div_ceil(16) * 16;
 
 /// The raw index of every instance (lanes past the last instance are zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
