@@ -262,6 +262,33 @@ fn train_is_reproducible_and_writes_loadable_weights() {
 }
 
 #[test]
+fn train_fits_the_first_eleven_shapes_on_request() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("eleven.bin");
+    let args = ["train", games, "--exact-empties", "6", "--iterations", "4", "--sample", "0.2", "-q", "--shapes"];
+    kifu().args(args).arg("11").arg("-o").arg(&out).assert().success();
+    let bytes = std::fs::read(&out).unwrap();
+    // The header's values per phase: those of the eleven shapes (as the shipped solver weights).
+    assert_eq!(u32::from_le_bytes(bytes[16..20].try_into().unwrap()), 114_002);
+    let shipped = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/solver-weights.bin")).unwrap();
+    assert_eq!(bytes[..24], shipped[..24]);
+    for weights in [out.to_str().unwrap(), concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/weights.bin")] {
+        kifu().args(["solve", "-", "--depth", "4", "-q", "--weights", weights]).write_stdin(START).assert().success();
+    }
+    for shapes in ["10", "17"] {
+        kifu()
+            .args(args)
+            .arg(shapes)
+            .arg("-o")
+            .arg(dir.path().join("no.bin"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--shapes"));
+    }
+}
+
+#[test]
 fn train_lists_its_held_out_games() {
     let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logbook-200.gam");
     let list = |path: &str, seed: &str| -> Vec<usize> {

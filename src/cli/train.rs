@@ -69,6 +69,10 @@ pub struct Args {
     /// Ridge penalty on every weight.
     #[arg(long, default_value_t = FitOptions::default().ridge)]
     pub ridge: f64,
+    /// Fit the first this many pattern shapes: 11 (the Logistello / Edax set, that of the
+    /// solver's shipped weights) or 16 (all, that of the evaluation's); see docs/eval.md.
+    #[arg(long, default_value_t = FitOptions::default().shapes, value_parser = shape_count)]
+    pub shapes: usize,
     /// Solver transposition table per thread, in MiB.
     #[arg(long, default_value_t = 16)]
     pub hash_mb: usize,
@@ -82,6 +86,14 @@ pub struct Args {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// A `--shapes` value: one of [`FitOptions::SHAPES`].
+fn shape_count(text: &str) -> Result<usize, String> {
+    text.parse().ok().filter(|n| FitOptions::SHAPES.contains(n)).ok_or_else(|| {
+        let counts: Vec<String> = FitOptions::SHAPES.iter().map(usize::to_string).collect();
+        format!("the fit has {} shapes", counts.join(" or "))
+    })
 }
 
 thread_local! {
@@ -219,8 +231,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     );
     anyhow::ensure!(!training.samples.is_empty() || !training.pending.is_empty(), "no training positions");
     let fitting = Instant::now();
-    let options =
-        FitOptions { iterations: args.iterations, ridge: args.ridge, depth: args.depth, overlap: args.overlap };
+    let options = FitOptions {
+        iterations: args.iterations,
+        ridge: args.ridge,
+        depth: args.depth,
+        overlap: args.overlap,
+        shapes: args.shapes,
+    };
     let evaluator = train::fit(&mut training, &mut held_out, options, &mut |line| println!("  {line}"));
     println!("fitted in {:.1} s", fitting.elapsed().as_secs_f64());
     let (train_errors, held_errors) =

@@ -351,7 +351,7 @@ impl Search<'_> {
         if eval_depth.is_some_and(|depth| depth > 0) {
             out.sort_unstable_by_key(|c| c.key);
         }
-        let features = eval_depth.map(|_| Features::new(p, o));
+        let features = eval_depth.map(|_| self.cx.eval.features(p, o));
         for c in out.iter_mut() {
             if proven_short >> c.sq & 1 != 0 {
                 c.key = PROVEN_SHORT;
@@ -377,7 +377,7 @@ impl Search<'_> {
         if depth == 0 {
             return self.cx.eval.evaluate(p, o);
         }
-        self.estimate_from(p, o, &Features::new(p, o), depth, alpha, beta)
+        self.estimate_from(p, o, &self.cx.eval.features(p, o), depth, alpha, beta)
     }
 
     /// [`Search::estimate`] given the position's features, which each move updates.
@@ -1363,7 +1363,7 @@ impl Search<'_> {
         let features = match given {
             Some(features) => features,
             None => {
-                read = Features::new(p, o);
+                read = self.cx.eval.features(p, o);
                 &read
             }
         };

@@ -22,7 +22,9 @@ use rayon::prelude::*;
 
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Position, Rules, Setup, Square};
-use crate::engine::eval::pattern::{EMPTIES_SLOTS, INSTANCES, MOBILITY_SLOTS, layout, pext};
+use crate::engine::eval::pattern::{
+    EMPTIES_SLOTS, INSTANCES, MOBILITY_SLOTS, PatternSet, SOLVER_INSTANCES, layout, pext,
+};
 use crate::engine::eval::{Evaluator, PHASES, SCALE, phase};
 use crate::engine::solve::{Counting, Limits, Solver};
 
@@ -297,11 +299,19 @@ pub struct FitOptions {
     /// A phase is also fitted to the labelled positions up to this many empty squares outside
     /// it (neighbouring phases share data; each count of empties keeps its own bias).
     pub overlap: u32,
+    /// The weights are for the first this many pattern shapes, one of [`FitOptions::SHAPES`].
+    pub shapes: usize,
+}
+
+impl FitOptions {
+    /// The shape counts a fit can use: 11 (those of the Logistello / Edax family, the solver's
+    /// set) and 16 (all, the evaluation's set).
+    pub const SHAPES: [usize; 2] = [PatternSet::SOLVER, PatternSet::ALL];
 }
 
 impl Default for FitOptions {
     fn default() -> FitOptions {
-        FitOptions { iterations: 60, ridge: 4.0, depth: 4, overlap: 0 }
+        FitOptions { iterations: 60, ridge: 4.0, depth: 4, overlap: 0, shapes: PatternSet::ALL }
     }
 }
 
@@ -330,24 +340,24 @@ fn search_labels(positions: &[(u64, u64)], eval: &Arc<Evaluator>, depth: u32) ->
     chunks.into_iter().flatten().collect()
 }
 
-/// Features per sample: the pattern instances, two mobility counts, the empty-square bias.
-const ROW: usize = INSTANCES + 3;
-
-/// The compact weight indices (see the evaluation's layout) active in a position, one per
-/// feature (an index appears twice when two instances share an orbit slot).
-fn features(player: u64, opponent: u64) -> [u32; ROW] {
+/// The compact weight indices of `set` (see the evaluation's layout) active in a position, one
+/// per feature (an index appears twice when two instances share an orbit slot): the set's
+/// pattern instances, two mobility counts, the empty-square bias (`ROW` is the set's instances
+/// plus 3).
+fn features<const ROW: usize>(set: &PatternSet, player: u64, opponent: u64) -> [u32; ROW] {
+    debug_assert_eq!(ROW, set.instances + 3);
     let layout = layout();
     let mut row = [0u32; ROW];
-    for (slot, inst) in row.iter_mut().zip(&layout.instances) {
+    for (slot, inst) in row.iter_mut().zip(&layout.instances[..ROW - 3]) {
         let shape = &layout.shapes[usize::from(inst.shape)];
         *slot = (shape.compact_offset + shape.slot_of[layout.raw_index(inst, player, opponent, pext)] as usize) as u32;
     }
     let mine = (legal_moves(player, opponent).count_ones() as usize).min(MOBILITY_SLOTS - 1);
     let theirs = (legal_moves(opponent, player).count_ones() as usize).min(MOBILITY_SLOTS - 1);
     let empties = (64 - (player | opponent).count_ones() as usize).min(EMPTIES_SLOTS - 1);
-    row[ROW - 3] = (layout.compact_mobility + mine) as u32;
-    row[ROW - 2] = (layout.compact_mobility + MOBILITY_SLOTS + theirs) as u32;
-    row[ROW - 1] = (layout.compact_bias + empties) as u32;
+    row[ROW - 3] = (set.compact_mobility + mine) as u32;
+    row[ROW - 2] = (set.compact_mobility + MOBILITY_SLOTS + theirs) as u32;
+    row[ROW - 1] = (set.compact_bias + empties) as u32;
     row
 }
 
@@ -362,14 +372,16 @@ pub fn fit(
     options: FitOptions,
     log: &mut dyn FnMut(String),
 ) -> Evaluator {
-    let len = layout().compact_len;
+    assert!(FitOptions::SHAPES.contains(&options.shapes), "{} shapes", options.shapes);
+    let set = layout().set(options.shapes);
+    let len = set.compact_len;
     let mut values = vec![0i16; PHASES * len];
     let of_phase = |ph: usize| move |&(p, o): &(u64, u64)| phase(64 - (p | o).count_ones()) == ph;
     for ph in 0..PHASES {
         let started = std::time::Instant::now();
         let mut searched = 0;
         if training.pending.iter().chain(&held_out.pending).any(of_phase(ph)) {
-            let eval = Arc::new(Evaluator::from_compact(&values));
+            let eval = Arc::new(Evaluator::from_compact(set, &values));
             for set in [&mut *training, &mut *held_out] {
                 let (mine, rest): (Vec<_>, Vec<_>) = set.pending.iter().partition(|b| of_phase(ph)(b));
                 searched += mine.len();
@@ -380,7 +392,7 @@ pub fn fit(
         let (lo, hi) = ((ph as u32 * 4).saturating_sub(options.overlap), ph as u32 * 4 + 3 + options.overlap);
         let hi = if ph == PHASES - 1 { 60 } else { hi };
         let mine: Vec<&Sample> = training.samples.iter().filter(|s| (lo..=hi).contains(&s.empties())).collect();
-        let weights = fit_phase(&mine, len, options);
+        let weights = fit_phase(&mine, &set, options);
         for (v, w) in values[ph * len..][..len].iter_mut().zip(weights) {
             *v = (w * f64::from(SCALE)).round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
         }
@@ -393,13 +405,23 @@ pub fn fit(
             started.elapsed().as_secs_f64()
         ));
     }
-    Evaluator::from_compact(&values)
+    Evaluator::from_compact(set, &values)
 }
 
 /// Preconditioned conjugate gradients on `(AᵀA + ridge I) x = Aᵀy` for one phase; weights in
-/// discs.
-fn fit_phase(samples: &[&Sample], len: usize, options: FitOptions) -> Vec<f64> {
-    let rows: Vec<[u32; ROW]> = samples.iter().map(|s| features(s.player, s.opponent)).collect();
+/// discs. The rows' length is fixed at compile time for each set of [`FitOptions::SHAPES`].
+fn fit_phase(samples: &[&Sample], set: &PatternSet, options: FitOptions) -> Vec<f64> {
+    match set.instances {
+        INSTANCES => fit_rows::<{ INSTANCES + 3 }>(samples, set, options),
+        SOLVER_INSTANCES => fit_rows::<{ SOLVER_INSTANCES + 3 }>(samples, set, options),
+        n => panic!("no fit for {n} instances"),
+    }
+}
+
+/// [`fit_phase`] with rows of `ROW` features.
+fn fit_rows<const ROW: usize>(samples: &[&Sample], set: &PatternSet, options: FitOptions) -> Vec<f64> {
+    let len = set.compact_len;
+    let rows: Vec<[u32; ROW]> = samples.iter().map(|s| features(set, s.player, s.opponent)).collect();
     let mut diag = vec![options.ridge; len];
     let mut r = vec![0.0; len];
     for (row, s) in rows.iter().zip(samples) {
@@ -556,9 +578,10 @@ mod tests {
     #[test]
     fn fitting_is_deterministic_and_lowers_the_error() {
         let samples = tiny_set();
-        let zero = Evaluator::from_compact(&vec![0; PHASES * layout().compact_len]);
+        let set = layout().set(PatternSet::ALL);
+        let zero = Evaluator::from_compact(set, &vec![0; PHASES * set.compact_len]);
         let total = |e: &Evaluator| ErrorTable::of(e, &samples).rows(60).last().unwrap().mean_abs;
-        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0 };
+        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0, shapes: PatternSet::ALL };
         let set = Labelled { samples: samples.clone(), pending: Vec::new() };
         let fitted = fit(&mut set.clone(), &mut Labelled::default(), options, &mut |_| {});
         assert!(total(&fitted) < 0.5 * total(&zero), "{} vs {}", total(&fitted), total(&zero));
@@ -578,7 +601,7 @@ mod tests {
         }
         let mut held_out = Labelled { samples: Vec::new(), pending: training.pending.split_off(200) };
         let (exact, pending, held) = (training.samples.clone(), training.pending.clone(), held_out.pending.clone());
-        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0 };
+        let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 0, shapes: PatternSet::ALL };
         let mut lines = Vec::new();
         let fitted = fit(&mut training, &mut held_out, options, &mut |line| lines.push(line));
         assert_eq!(lines.len(), PHASES);

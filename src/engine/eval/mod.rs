@@ -1,9 +1,11 @@
 //! A pattern evaluation of standard 8x8 Othello positions: the expected final disc margin for
 //! the side to move, from weights fitted to solved endgames (see [`crate::engine::train`]).
 //!
-//! The features are those of the Logistello / Edax family: the edges with their two X-squares,
-//! the 3x3 and 2x5 corners, rows and columns 2 to 4, and the diagonals of length 4 to 8 (46
-//! instances of 11 shapes, each shape sharing one table among its instances), plus the number
+//! The features start with those of the Logistello / Edax family: the edges with their two
+//! X-squares, the 3x3 and 2x5 corners, rows and columns 2 to 4, and the diagonals of length 4 to
+//! 8 (46 instances of 11 shapes, each shape sharing one table among its instances). Five more
+//! 10-square shapes near the corners and edges follow (20 instances). A weights file uses the
+//! first 11 or all 16 shapes (the solver's and the evaluation's shipped weights), plus the number
 //! of legal moves of each side and a bias per count of empty squares. Every table exists once
 //! per game phase ([`PHASES`] buckets of four empty-square counts). The evaluation is exactly
 //! symmetric under the eight symmetries of the board.
@@ -19,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::core::bitboard::legal_moves;
 pub(crate) use pattern::Features;
-use pattern::{EMPTIES_SLOTS, INSTANCES, Layout, MOBILITY_SLOTS, layout};
+use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, PatternSet, SOLVER_INSTANCES, layout};
 
 /// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
 pub const SCALE: i32 = 32;
@@ -60,7 +62,7 @@ pub enum EvalError {
     Version(u32),
     /// The file was made for another set of patterns, phases or scale.
     #[error(
-        "weights for {phases} phases of {len} values at scale {scale}; this build needs {PHASES} phases of {expected} at scale {SCALE}"
+        "weights for {phases} phases of {len} values at scale {scale}; this build reads {PHASES} phases of {expected} values (or those of fewer shapes) at scale {SCALE}"
     )]
     Shape {
         /// Phases in the file.
@@ -69,7 +71,7 @@ pub enum EvalError {
         len: u32,
         /// Scale in the file.
         scale: u32,
-        /// Values per phase this build needs.
+        /// Values per phase of all the shapes this build has.
         expected: usize,
     },
     /// The compressed data is damaged or has the wrong length.
@@ -94,12 +96,18 @@ pub struct Evaluator {
     full: Vec<i16>,
     /// Per phase, one bias per empty-square count.
     bias: Vec<i16>,
+    /// The shapes the weights are for.
+    set: PatternSet,
 }
 
 impl std::fmt::Debug for Evaluator {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let nonzero = self.full.iter().filter(|&&w| w != 0).count();
-        f.debug_struct("Evaluator").field("phases", &PHASES).field("nonzero_weights", &nonzero).finish()
+        f.debug_struct("Evaluator")
+            .field("phases", &PHASES)
+            .field("shapes", &self.set.shapes)
+            .field("nonzero_weights", &nonzero)
+            .finish()
     }
 }
 
@@ -136,27 +144,44 @@ impl Evaluator {
         self.evaluate_with(player, opponent, pattern::pext)
     }
 
-    /// [`Evaluator::evaluate`] from the position's [`Features`] (kept up to date by a search
-    /// instead of read from the bitboards). With AVX-512 the weights are gathered 16 at a time.
+    /// The [`Features`] of `p` to move against `o` for these weights' shapes, read from the
+    /// bitboards.
+    #[inline]
+    pub(crate) fn features(&self, p: u64, o: u64) -> Features {
+        layout().features(&self.set, p, o)
+    }
+
+    /// [`Evaluator::evaluate`] from the position's [`Features`] (made by
+    /// [`Evaluator::features`] and kept up to date by a search instead of read from the
+    /// bitboards). With AVX-512 the weights are gathered 16 at a time.
     #[inline]
     pub(crate) fn evaluate_features(&self, p: u64, o: u64, features: &Features) -> i32 {
-        debug_assert_eq!(*features, layout().features(p, o));
+        debug_assert_eq!(*features, self.features(p, o));
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
             // SAFETY: the build enables AVX-512F (checked by the cfg above); a feature index is
             // a 16-bit value and an offset is below `full_len`, so every weight read lies in the
             // phase's table or the `PADDING` entries after it, with room for the two bytes each
             // gather reads past its weight.
-            self.sum_with(p, o, |table, layout| unsafe { gathered_sum(table, &layout.lane_offsets, &features.mover.0) })
+            self.sum_with(p, o, |table, layout| unsafe {
+                let (offsets, indices) = (&layout.lane_offsets, &features.mover.0);
+                // An instance count known at compile time for each set.
+                if self.set.instances == SOLVER_INSTANCES {
+                    gathered_sum::<SOLVER_INSTANCES>(table, offsets, indices)
+                } else {
+                    gathered_sum::<{ pattern::INSTANCES }>(table, offsets, indices)
+                }
+            })
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        self.sum(p, o, features.mover.0[..INSTANCES].iter().map(|&index| usize::from(index)))
+        self.sum(p, o, features.mover.0[..self.set.instances].iter().map(|&index| usize::from(index)))
     }
 
     #[inline(always)]
     fn evaluate_with(&self, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64 + Copy) -> i32 {
         let layout = layout();
-        self.sum(p, o, layout.instances.iter().map(|inst| layout.raw_index(inst, p, o, extract)))
+        let instances = &layout.instances[..self.set.instances];
+        self.sum(p, o, instances.iter().map(|inst| layout.raw_index(inst, p, o, extract)))
     }
 
     /// The evaluation given the raw index of each instance, in order.
@@ -164,9 +189,9 @@ impl Evaluator {
     fn sum(&self, p: u64, o: u64, indices: impl Iterator<Item = usize>) -> i32 {
         self.sum_with(p, o, |table, layout| {
             let mut sum = 0;
-            for (&offset, index) in layout.offsets.iter().zip(indices) {
+            for (&offset, index) in layout.offsets[..self.set.instances].iter().zip(indices) {
                 let at = offset as usize + index;
-                debug_assert!(at < layout.full_mobility);
+                debug_assert!(at < self.set.full_mobility);
                 // SAFETY: `table` runs `PADDING` entries past this phase's `full_len`. A raw
                 // index read from the bitboards is below 3^n (n the shape's squares), the length
                 // of the shape's table from its offset; if a caller's mistake made the sides
@@ -188,9 +213,9 @@ impl Evaluator {
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
         let phase = phase(empties);
-        let table = &self.full[phase * layout.full_len..];
+        let table = &self.full[phase * self.set.full_len..];
         let sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]) + patterns(table, layout);
-        let mobility = &table[layout.full_mobility..];
+        let mobility = &table[self.set.full_mobility..];
         let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
         let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
         sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
@@ -202,39 +227,40 @@ impl Evaluator {
         self.evaluate_with(player, opponent, pattern::pext_portable)
     }
 
-    /// An evaluator from compact per-phase vectors (see [`Layout::compact_len`]), phase after
-    /// phase.
-    pub(crate) fn from_compact(values: &[i16]) -> Evaluator {
+    /// An evaluator for `set` from compact per-phase vectors (see [`PatternSet::compact_len`]),
+    /// phase after phase.
+    pub(crate) fn from_compact(set: PatternSet, values: &[i16]) -> Evaluator {
         let layout = layout();
-        assert_eq!(values.len(), PHASES * layout.compact_len, "compact weights of the wrong length");
-        let mut full = vec![0i16; PHASES * layout.full_len + PADDING];
+        assert_eq!(values.len(), PHASES * set.compact_len, "compact weights of the wrong length");
+        let mut full = vec![0i16; PHASES * set.full_len + PADDING];
         let mut bias = vec![0i16; PHASES * EMPTIES_SLOTS];
         for phase in 0..PHASES {
-            let compact = &values[phase * layout.compact_len..][..layout.compact_len];
-            let table = &mut full[phase * layout.full_len..][..layout.full_len];
-            for shape in &layout.shapes {
+            let compact = &values[phase * set.compact_len..][..set.compact_len];
+            let table = &mut full[phase * set.full_len..][..set.full_len];
+            for shape in &layout.shapes[..set.shapes] {
                 for (raw, &slot) in shape.slot_of.iter().enumerate() {
                     table[shape.full_offset + raw] = compact[shape.compact_offset + slot as usize];
                 }
             }
-            table[layout.full_mobility..][..2 * MOBILITY_SLOTS]
-                .copy_from_slice(&compact[layout.compact_mobility..][..2 * MOBILITY_SLOTS]);
+            table[set.full_mobility..][..2 * MOBILITY_SLOTS]
+                .copy_from_slice(&compact[set.compact_mobility..][..2 * MOBILITY_SLOTS]);
             bias[phase * EMPTIES_SLOTS..][..EMPTIES_SLOTS]
-                .copy_from_slice(&compact[layout.compact_bias..][..EMPTIES_SLOTS]);
+                .copy_from_slice(&compact[set.compact_bias..][..EMPTIES_SLOTS]);
         }
-        Evaluator { full, bias }
+        Evaluator { full, bias, set }
     }
 
     /// The compact per-phase vectors, phase after phase (the inverse of `from_compact`).
     fn compact(&self) -> Vec<i16> {
         let layout: &Layout = layout();
-        let mut out = Vec::with_capacity(PHASES * layout.compact_len);
+        let set = &self.set;
+        let mut out = Vec::with_capacity(PHASES * set.compact_len);
         for phase in 0..PHASES {
-            let table = &self.full[phase * layout.full_len..][..layout.full_len];
-            for shape in &layout.shapes {
+            let table = &self.full[phase * set.full_len..][..set.full_len];
+            for shape in &layout.shapes[..set.shapes] {
                 out.extend(shape.representative.iter().map(|&raw| table[shape.full_offset + raw as usize]));
             }
-            out.extend_from_slice(&table[layout.full_mobility..][..2 * MOBILITY_SLOTS]);
+            out.extend_from_slice(&table[set.full_mobility..][..2 * MOBILITY_SLOTS]);
             out.extend_from_slice(&self.bias[phase * EMPTIES_SLOTS..][..EMPTIES_SLOTS]);
         }
         out
@@ -242,7 +268,8 @@ impl Evaluator {
 
     /// The weights file: `KIFUEVAL`, then four little-endian `u32` (format version, phases,
     /// values per phase, scale), then a zlib stream of the values (`i16`, one slot per symmetry
-    /// orbit of each shape's indices, then the mobility tables and the biases, phase after phase)
+    /// orbit of each shape's indices, then the mobility tables and the biases, phase after phase;
+    /// the values per phase tell how many of the shapes the weights use)
     /// as two byte planes: every low byte, then every high byte. The same weights always give the
     /// same bytes.
     #[must_use]
@@ -250,7 +277,7 @@ impl Evaluator {
         let values = self.compact();
         let mut out = Vec::with_capacity(HEADER_LEN + values.len());
         out.extend_from_slice(MAGIC);
-        for field in [VERSION, PHASES as u32, layout().compact_len as u32, SCALE as u32] {
+        for field in [VERSION, PHASES as u32, self.set.compact_len as u32, SCALE as u32] {
             out.extend_from_slice(&field.to_le_bytes());
         }
         let planes: Vec<u8> =
@@ -270,11 +297,11 @@ impl Evaluator {
             return Err(EvalError::Version(field(0)));
         }
         let (phases, len, scale) = (field(1), field(2), field(3));
-        let expected = layout().compact_len;
-        if phases as usize != PHASES || len as usize != expected || scale != SCALE as u32 {
-            return Err(EvalError::Shape { phases, len, scale, expected });
-        }
-        let count = PHASES * expected;
+        let set = layout().set_of_len(len as usize).filter(|_| phases as usize == PHASES && scale == SCALE as u32);
+        let Some(set) = set else {
+            return Err(EvalError::Shape { phases, len, scale, expected: layout().set(PatternSet::ALL).compact_len });
+        };
+        let count = PHASES * set.compact_len;
         let mut planes = Vec::with_capacity(2 * count);
         flate2::read::ZlibDecoder::new(&bytes[HEADER_LEN..])
             .take(2 * count as u64 + 1)
@@ -284,7 +311,7 @@ impl Evaluator {
             return Err(EvalError::Data(format!("{} bytes of values, expected {}", planes.len(), 2 * count)));
         }
         let values: Vec<i16> = (0..count).map(|i| i16::from_le_bytes([planes[i], planes[count + i]])).collect();
-        Ok(Evaluator::from_compact(&values))
+        Ok(Evaluator::from_compact(set, &values))
     }
 
     /// Reads a weights file.
@@ -294,21 +321,25 @@ impl Evaluator {
     }
 }
 
-/// The sum over the instances of the weights at `offsets[k] + indices[k]` in `table`, by one
-/// gather per 16 lanes (each reads the 32-bit word at its weight and keeps the low half; the
-/// lanes past the last instance are masked off).
+/// The sum over the first `INSTANCES` lanes of the weights at `offsets[k] + indices[k]` in
+/// `table`, by one gather per 16 lanes (each reads the 32-bit word at its weight and keeps the
+/// low half; the lanes past the last instance are masked off).
 ///
 /// # Safety
-/// The processor has AVX-512F, and for each instance's lane `k` the entries
-/// `offsets[k] + indices[k]` and the one after it lie in `table`.
+/// The processor has AVX-512F, and for each lane `k` below `INSTANCES` the entries `offsets[k] + indices[k]` and the one after it lie in `table`.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
-unsafe fn gathered_sum(table: &[i16], offsets: &[u32; pattern::LANES], indices: &[u16; pattern::LANES]) -> i32 {
+unsafe fn gathered_sum<const INSTANCES: usize>(
+    table: &[i16],
+    offsets: &[u32; pattern::LANES],
+    indices: &[u16; pattern::LANES],
+) -> i32 {
     use std::arch::x86_64::*;
-    // SAFETY: the caller's promises.
+    const { assert!(INSTANCES <= pattern::INSTANCES) };
+    // SAFETY: the caller's promises; `INSTANCES` lanes lie in the arrays.
     unsafe {
         let mut acc = _mm512_setzero_si512();
-        for k in 0..pattern::LANES / 16 {
+        for k in 0..INSTANCES.div_ceil(16) {
             let index = _mm512_cvtepu16_epi32(_mm256_loadu_si256(indices.as_ptr().add(16 * k).cast()));
             let at = _mm512_add_epi32(index, _mm512_loadu_si512(offsets.as_ptr().add(16 * k).cast()));
             let live = (INSTANCES - 16 * k).min(16);
@@ -327,21 +358,34 @@ mod tests {
     use crate::core::Bitboard;
     use proptest::prelude::*;
 
-    /// Weights with every value different and spread over the whole `i16` range.
-    fn scrambled(seed: u64) -> Evaluator {
+    /// Weights of the first `shapes` shapes with every value different and spread over the whole
+    /// `i16` range.
+    fn scrambled_set(seed: u64, shapes: usize) -> Evaluator {
+        let set = layout().set(shapes);
         let mut s = seed;
-        let values: Vec<i16> = (0..PHASES * layout().compact_len)
+        let values: Vec<i16> = (0..PHASES * set.compact_len)
             .map(|_| {
                 s = crate::core::splitmix64(s);
                 s as i16
             })
             .collect();
-        Evaluator::from_compact(&values)
+        Evaluator::from_compact(set, &values)
+    }
+
+    /// [`scrambled_set`] of all the shapes.
+    fn scrambled(seed: u64) -> Evaluator {
+        scrambled_set(seed, PatternSet::ALL)
     }
 
     fn scrambled_once() -> &'static Evaluator {
         static E: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
         E.get_or_init(|| scrambled(42))
+    }
+
+    /// Scrambled weights of the solver's eleven shapes.
+    fn scrambled_solver_set() -> &'static Evaluator {
+        static E: std::sync::OnceLock<Evaluator> = std::sync::OnceLock::new();
+        E.get_or_init(|| scrambled_set(43, PatternSet::SOLVER))
     }
 
     /// A position reached by `plies` random moves from the start (passes when forced).
@@ -385,13 +429,13 @@ mod tests {
         /// Features updated move by move (and pass by pass) along a random game are those read
         /// from the bitboards, and evaluate the same.
         #[test]
-        fn features_follow_the_moves(seed in any::<u64>()) {
-            let e = scrambled_once();
+        fn features_follow_the_moves(seed in any::<u64>(), all in any::<bool>()) {
+            let e = if all { scrambled_once() } else { scrambled_solver_set() };
             let (mut p, mut o) = (0x0000_0008_1000_0000u64, 0x0000_0010_0800_0000u64);
-            let mut features = Features::new(p, o);
+            let mut features = e.features(p, o);
             let mut s = seed;
             loop {
-                prop_assert_eq!(features, Features::new(p, o));
+                prop_assert_eq!(features, e.features(p, o));
                 prop_assert_eq!(e.evaluate_features(p, o, &features), e.evaluate(p, o));
                 let moves = legal_moves(p, o);
                 if moves == 0 {
@@ -413,19 +457,40 @@ mod tests {
         /// Arbitrary disjoint boards (not only reachable ones) evaluate the same both ways.
         #[test]
         fn portable_extraction_agrees(a in any::<u64>(), b in any::<u64>()) {
-            let e = scrambled_once();
             let (p, o) = (a & b, !a & (b ^ a.rotate_left(7)));
-            prop_assert_eq!(e.evaluate(p, o), e.evaluate_portable(p, o));
+            for e in [scrambled_once(), scrambled_solver_set()] {
+                prop_assert_eq!(e.evaluate(p, o), e.evaluate_portable(p, o));
+            }
+        }
+
+        /// Weights of fewer shapes evaluate as those of all the shapes with the others' weights
+        /// at zero: the shapes left out count for nothing.
+        #[test]
+        fn fewer_shapes_are_the_rest_at_zero(seed in any::<u64>(), plies in 0usize..62) {
+            let few = scrambled_solver_set();
+            let (set, all) = (layout().set(PatternSet::SOLVER), layout().set(PatternSet::ALL));
+            let mut values = vec![0i16; PHASES * all.compact_len];
+            for (phase, compact) in few.compact().chunks_exact(set.compact_len).enumerate() {
+                let to = &mut values[phase * all.compact_len..][..all.compact_len];
+                to[..set.compact_mobility].copy_from_slice(&compact[..set.compact_mobility]);
+                to[all.compact_mobility..].copy_from_slice(&compact[set.compact_mobility..]);
+            }
+            let padded = Evaluator::from_compact(all, &values);
+            let (p, o) = random_position(seed, plies);
+            prop_assert_eq!(few.evaluate(p, o), padded.evaluate(p, o));
+            prop_assert_eq!(few.evaluate_features(p, o, &few.features(p, o)), padded.evaluate(p, o));
         }
     }
 
     #[test]
     fn round_trip_through_bytes() {
-        let e = scrambled(3);
-        let bytes = e.to_bytes();
-        let back = Evaluator::from_bytes(&bytes).unwrap();
-        assert!(back == e);
-        assert_eq!(back.to_bytes(), bytes);
+        for e in [scrambled(3), scrambled_set(3, PatternSet::SOLVER)] {
+            let bytes = e.to_bytes();
+            let back = Evaluator::from_bytes(&bytes).unwrap();
+            assert!(back == e);
+            assert_eq!(back.set, e.set);
+            assert_eq!(back.to_bytes(), bytes);
+        }
     }
 
     #[test]
@@ -438,6 +503,10 @@ mod tests {
         let mut v = bytes.clone();
         v[12] = 3;
         assert!(matches!(Evaluator::from_bytes(&v), Err(EvalError::Shape { phases: 3, .. })));
+        // Values per phase that no set of shapes has.
+        let mut v = bytes.clone();
+        v[16] ^= 1;
+        assert!(matches!(Evaluator::from_bytes(&v), Err(EvalError::Shape { .. })), "{:?}", Evaluator::from_bytes(&v));
         assert!(matches!(Evaluator::from_bytes(&bytes[..bytes.len() - 10]), Err(EvalError::Data(_))));
         let missing = Evaluator::load(Path::new("/nonexistent/weights.bin")).unwrap_err();
         assert!(missing.to_string().contains("/nonexistent/weights.bin"), "{missing}");
@@ -454,6 +523,8 @@ mod tests {
         assert!(e.evaluate(p, o) > 20 * SCALE, "{}", e.evaluate(p, o));
         assert!(e.evaluate(o, p) < -20 * SCALE, "{}", e.evaluate(o, p));
         assert_eq!(Evaluator::from_bytes(&e.to_bytes()).unwrap(), **e);
+        assert_eq!(e.set.shapes, PatternSet::ALL);
+        assert_eq!(Evaluator::embedded_for_solver().set.shapes, PatternSet::SOLVER);
     }
 
     #[test]

@@ -14,8 +14,10 @@
 
 use crate::core::{Square, Symmetry};
 
-/// The shapes: name and squares (bit indices, `a1` = 0, `b1` = 1, `a2` = 8) in digit order.
-pub(crate) const SHAPES: [(&str, &[u8]); 11] = [
+/// The shapes: name and squares (bit indices, `a1` = 0, `b1` = 1, `a2` = 8) in digit order. A
+/// weights file uses the first eleven (the set of the solver's weights) or all sixteen (that of
+/// the evaluation's); see [`PatternSet`].
+pub(crate) const SHAPES: [(&str, &[u8]); 16] = [
     ("corner 3x3", &[0, 1, 2, 8, 9, 10, 16, 17, 18]),
     ("corner 2x5", &[0, 1, 2, 3, 4, 8, 9, 10, 11, 12]),
     ("edge + 2X", &[0, 1, 2, 3, 4, 5, 6, 7, 9, 14]),
@@ -27,6 +29,11 @@ pub(crate) const SHAPES: [(&str, &[u8]); 11] = [
     ("diagonal 6", &[2, 11, 20, 29, 38, 47]),
     ("diagonal 5", &[3, 12, 21, 30, 39]),
     ("diagonal 4", &[4, 13, 22, 31]),
+    ("triangle", &[0, 1, 2, 3, 8, 9, 10, 16, 17, 24]),
+    ("edge block", &[0, 2, 3, 4, 5, 7, 10, 11, 12, 13]),
+    ("cross", &[0, 9, 18, 27, 1, 10, 19, 8, 17, 26]),
+    ("narrow triangle", &[0, 1, 2, 3, 4, 8, 9, 16, 24, 32]),
+    ("edge + 2Y", &[0, 1, 2, 3, 4, 5, 6, 7, 10, 13]),
 ];
 
 /// Legal-move counts at and above this share the last mobility slot.
@@ -79,6 +86,20 @@ pub(crate) struct Layout {
     pub(crate) lane_offsets: [u32; LANES],
     /// Per shape.
     pub(crate) shapes: Vec<ShapeTables>,
+}
+
+/// The first [`PatternSet::SOLVER`] or [`PatternSet::ALL`] shapes of [`SHAPES`], and where
+/// their tables lie. Every shape's instances and tables come after those of the shapes before
+/// it, so a set's tables are a prefix of a larger set's, followed by the mobility tables (and in
+/// a compact vector the biases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PatternSet {
+    /// Shapes used.
+    pub(crate) shapes: usize,
+    /// Their instances: the first this many of [`Layout::instances`].
+    pub(crate) instances: usize,
+    /// The instances padded to a multiple of 16: the lanes of an [`Indices`] vector in use.
+    pub(crate) lanes: usize,
     /// Entries of an expanded phase table: every shape's raw table, then the two mobility tables
     /// (the mover's, then the opponent's).
     pub(crate) full_len: usize,
@@ -91,6 +112,13 @@ pub(crate) struct Layout {
     pub(crate) compact_mobility: usize,
     /// Where the biases start in a compact phase vector.
     pub(crate) compact_bias: usize,
+}
+
+impl PatternSet {
+    /// All the shapes.
+    pub(crate) const ALL: usize = SHAPES.len();
+    /// The set of the shipped solver weights (the Logistello / Edax family).
+    pub(crate) const SOLVER: usize = 11;
 }
 
 /// The bit index of a square after a symmetry.
@@ -168,8 +196,6 @@ impl Layout {
             full_len += size;
             compact_len += representative.len();
         }
-        let full_mobility = full_len;
-        let compact_mobility = compact_len;
         assert_eq!(instances.len(), INSTANCES, "the shapes' instances");
         let mut offsets = [0u32; INSTANCES];
         for (offset, inst) in offsets.iter_mut().zip(&instances) {
@@ -177,19 +203,38 @@ impl Layout {
         }
         let mut lane_offsets = [0u32; LANES];
         lane_offsets[..INSTANCES].copy_from_slice(&offsets);
-        Layout {
-            instances,
-            ternary,
-            square_powers,
-            offsets,
-            lane_offsets,
+        Layout { instances, ternary, square_powers, offsets, lane_offsets, shapes }
+    }
+
+    /// The set of the first `shapes` shapes ([`PatternSet::SOLVER`] or [`PatternSet::ALL`]).
+    pub(crate) fn set(&self, shapes: usize) -> PatternSet {
+        assert!([PatternSet::SOLVER, PatternSet::ALL].contains(&shapes), "{shapes} shapes");
+        let instances = self.instances.iter().filter(|i| usize::from(i.shape) < shapes).count();
+        let (full, compact) = match self.shapes.get(shapes) {
+            Some(next) => (next.full_offset, next.compact_offset),
+            None => {
+                let last = &self.shapes[shapes - 1];
+                (last.full_offset + last.slot_of.len(), last.compact_offset + last.representative.len())
+            }
+        };
+        PatternSet {
             shapes,
-            full_len: full_len + 2 * MOBILITY_SLOTS,
-            full_mobility,
-            compact_len: compact_len + 2 * MOBILITY_SLOTS + EMPTIES_SLOTS,
-            compact_mobility,
-            compact_bias: compact_len + 2 * MOBILITY_SLOTS,
+            instances,
+            lanes: instances.div_ceil(16) * 16,
+            full_len: full + 2 * MOBILITY_SLOTS,
+            full_mobility: full,
+            compact_len: compact + 2 * MOBILITY_SLOTS + EMPTIES_SLOTS,
+            compact_mobility: compact,
+            compact_bias: compact + 2 * MOBILITY_SLOTS,
         }
+    }
+
+    /// The set whose compact phase vectors have `compact_len` entries, if any.
+    pub(crate) fn set_of_len(&self, compact_len: usize) -> Option<PatternSet> {
+        [PatternSet::SOLVER, PatternSet::ALL]
+            .map(|n| self.set(n))
+            .into_iter()
+            .find(|set| set.compact_len == compact_len)
     }
 
     /// The raw index (digit order of the instance) of an instance, with `extract` as the bit
@@ -213,11 +258,12 @@ impl Layout {
         unsafe { (*self.ternary.get_unchecked(at + bits_p), *self.ternary.get_unchecked(at + bits_o)) }
     }
 
-    /// The raw indices of every instance from both sides' views, read from the bitboards.
+    /// The raw indices of the instances in the set's lanes from both sides' views, read from
+    /// the bitboards (its instances, and in the padding lanes the next ones, which it does not read).
     #[inline]
-    pub(crate) fn features(&self, p: u64, o: u64) -> Features {
-        let mut f = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]) };
-        for (i, inst) in self.instances.iter().enumerate() {
+    pub(crate) fn features(&self, set: &PatternSet, p: u64, o: u64) -> Features {
+        let mut f = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]), lanes: set.lanes as u8 };
+        for (i, inst) in self.instances[..set.lanes.min(INSTANCES)].iter().enumerate() {
             let (tp, to) = self.digit_sums(inst, p, o, pext);
             f.mover.0[i] = tp + 2 * to;
             f.other.0[i] = to + 2 * tp;
@@ -227,40 +273,55 @@ impl Layout {
 }
 
 /// Instances of all the shapes.
-pub(crate) const INSTANCES: usize = 46;
+pub(crate) const INSTANCES: usize = 66;
+
+/// Instances of the solver's set, the first [`PatternSet::SOLVER`] shapes.
+pub(crate) const SOLVER_INSTANCES: usize = 46;
+
+/// Lanes of the solver's set: its instances padded to a multiple of 16.
+pub(crate) const SOLVER_LANES: usize = SOLVER_INSTANCES.div_ceil(16) * 16;
 
 /// Lanes of an [`Indices`] vector: the instances, padded to a multiple of 16.
 pub(crate) const LANES: usize = INSTANCES.div_ceil(16) * 16;
 
-/// The raw index of every instance (lanes past the last instance are zero).
+/// The raw index of every instance (lanes past the last instance in use are zero).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(align(32))]
 pub(crate) struct Indices(pub(crate) [u16; LANES]);
 
 /// A position's raw indices from the view of the side to move (its discs digit 1, the
-/// opponent's 2) and from the opponent's view, updated move by move instead of read again.
+/// opponent's 2) and from the opponent's view, updated move by move instead of read again. Only
+/// the lanes of one [`PatternSet`] are kept (made by [`crate::engine::eval::Evaluator::features`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Features {
     /// The side to move's view: what the evaluation reads.
     pub(crate) mover: Indices,
     /// The opponent's view.
     pub(crate) other: Indices,
+    /// The lanes kept up to date (the set's [`PatternSet::lanes`]); the others stay zero.
+    lanes: u8,
 }
 
 impl Features {
-    /// The features of `p` to move against `o`, read from the bitboards.
-    #[inline]
-    pub(crate) fn new(p: u64, o: u64) -> Features {
-        layout().features(p, o)
-    }
-
     /// The features after the side to move places a disc on `sq`, turning `flipped`, from the
     /// view of the new side to move (the opponent).
     #[inline(always)]
     pub(crate) fn play(&self, sq: u32, flipped: u64) -> Features {
+        // A lane count known at compile time keeps the sums in registers.
+        if usize::from(self.lanes) == SOLVER_LANES {
+            self.play_lanes::<SOLVER_LANES>(sq, flipped)
+        } else {
+            self.play_lanes::<LANES>(sq, flipped)
+        }
+    }
+
+    /// [`Features::play`] on the first `N` lanes (the others are zero and stay so).
+    #[inline(always)]
+    fn play_lanes<const N: usize>(&self, sq: u32, flipped: u64) -> Features {
+        debug_assert_eq!(usize::from(self.lanes), N);
         let layout = layout();
         let placed = &layout.square_powers[sq as usize];
-        let mut turned = [0u16; LANES];
+        let mut turned = [0u16; N];
         let mut rest = flipped;
         while rest != 0 {
             let powers = &layout.square_powers[rest.trailing_zeros() as usize];
@@ -271,8 +332,8 @@ impl Features {
         }
         // The mover's new disc is digit 1 in its view and 2 in the opponent's; each turned disc
         // goes from 2 to 1 in the mover's view and from 1 to 2 in the opponent's.
-        let mut next = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]) };
-        for k in 0..LANES {
+        let mut next = Features { mover: Indices([0; LANES]), other: Indices([0; LANES]), lanes: self.lanes };
+        for k in 0..N {
             next.mover.0[k] = self.other.0[k].wrapping_add(2 * placed[k]).wrapping_add(turned[k]);
             next.other.0[k] = self.mover.0[k].wrapping_add(placed[k]).wrapping_sub(turned[k]);
         }
@@ -282,7 +343,7 @@ impl Features {
     /// The features of the same board with the other side to move (a pass).
     #[inline]
     pub(crate) fn passed(&self) -> Features {
-        Features { mover: self.other, other: self.mover }
+        Features { mover: self.other, other: self.mover, lanes: self.lanes }
     }
 }
 
@@ -329,15 +390,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_instances_are_the_usual_46() {
+    fn the_instances_are_the_usual_46_and_20_more() {
         let layout = layout();
         let per_shape: Vec<usize> =
             (0..SHAPES.len()).map(|s| layout.instances.iter().filter(|i| usize::from(i.shape) == s).count()).collect();
-        assert_eq!(per_shape, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
+        assert_eq!(per_shape, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4]);
         // Every square is covered; corners by the most instances.
-        let cover = |bit: u32| layout.instances.iter().filter(|i| i.mask >> bit & 1 != 0).count();
-        assert!((0..64).all(|b| cover(b) > 0));
-        assert_eq!(cover(0), 6, "a1: 3x3, two 2x5, two edges, the long diagonal");
+        let cover = |bit: u32, shapes: usize| {
+            layout.instances.iter().filter(|i| usize::from(i.shape) < shapes && i.mask >> bit & 1 != 0).count()
+        };
+        assert!((0..64).all(|b| cover(b, PatternSet::SOLVER) > 0));
+        assert_eq!(cover(0, PatternSet::SOLVER), 6, "a1: 3x3, two 2x5, two edges, the long diagonal");
+        assert_eq!(
+            cover(0, PatternSet::ALL),
+            13,
+            "a1: and a triangle, two edge blocks, a cross, a narrow triangle, two edges + 2Y"
+        );
+        // Instances come shape by shape.
+        assert!(layout.instances.windows(2).all(|w| w[0].shape <= w[1].shape));
+    }
+
+    #[test]
+    fn pattern_sets_are_prefixes() {
+        let layout = layout();
+        let solver = layout.set(PatternSet::SOLVER);
+        assert_eq!((solver.instances, solver.lanes), (SOLVER_INSTANCES, 48));
+        // The format's values per phase of the shipped solver weights.
+        assert_eq!(solver.compact_len, 114_002);
+        let all = layout.set(PatternSet::ALL);
+        assert_eq!((all.instances, all.lanes), (INSTANCES, LANES));
+        assert_eq!(all.full_mobility, layout.shapes[15].full_offset + 59_049);
+        assert_eq!(solver.full_mobility, layout.shapes[11].full_offset);
+        assert_eq!(layout.set_of_len(solver.compact_len), Some(solver));
+        assert_eq!(layout.set_of_len(all.compact_len), Some(all));
+        assert_eq!(layout.set_of_len(all.compact_len + 1), None);
+        assert_eq!(SOLVER_LANES, 48);
+        assert!(solver.compact_len < all.compact_len && solver.full_len < all.full_len);
     }
 
     #[test]
