@@ -590,6 +590,35 @@ mod tests {
         assert_eq!(again.to_bytes(), fitted.to_bytes());
     }
 
+    /// A fingerprint of a weights file's bytes.
+    fn fingerprint(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(0, |h, &b| crate::core::splitmix64(h ^ u64::from(b)))
+    }
+
+    /// The fit of a tiny fixed set gives the weights recorded when this test was written (with
+    /// both sets of shapes): a guard against any change of what the fit computes. A change
+    /// meant to alter the fit must record the new fingerprints, and say so in docs/eval.md,
+    /// since the shipped weights' documented commands then write other files.
+    #[test]
+    fn fitting_a_tiny_fixed_set_gives_the_known_weights() {
+        let samples = tiny_set();
+        // And positions of 13 to 16 empties for the fit's search to label.
+        let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+        let pending: Vec<(u64, u64)> = (60..70)
+            .flat_map(|seed| label_game(&random_game(seed), 10, false, &mut solver).pending)
+            .filter(|&(p, o)| (p | o).count_ones() >= 48)
+            .collect();
+        assert!(!pending.is_empty());
+        for (shapes, known) in
+            [(PatternSet::SOLVER, 10_280_551_646_724_502_482), (PatternSet::ALL, 17_926_090_351_790_446_382)]
+        {
+            let options = FitOptions { iterations: 20, ridge: 1.0, depth: 4, overlap: 2, shapes };
+            let mut set = Labelled { samples: samples.clone(), pending: pending.clone() };
+            let fitted = fit(&mut set, &mut Labelled::default(), options, &mut |_| {});
+            assert_eq!(fingerprint(&fitted.to_bytes()), known, "{shapes} shapes");
+        }
+    }
+
     #[test]
     fn pending_positions_are_labelled_by_search_on_the_fitted_phases() {
         let mut solver = Solver::new(1, Counting::EmptiesToWinner);
