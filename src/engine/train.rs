@@ -306,7 +306,7 @@ pub struct FitOptions {
 impl FitOptions {
     /// The shape counts a fit can use: 11 (those of the Logistello / Edax family, the solver's
     /// set) and 16 (all, the evaluation's set).
-    pub const SHAPES: [usize; 2] = [PatternSet::SOLVER, PatternSet::ALL];
+    pub const SHAPES: [usize; 2] = PatternSet::COUNTS;
 }
 
 impl Default for FitOptions {
@@ -382,11 +382,11 @@ pub fn fit(
         let mut searched = 0;
         if training.pending.iter().chain(&held_out.pending).any(of_phase(ph)) {
             let eval = Arc::new(Evaluator::from_compact(set, &values));
-            for set in [&mut *training, &mut *held_out] {
-                let (mine, rest): (Vec<_>, Vec<_>) = set.pending.iter().partition(|b| of_phase(ph)(b));
+            for labelled in [&mut *training, &mut *held_out] {
+                let (mine, rest): (Vec<_>, Vec<_>) = labelled.pending.iter().partition(|b| of_phase(ph)(b));
                 searched += mine.len();
-                set.samples.extend(search_labels(&mine, &eval, options.depth));
-                set.pending = rest;
+                labelled.samples.extend(search_labels(&mine, &eval, options.depth));
+                labelled.pending = rest;
             }
         }
         let (lo, hi) = ((ph as u32 * 4).saturating_sub(options.overlap), ph as u32 * 4 + 3 + options.overlap);

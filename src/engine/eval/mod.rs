@@ -62,7 +62,7 @@ pub enum EvalError {
     Version(u32),
     /// The file was made for another set of patterns, phases or scale.
     #[error(
-        "weights for {phases} phases of {len} values at scale {scale}; this build reads {PHASES} phases of {expected} values (or those of fewer shapes) at scale {SCALE}"
+        "weights for {phases} phases of {len} values at scale {scale}; this build reads {PHASES} phases of {expected} values (or those of the first 11 shapes) at scale {SCALE}"
     )]
     Shape {
         /// Phases in the file.
@@ -326,7 +326,8 @@ impl Evaluator {
 /// low half; the lanes past the last instance are masked off).
 ///
 /// # Safety
-/// The processor has AVX-512F, and for each lane `k` below `INSTANCES` the entries `offsets[k] + indices[k]` and the one after it lie in `table`.
+/// The processor has AVX-512F, and for each lane `k` below `INSTANCES` the entries
+/// `offsets[k] + indices[k]` and the one after it lie in `table`.
 #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
 #[inline(always)]
 unsafe fn gathered_sum<const INSTANCES: usize>(

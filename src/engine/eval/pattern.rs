@@ -119,6 +119,8 @@ impl PatternSet {
     pub(crate) const ALL: usize = SHAPES.len();
     /// The set of the shipped solver weights (the Logistello / Edax family).
     pub(crate) const SOLVER: usize = 11;
+    /// The shape counts a set can have.
+    pub(crate) const COUNTS: [usize; 2] = [PatternSet::SOLVER, PatternSet::ALL];
 }
 
 /// The bit index of a square after a symmetry.
@@ -208,7 +210,7 @@ impl Layout {
 
     /// The set of the first `shapes` shapes ([`PatternSet::SOLVER`] or [`PatternSet::ALL`]).
     pub(crate) fn set(&self, shapes: usize) -> PatternSet {
-        assert!([PatternSet::SOLVER, PatternSet::ALL].contains(&shapes), "{shapes} shapes");
+        assert!(PatternSet::COUNTS.contains(&shapes), "{shapes} shapes");
         let instances = self.instances.iter().filter(|i| usize::from(i.shape) < shapes).count();
         let (full, compact) = match self.shapes.get(shapes) {
             Some(next) => (next.full_offset, next.compact_offset),
@@ -231,10 +233,7 @@ impl Layout {
 
     /// The set whose compact phase vectors have `compact_len` entries, if any.
     pub(crate) fn set_of_len(&self, compact_len: usize) -> Option<PatternSet> {
-        [PatternSet::SOLVER, PatternSet::ALL]
-            .map(|n| self.set(n))
-            .into_iter()
-            .find(|set| set.compact_len == compact_len)
+        PatternSet::COUNTS.map(|n| self.set(n)).into_iter().find(|set| set.compact_len == compact_len)
     }
 
     /// The raw index (digit order of the instance) of an instance, with `extract` as the bit
