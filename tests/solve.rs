@@ -214,6 +214,36 @@ fn depth_and_time_limited_searches() {
     }
 }
 
+/// A finished position says so in text and has an empty best move in json; a side that must
+/// pass has `pass` as its best move.
+#[test]
+fn finished_and_passing_positions_on_the_command_line() {
+    let full = "X".repeat(64) + " O\n";
+    let must_pass = "O".repeat(8) + &"X".repeat(54) + "-- X\n";
+    let run = |input: &str, format: &str| -> String {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "-", "--format", format, "-q", "-j", "1"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&full, "text");
+    assert!(text.starts_with("-#1: 0 empties, white to move: game over, score -64"), "{text}");
+    let row: serde_json::Value = serde_json::from_str(run(&full, "json").trim()).unwrap();
+    assert_eq!((row["best_move"].as_str(), row["score"].as_i64(), row["pv"].as_str()), (Some(""), Some(-64), Some("")));
+    let row: serde_json::Value = serde_json::from_str(run(&must_pass, "json").trim()).unwrap();
+    // Black has no move; white's h8 flips h2-h7 and b2-g7, then black's g8 takes g7 back:
+    // 44 discs to 20.
+    assert_eq!(
+        (row["best_move"].as_str(), row["score"].as_i64(), row["pv"].as_str()),
+        (Some("pass"), Some(24), Some("pass h8 g8"))
+    );
+    assert!(run(&must_pass, "text").contains("black to move: best pass, score"));
+}
+
 /// `--exact --time T` solves exactly or gives up: a generous limit changes nothing, and a
 /// position that cannot be solved in a millisecond is reported as stopped (exit 1) while the
 /// others are still solved.

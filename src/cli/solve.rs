@@ -156,9 +156,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 
 fn text(row: &Row) -> String {
     let how = if row.exact { String::new() } else { format!(" estimated at depth {},", row.depth) };
+    // A finished position has no best move (an empty field in csv and json).
+    let best = if row.best_move.is_empty() { "game over".to_string() } else { format!("best {}", row.best_move) };
     let mut s = format!(
-        "{}#{}: {} empties, {} to move: best {},{how} score {:+} ({} nodes, {:.3} s)",
-        row.source, row.index, row.empties, row.side, row.best_move, row.score, row.nodes, row.seconds
+        "{}#{}: {} empties, {} to move: {best},{how} score {:+} ({} nodes, {:.3} s)",
+        row.source, row.index, row.empties, row.side, row.score, row.nodes, row.seconds
     );
     if !row.pv.is_empty() {
         s.push_str(&format!("\n  pv: {}", row.pv));
