@@ -181,6 +181,47 @@ fn threads_and_wld_agree_with_the_exact_scores() {
     assert_eq!(run(&["--wld", "-j", "2"]), wld);
 }
 
+/// `--wld --all-moves` gives each move the sign of its exact score, best first, on the 8x8
+/// solver and on the generic engine (a 6x6 position).
+#[test]
+fn wld_of_every_move_is_the_sign_of_its_exact_score() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let small = "OOOXXXOXOXOX-OXXOX--XXOO---XOO----XO X\n";
+    let moves = |extra: &[&str], stdin: &str| -> Vec<Vec<(String, i64)>> {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "--all-moves", "--format", "json", "-q", "-j", "1"])
+            .args(extra)
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let row = |l: &str| -> Vec<(String, i64)> {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let text = v["moves"].as_str().unwrap();
+            text.split(' ')
+                .map(|m| m.split_once(':').unwrap())
+                .map(|(m, s)| (m.to_string(), s.parse().unwrap()))
+                .collect()
+        };
+        String::from_utf8(out.stdout).unwrap().lines().map(row).collect()
+    };
+    for (args, stdin) in [(vec![sample.to_str().unwrap()], ""), (vec!["--rules", "othello,size=6", "-"], small)] {
+        let exact = moves(&args, stdin);
+        let wld = moves(&[args.as_slice(), &["--wld"]].concat(), stdin);
+        assert_eq!(exact.len(), wld.len());
+        for (exact, wld) in exact.iter().zip(&wld) {
+            let mut signs: Vec<(String, i64)> = exact.iter().map(|(m, s)| (m.clone(), s.signum())).collect();
+            // Within a value the order may differ (board order against the exact scores' order).
+            signs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            let mut got = wld.clone();
+            got.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            assert_eq!(got, signs);
+            assert!(wld.windows(2).all(|w| w[0].1 >= w[1].1), "{wld:?}");
+        }
+    }
+}
+
 /// `--depth` estimates (marked not exact, at that depth) unless the depth reaches the end;
 /// `--time` deepens up to the exact solve when time allows.
 #[test]

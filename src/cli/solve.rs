@@ -32,8 +32,8 @@ pub struct Args {
     /// Only win, loss or draw (faster): the score is 1, 0 or -1 and the pv only the best move.
     #[arg(long)]
     pub wld: bool,
-    /// Also give the exact score of every legal move.
-    #[arg(long, conflicts_with = "wld")]
+    /// Also give the exact score of every legal move (with --wld: 1, 0 or -1 for each).
+    #[arg(long)]
     pub all_moves: bool,
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
@@ -232,7 +232,7 @@ fn solve(
         let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
         let solution = solver.solve_with(&pos, target, limits).map_err(fail)?;
         let moves = if args.all_moves {
-            let all = solver.solve_moves_with(&pos, Limits::default()).map_err(fail)?;
+            let all = solver.solve_moves_for(&pos, target, Limits::default()).map_err(fail)?;
             all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
         } else {
             String::new()
@@ -280,8 +280,13 @@ fn solve_generic(
     }
     let mut nodes = found.nodes;
     let moves = if args.all_moves {
-        let all = searcher.search_moves_with(pos, found.depth, Limits::default())?;
+        let mut all = searcher.search_moves_with(pos, found.depth, Limits::default())?;
         nodes += searcher.nodes();
+        if args.wld {
+            for (_, e) in &mut all {
+                e.score = e.score.signum();
+            }
+        }
         estimates_text(pos, &all)
     } else {
         String::new()

@@ -506,22 +506,39 @@ impl Solver {
 
     /// [`Solver::solve_moves`] within `limits` (shared by all the moves).
     pub fn solve_moves_with(&mut self, position: &Position, limits: Limits) -> Result<Vec<(Move, i32)>, SolveError> {
+        self.solve_moves_for(position, Target::Exact, limits)
+    }
+
+    /// [`Solver::solve_moves_with`] for a target: with [`Target::WinLossDraw`] each move's
+    /// value is 1, 0 or -1 (a win, draw or loss for the side to move), each found by a search
+    /// in the window (-1, 1), cheaper than its exact score.
+    pub fn solve_moves_for(
+        &mut self,
+        position: &Position,
+        target: Target,
+        limits: Limits,
+    ) -> Result<Vec<(Move, i32)>, SolveError> {
+        let (alpha, beta) = match target {
+            Target::Exact => (-64, 64),
+            Target::WinLossDraw => (-1, 1),
+        };
+        let value = |score: i32| if target == Target::WinLossDraw { score.signum() } else { score };
         let (p, o) = self.sides(position, limits)?;
         let stop = Stop::new(limits);
         let mut moves = legal_moves(p, o);
         let mut out = Vec::new();
         let mut nodes = 0;
         if moves == 0 && legal_moves(o, p) != 0 {
-            let (score, n) = self.run(&stop, true, |s| -s.pvs(o, p, -64, 64, true));
-            out.push((Move::Pass, score));
+            let (score, n) = self.run(&stop, true, |s| -s.pvs(o, p, -beta, -alpha, true));
+            out.push((Move::Pass, value(score)));
             nodes += n;
         }
         while moves != 0 {
             let sq = moves.trailing_zeros();
             moves &= moves - 1;
             let f = flips(sq, p, o);
-            let (score, n) = self.run(&stop, true, |s| -s.pvs(o & !f, p | f | (1 << sq), -64, 64, false));
-            out.push((Move::Place(Square::from_bit8(sq)), score));
+            let (score, n) = self.run(&stop, true, |s| -s.pvs(o & !f, p | f | (1 << sq), -beta, -alpha, false));
+            out.push((Move::Place(Square::from_bit8(sq)), value(score)));
             nodes += n;
         }
         self.nodes = nodes;
