@@ -21,7 +21,7 @@ use std::sync::{Arc, OnceLock};
 
 use crate::core::bitboard::legal_moves;
 pub(crate) use pattern::Features;
-use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, PatternSet, SOLVER_INSTANCES, layout};
+use pattern::{EMPTIES_SLOTS, Layout, MOBILITY_SLOTS, PatternSet, layout};
 
 /// Evaluation units per disc: [`Evaluator::evaluate`] returns `SCALE` times the margin in discs.
 pub const SCALE: i32 = 32;
@@ -166,8 +166,8 @@ impl Evaluator {
             self.sum_with(p, o, |table, layout| unsafe {
                 let (offsets, indices) = (&layout.lane_offsets, &features.mover.0);
                 // An instance count known at compile time for each set.
-                if self.set.instances == SOLVER_INSTANCES {
-                    gathered_sum::<SOLVER_INSTANCES>(table, offsets, indices)
+                if self.set.instances == pattern::SOLVER_INSTANCES {
+                    gathered_sum::<{ pattern::SOLVER_INSTANCES }>(table, offsets, indices)
                 } else {
                     gathered_sum::<{ pattern::INSTANCES }>(table, offsets, indices)
                 }
