@@ -181,6 +181,20 @@ fn threads_and_wld_agree_with_the_exact_scores() {
     assert_eq!(run(&["--wld", "-j", "2"]), wld);
 }
 
+/// `kifu solve ARGS -q -j 1` on `stdin`: its standard output, the run having succeeded.
+fn solve_cli(args: &[&str], stdin: &str) -> String {
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .arg("solve")
+        .args(args)
+        .args(["-q", "-j", "1"])
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// `--wld --all-moves` gives each move the sign of its exact score, best first, on the 8x8
 /// solver and on the generic engine (a 6x6 position).
 #[test]
@@ -188,14 +202,7 @@ fn wld_of_every_move_is_the_sign_of_its_exact_score() {
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
     let small = "OOOXXXOXOXOX-OXXOX--XXOO---XOO----XO X\n";
     let moves = |extra: &[&str], stdin: &str| -> Vec<Vec<(String, i64)>> {
-        let out = assert_cmd::Command::cargo_bin("kifu")
-            .unwrap()
-            .args(["solve", "--all-moves", "--format", "json", "-q", "-j", "1"])
-            .args(extra)
-            .write_stdin(stdin)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let out = solve_cli(&[&["--all-moves", "--format", "json"], extra].concat(), stdin);
         let row = |l: &str| -> Vec<(String, i64)> {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
             let text = v["moves"].as_str().unwrap();
@@ -204,7 +211,7 @@ fn wld_of_every_move_is_the_sign_of_its_exact_score() {
                 .map(|(m, s)| (m.to_string(), s.parse().unwrap()))
                 .collect()
         };
-        String::from_utf8(out.stdout).unwrap().lines().map(row).collect()
+        out.lines().map(row).collect()
     };
     for (args, stdin) in [(vec![sample.to_str().unwrap()], ""), (vec!["--rules", "othello,size=6", "-"], small)] {
         let exact = moves(&args, stdin);
@@ -261,16 +268,7 @@ fn depth_and_time_limited_searches() {
 fn finished_and_passing_positions_on_the_command_line() {
     let full = "X".repeat(64) + " O\n";
     let must_pass = "O".repeat(8) + &"X".repeat(54) + "-- X\n";
-    let run = |input: &str, format: &str| -> String {
-        let out = assert_cmd::Command::cargo_bin("kifu")
-            .unwrap()
-            .args(["solve", "-", "--format", format, "-q", "-j", "1"])
-            .write_stdin(input)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8(out.stdout).unwrap()
-    };
+    let run = |input: &str, format: &str| solve_cli(&["-", "--format", format], input);
     let text = run(&full, "text");
     assert!(text.starts_with("-#1: 0 empties, white to move: game over, score -64"), "{text}");
     let row: serde_json::Value = serde_json::from_str(run(&full, "json").trim()).unwrap();

@@ -83,6 +83,24 @@ pub enum Target {
     WinLossDraw,
 }
 
+impl Target {
+    /// The root window that settles this target: the whole range, or (-1, 1) around a draw.
+    fn window(self) -> (i32, i32) {
+        match self {
+            Target::Exact => (-64, 64),
+            Target::WinLossDraw => (-1, 1),
+        }
+    }
+
+    /// A value found in [`Target::window`] as reported: the margin, or its sign.
+    fn reported(self, score: i32) -> i32 {
+        match self {
+            Target::Exact => score,
+            Target::WinLossDraw => score.signum(),
+        }
+    }
+}
+
 /// Bounds on one search; a search that reaches one stops with [`SolveError::Stopped`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
@@ -289,17 +307,14 @@ impl Solver {
         length: usize,
     ) -> Result<Solution, SolveError> {
         let (p, o) = self.sides(position, limits)?;
-        let (alpha, beta) = match target {
-            Target::Exact => (-64, 64),
-            Target::WinLossDraw => (-1, 1),
-        };
+        let (alpha, beta) = target.window();
         let stop = Stop::new(limits);
         let (score, nodes) = self.run(&stop, true, |s| s.aspiration(p, o, alpha, beta));
         self.nodes = nodes;
         if stop.hit() {
             return Err(SolveError::Stopped { nodes });
         }
-        let score = if target == Target::WinLossDraw { score.signum() } else { score };
+        let score = target.reported(score);
         let pv = self.principal_variation(p, o, score, target, &stop, length);
         if stop.hit() {
             return Err(SolveError::Stopped { nodes: self.nodes });
@@ -518,11 +533,7 @@ impl Solver {
         target: Target,
         limits: Limits,
     ) -> Result<Vec<(Move, i32)>, SolveError> {
-        let (alpha, beta) = match target {
-            Target::Exact => (-64, 64),
-            Target::WinLossDraw => (-1, 1),
-        };
-        let value = |score: i32| if target == Target::WinLossDraw { score.signum() } else { score };
+        let (alpha, beta) = target.window();
         let (p, o) = self.sides(position, limits)?;
         let stop = Stop::new(limits);
         let mut moves = legal_moves(p, o);
@@ -530,7 +541,7 @@ impl Solver {
         let mut nodes = 0;
         if moves == 0 && legal_moves(o, p) != 0 {
             let (score, n) = self.run(&stop, true, |s| -s.pvs(o, p, -beta, -alpha, true));
-            out.push((Move::Pass, value(score)));
+            out.push((Move::Pass, target.reported(score)));
             nodes += n;
         }
         while moves != 0 {
@@ -538,7 +549,7 @@ impl Solver {
             moves &= moves - 1;
             let f = flips(sq, p, o);
             let (score, n) = self.run(&stop, true, |s| -s.pvs(o & !f, p | f | (1 << sq), -beta, -alpha, false));
-            out.push((Move::Place(Square::from_bit8(sq)), value(score)));
+            out.push((Move::Place(Square::from_bit8(sq)), target.reported(score)));
             nodes += n;
         }
         self.nodes = nodes;
