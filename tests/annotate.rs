@@ -91,6 +91,24 @@ fn one_thread_and_two_give_the_same_bytes() {
     }
 }
 
+/// A node budget per position (`--nodes`) chooses each search's depth, the same on any thread
+/// count, and deeper than the default where the budget allows.
+#[test]
+fn a_node_budget_gives_the_same_bytes_on_any_thread_count() {
+    let pgn = sample("wthor-2004.pgn");
+    let budget = [pgn.to_str().unwrap(), "-q", "--depth", "30", "--nodes", "30000", "-f", "csv"];
+    let annotate = |threads: &str| {
+        let out = run(&[&budget[..], &["-j", threads]].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+    };
+    let one = annotate("1");
+    assert_eq!(one, annotate("2"));
+    let depths: Vec<u32> =
+        rows(&one).iter().filter(|r| r["exact"] == "false").map(|r| r["depth"].parse().unwrap()).collect();
+    assert!(depths.iter().any(|&d| d > 10) && depths.iter().all(|&d| d < 30), "{depths:?}");
+}
+
 #[test]
 fn three_shards_merged_are_one_run() {
     let dir = tempfile::tempdir().unwrap();

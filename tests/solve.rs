@@ -312,6 +312,47 @@ fn exact_solves_within_a_time_limit() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit"));
 }
 
+/// `--nodes N` deepens while that many nodes allow: the same rows on one thread and two, no
+/// shallower with a larger budget, and exact where it reaches the end. With `--exact` it limits
+/// the solve instead: a position not solved within it is reported as stopped (exit 1).
+#[test]
+fn node_budgets() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let run = |nodes: &str, threads: &str| -> Vec<serde_json::Value> {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", sample.to_str().unwrap(), "--format", "json", "-q", "--nodes", nodes, "-j", threads])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let rows = String::from_utf8(out.stdout).unwrap();
+        let mut rows: Vec<serde_json::Value> = rows.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        rows.iter_mut().for_each(|r| r["seconds"] = serde_json::Value::Null);
+        rows
+    };
+    let small = run("5000", "1");
+    assert_eq!(small, run("5000", "2"));
+    let larger = run("20000", "1");
+    for (small, larger) in small.iter().zip(&larger) {
+        assert_eq!(small["exact"], false);
+        assert!(small["depth"].as_u64() < Some(14) && small["depth"].as_u64() <= larger["depth"].as_u64());
+    }
+    let exact = [18, 10, 2, 0, 32];
+    for (row, want) in run("100000000", "1").iter().zip(exact) {
+        assert_eq!((row["exact"].as_bool(), row["score"].as_i64()), (Some(true), Some(want)));
+    }
+    // FFO #40-59 (20-34 empty squares) within 100,000 nodes each: the hard ones are stopped.
+    let Some(hard) = shared("ffo/fforum-40-59.obf") else { return };
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", hard.to_str().unwrap(), "--exact", "--nodes", "100000", "-q", "-j", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout).unwrap().lines().count() < 5);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit after 1"));
+}
+
 /// `--weights` loads another weights file (here the shipped one again); a bad file is a usage
 /// error naming the file.
 #[test]

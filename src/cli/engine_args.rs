@@ -24,6 +24,11 @@ pub struct EngineArgs {
     /// ceiling; the output then depends on the machine's speed).
     #[arg(long)]
     pub time: Option<f64>,
+    /// A budget of about this many nodes per position searched by depth: a depth is started
+    /// only when the budget is expected to cover it, and then finished (--depth is then a
+    /// ceiling). Unlike --time, the output is the same on every machine.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// Prune the searches by depth selectively (ProbCut), taking a cut with this confidence in
     /// percent: 73, 87, 95, 98, 99, or 100 for none. Faster, less sure.
     #[arg(long, default_value_t = 87)]
@@ -55,11 +60,13 @@ impl EngineArgs {
                 exact_empties: self.exact_empties.unwrap_or(18),
                 depth: self.depth.unwrap_or(10).max(1),
                 time,
+                nodes: self.nodes,
             },
             generic: Settings {
                 exact_empties: self.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
                 depth: self.depth.unwrap_or(generic::DEFAULT_DEPTH).max(1),
                 time,
+                nodes: self.nodes,
             },
             probcut: probcut_for(self.selectivity).map_err(anyhow::Error::msg)?,
             evaluator: match &self.weights {

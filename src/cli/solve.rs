@@ -46,6 +46,12 @@ pub struct Args {
     /// that deep); with --exact or --wld: solve exactly or give up after this many seconds.
     #[arg(long)]
     pub time: Option<f64>,
+    /// Like --time with nodes instead of seconds: search as deep as about this many nodes allow
+    /// (a depth is started only when the budget is expected to cover it, and then finished), so
+    /// the output is the same on every machine and for any --threads; with --exact or --wld:
+    /// solve exactly or give up after about this many nodes (every thread's counted together).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// With --depth or --time: prune selectively (ProbCut), taking a cut with this confidence in
     /// percent: 73, 87, 95, 98, 99, or 100 for none.
     #[arg(long, default_value_t = 100)]
@@ -71,6 +77,24 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+impl Args {
+    /// Whether a time or node budget is given.
+    fn budget(&self) -> bool {
+        self.time.is_some() || self.nodes.is_some()
+    }
+
+    /// The limits of one position's search by depth, or of its exact solve (`exact`): the
+    /// time, and the nodes as a deepening budget or as a limit on the solve.
+    fn limits(&self, exact: bool) -> Limits {
+        let time = self.time.map(std::time::Duration::from_secs_f64);
+        if exact {
+            Limits { time, nodes: self.nodes, ..Limits::default() }
+        } else {
+            Limits { time, deepening_nodes: self.nodes, ..Limits::default() }
+        }
+    }
 }
 
 /// One solved position; the field order is the documented column order.
@@ -214,11 +238,12 @@ fn solve(
     // After the solver: the first position's time does not include making its table.
     let started = Instant::now();
     let empties = pos.empties();
-    // A depth or time asks for the depth-limited search, unless the depth reaches the end.
-    let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
+    // A depth, time or node budget asks for the depth-limited search, unless the depth reaches
+    // the end.
+    let limited = (args.budget() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
     let (found, moves) = if limited {
         let depth = args.depth.unwrap_or(empties);
-        let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
+        let limits = args.limits(false);
         let found = solver.search_with(&pos, depth, limits).map_err(fail)?;
         let moves = if args.all_moves {
             let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
@@ -228,8 +253,8 @@ fn solve(
         };
         (found, moves)
     } else {
-        // `--exact --time T`: the exact solve or nothing within T seconds.
-        let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
+        // `--exact --time T` or `--nodes N`: the exact solve or nothing within the limit.
+        let limits = args.limits(true);
         let solution = solver.solve_with(&pos, target, limits).map_err(fail)?;
         let moves = if args.all_moves {
             let all = solver.solve_moves_for(&pos, target, Limits::default()).map_err(fail)?;
@@ -262,14 +287,13 @@ fn solve_generic(
     searcher: &mut GenericSearcher,
 ) -> Result<Row, SolveError> {
     let started = Instant::now();
-    let limits = Limits { time: args.time.map(std::time::Duration::from_secs_f64), ..Limits::default() };
-    let limited = (args.time.is_some() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < pos.empties());
+    let limited = (args.budget() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < pos.empties());
     let mut found = if limited {
-        searcher.search_with(pos, args.depth.unwrap_or(pos.empties()), limits)?
+        searcher.search_with(pos, args.depth.unwrap_or(pos.empties()), args.limits(false))?
     } else {
-        let exact = searcher.solve_with(pos, limits)?;
+        let exact = searcher.solve_with(pos, args.limits(true))?;
         if !exact.exact {
-            // A time limit ended the exact search early.
+            // A time or node limit ended the exact search early.
             return Err(SolveError::Stopped { nodes: exact.nodes });
         }
         exact

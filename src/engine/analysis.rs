@@ -266,11 +266,22 @@ pub struct Settings {
     pub depth: u32,
     /// At most this long per position searched by depth (the depth is then a ceiling).
     pub time: Option<Duration>,
+    /// A budget of nodes per position searched by depth ([`Limits::deepening_nodes`]: the
+    /// depth is then a ceiling); unlike a time, the same on every machine.
+    pub nodes: Option<u64>,
 }
 
 impl Default for Settings {
     fn default() -> Settings {
-        Settings { exact_empties: 18, depth: 10, time: None }
+        Settings { exact_empties: 18, depth: 10, time: None, nodes: None }
+    }
+}
+
+impl Settings {
+    /// The limits of a position's search by depth.
+    #[must_use]
+    pub fn limits(&self) -> Limits {
+        Limits { time: self.time, deepening_nodes: self.nodes, ..Limits::default() }
     }
 }
 
@@ -289,8 +300,7 @@ impl Analyst for SolverAnalyst<'_> {
             let s = self.solver.solve_best_with(position, Limits::default())?;
             return Ok(Found { best: s.best, score: s.score, exact: true, depth: empties, nodes: s.nodes });
         }
-        let limits = Limits { time: self.settings.time, ..Limits::default() };
-        let e = self.solver.search_with(position, self.settings.depth, limits)?;
+        let e = self.solver.search_with(position, self.settings.depth, self.settings.limits())?;
         Ok(Found { best: e.best, score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
     }
 

@@ -95,6 +95,12 @@ impl Stop {
         self.flag.load(Ordering::Relaxed)
     }
 
+    /// Adds a search's last nodes, at its end, without checking the limits: a search that
+    /// ends within them is not cut by them after the fact.
+    fn add(&self, recent: u64) {
+        self.nodes.fetch_add(recent, Ordering::Relaxed);
+    }
+
     /// Adds a thread's recent nodes and checks the limits.
     fn check(&self, recent: u64) -> bool {
         let total = self.nodes.fetch_add(recent, Ordering::Relaxed) + recent;
@@ -105,8 +111,8 @@ impl Stop {
     }
 }
 
-/// How often (in nodes, a power of two) a thread reports to [`Stop`].
-const POLL: u64 = 1 << 14;
+/// How often (in nodes) a thread reports to [`Stop`].
+pub(crate) const POLL: u64 = 1 << 14;
 
 /// One thread's search state.
 pub(crate) struct Search<'a> {
@@ -121,6 +127,9 @@ pub(crate) struct Search<'a> {
     /// Whether nodes may split their moves between threads.
     pub(crate) parallel: bool,
     pub(crate) nodes: u64,
+    /// `nodes` when the limits were last checked (the nodes since then are not yet in the
+    /// shared count).
+    polled: u64,
     /// Flags of the parallel splits this search works under: any set means its result is moot.
     pub(crate) cut: Vec<Arc<AtomicBool>>,
     /// Set once this search's result can no longer be trusted (a limit or a cut elsewhere).
@@ -159,7 +168,7 @@ impl<'a> Search<'a> {
         level: u8,
         cut: Vec<Arc<AtomicBool>>,
     ) -> Search<'a> {
-        Search { cx, table, layer, parallel, nodes: 0, cut, aborted: false, level }
+        Search { cx, table, layer, parallel, nodes: 0, polled: 0, cut, aborted: false, level }
     }
 }
 
@@ -264,14 +273,32 @@ impl Search<'_> {
         }
     }
 
+    /// Counts a node; every [`POLL`] nodes (the last empties' nodes included) adds them to
+    /// the shared count and checks the limits and the splits above.
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & (POLL - 1) == 0
-            && (self.cx.stop.check(POLL) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)))
-        {
-            self.aborted = true;
+        if self.nodes - self.polled >= POLL {
+            let recent = self.nodes - self.polled;
+            self.polled = self.nodes;
+            if self.cx.stop.check(recent) || self.cut.iter().any(|c| c.load(Ordering::Relaxed)) {
+                self.aborted = true;
+            }
         }
+    }
+
+    /// Takes in the nodes of searches on other threads, which counted them in the shared
+    /// count themselves ([`Search::flush`]).
+    fn add_counted(&mut self, nodes: u64) {
+        self.nodes += nodes;
+        self.polled += nodes;
+    }
+
+    /// At the end of a search: its nodes not yet in the shared count go there, so that the
+    /// searches after it under the same limits count them.
+    pub(crate) fn flush(&mut self) {
+        self.cx.stop.add(self.nodes - self.polled);
+        self.polled = self.nodes;
     }
 
     pub(crate) fn final_score(&self, p: u64, o: u64) -> i32 {
@@ -857,6 +884,7 @@ impl Search<'_> {
                     // Each thread on its own near-the-end table: they stay in its core's cache.
                     let mut s = Search::new(cx, cx.table.current_view(), None, true, level, chain);
                     let score = -s.nws(o & !c.flipped, p | c.flipped | (1u64 << c.sq), -alpha - 1, false);
+                    s.flush();
                     nodes.fetch_add(s.nodes, Ordering::Relaxed);
                     if s.aborted {
                         // Aborted by this split's own cut is fine; by anything else, not.
@@ -872,7 +900,7 @@ impl Search<'_> {
                 });
             }
         });
-        self.nodes += nodes.load(Ordering::Relaxed);
+        self.add_counted(nodes.load(Ordering::Relaxed));
         let packed = found.load(Ordering::Relaxed);
         best = packed >> 8;
         if aborted.load(Ordering::Relaxed) && best <= alpha {
@@ -1532,6 +1560,7 @@ impl Search<'_> {
                     let mut s = Search::new(cx, table, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);
                     let score = -s.midgame_from(no, np, &played(c), depth, (-probe_alpha - 1, -probe_alpha), false);
+                    s.flush();
                     let (nodes, aborted) = (s.nodes, s.aborted);
                     let entries = layer.drain();
                     cx.layers.give(layer);
@@ -1545,7 +1574,7 @@ impl Search<'_> {
             .map(|s| s.into_inner().unwrap_or_else(PoisonError::into_inner).expect("searched"))
             .collect();
         for probe in &probes {
-            self.nodes += probe.nodes;
+            self.add_counted(probe.nodes);
             self.aborted |= probe.aborted;
             for &(p, o, entry) in &probe.entries {
                 self.table.store(p, o, entry, self.cx.generation);

@@ -110,6 +110,27 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Decline positions with more empty squares than this.
     pub empties: Option<u32>,
+    /// Searches that deepen one move at a time: start another depth only while the positions
+    /// searched so far and those the next depth is expected to take (the last depth's, times
+    /// its growth over the one before) stay within this. A depth once started is finished, so
+    /// unlike [`Limits::nodes`] and [`Limits::time`] the result depends only on the position
+    /// and this budget, never on the threads or the machine. The first depth is always
+    /// searched.
+    pub deepening_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether a deepening search may start another depth, having searched `spent` positions
+    /// in all, `last` of them for its last depth and `before` for the depth before that (0
+    /// when there was none).
+    #[must_use]
+    pub fn may_deepen(&self, spent: u64, last: u64, before: u64) -> bool {
+        self.deepening_nodes.is_none_or(|budget| {
+            // Without a depth before, assume the next costs twice the last.
+            let growth = if before == 0 { 2.0 } else { (last as f64 / before as f64).max(1.0) };
+            spent as f64 + last as f64 * growth <= budget as f64
+        })
+    }
 }
 
 /// Why a search gave no answer.
@@ -394,14 +415,19 @@ impl Solver {
     /// Searches a position `depth` moves ahead on the evaluation, deepening one move at a time;
     /// when the depth reaches the end of the game, the last iteration is the exact solve. A node
     /// or time limit ends the search with the last finished depth (an error only when not even
-    /// depth 1 finished).
+    /// depth 1 finished); [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let empties = position.empties();
         let stop = Stop::new(limits);
         let mut nodes = 0;
         let mut done: Option<(u32, i32)> = None;
+        // The positions searched for the last depth and the one before.
+        let (mut last, mut before) = (0, 0);
         for d in 1..=depth.min(empties).max(1) {
+            if done.is_some() && !limits.may_deepen(nodes, last, before) {
+                break;
+            }
             let guess = done.map(|(_, v)| v);
             let (value, n) = self.run(&stop, d >= empties, |s| match guess {
                 // The last iteration reaches the end: the exact search, in whole discs.
@@ -414,6 +440,7 @@ impl Solver {
                 break;
             }
             done = Some((d, value));
+            (last, before) = (n, last);
         }
         self.nodes = nodes;
         let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
@@ -599,6 +626,7 @@ impl Solver {
         let mut search =
             Search::new(cx, self.table.current_view(), None, self.threads > 1, SELECTIVE_LEVELS, Vec::new());
         let score = f(&mut search);
+        search.flush();
         (score, search.nodes)
     }
 
@@ -947,6 +975,56 @@ mod tests {
         // A stopped search leaves nothing wrong behind: the full search still finds the value.
         let exact = Solver::new(4, Counting::EmptiesToWinner).solve(&pos).unwrap().score;
         assert_eq!(solver.solve(&pos).unwrap().score, exact);
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_search_near_it() {
+        // 22 and 18 empties: far more than the limits take to solve.
+        for (seed, plies) in [(3, 38), (5, 42)] {
+            let pos = random_position(seed, plies, "othello");
+            for limit in [40_000, 150_000] {
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+                let limits = Limits { nodes: Some(limit), ..Limits::default() };
+                let Err(SolveError::Stopped { nodes }) = solver.solve_with(&pos, Target::Exact, limits) else {
+                    panic!("seed {seed}: solved within {limit} nodes");
+                };
+                // Checked every POLL nodes, the last empties' nodes included.
+                assert!((limit..limit + 2 * super::super::search::POLL).contains(&nodes), "{nodes} for {limit}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_deepening_budget_stops_at_a_depth_alike_on_any_thread_count() {
+        let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        for seed in 0..3 {
+            let pos = random_position(seed, 30, "othello");
+            let run = |threads: usize, depth: u32, budget: Option<u64>| {
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner).with_threads(threads);
+                solver.search_with(&pos, depth, Limits { deepening_nodes: budget, ..Limits::default() }).unwrap()
+            };
+            let small = single.install(|| run(1, 30, Some(30_000)));
+            assert_eq!(small, pool.install(|| run(2, 30, Some(30_000))), "seed {seed}");
+            let large = single.install(|| run(1, 30, Some(600_000)));
+            assert!(small.depth < large.depth && large.depth < 30, "seed {seed}: {} {}", small.depth, large.depth);
+            // The budget only chose the depth: the same search as one asked for that depth.
+            assert_eq!(small, single.install(|| run(1, small.depth, None)), "seed {seed}");
+            assert_eq!(large, pool.install(|| run(2, large.depth, None)), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn the_budget_of_a_depth_counts_its_growth() {
+        let budget = Limits { deepening_nodes: Some(1_000), ..Limits::default() };
+        // 700 spent, the last depth 200 after 100: the next is expected to take 400.
+        assert!(!budget.may_deepen(700, 200, 100));
+        // After 200 the same again: 200.
+        assert!(budget.may_deepen(700, 200, 200));
+        // Without a depth before, twice the last.
+        assert!(budget.may_deepen(100, 100, 0));
+        assert!(!budget.may_deepen(100, 500, 0));
+        assert!(Limits::default().may_deepen(u64::MAX, u64::MAX, 1));
     }
 
     #[test]

@@ -279,7 +279,8 @@ impl GenericSearcher {
     /// Searches `position` `depth` placements ahead, deepening one at a time (each iteration in
     /// a window of two discs around the last value, widened on the side that fails); when the
     /// depth reaches the end of the game the value is exact. A node or time limit ends the search
-    /// with the last finished depth (an error only when not even depth 1 finished).
+    /// with the last finished depth (an error only when not even depth 1 finished);
+    /// [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
     ///
     /// # Errors
     /// [`SolveError::TooManyEmpties`] over [`Limits::empties`]; [`SolveError::Stopped`].
@@ -287,7 +288,13 @@ impl GenericSearcher {
         let empties = position.empties();
         let mut run = self.run(position, limits)?;
         let mut done: Option<(u32, i32, Option<Move>)> = None;
+        // The positions searched for the last depth and the one before.
+        let (mut last, mut before) = (0, 0);
         for d in 1..=depth.min(empties).max(1) {
+            if done.is_some() && !limits.may_deepen(run.nodes, last, before) {
+                break;
+            }
+            let start = run.nodes;
             let value = match done {
                 Some((_, guess, _)) => around(guess, |low, high| (run.search(position, d, low, high), run.stopped)),
                 None => run.search(position, d, -INFINITY, INFINITY),
@@ -298,6 +305,7 @@ impl GenericSearcher {
             // The root's entry is the last one written: its move is this iteration's choice.
             let best = run.table.probe(run.key(position)).and_then(|e| decode(e.best));
             done = Some((d, value, best));
+            (last, before) = (run.nodes - start, last);
         }
         let Some((depth, units, best)) = done else {
             self.nodes = run.nodes;
@@ -424,8 +432,7 @@ impl Analyst for GenericAnalyst<'_> {
         let e = if exact {
             self.searcher.solve_with(position, Limits::default())?
         } else {
-            let limits = Limits { time: self.settings.time, ..Limits::default() };
-            self.searcher.search_with(position, self.settings.depth, limits)?
+            self.searcher.search_with(position, self.settings.depth, self.settings.limits())?
         };
         Ok(Found { best: e.best, score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
     }
