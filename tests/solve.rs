@@ -353,6 +353,40 @@ fn node_budgets() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit after 1"));
 }
 
+/// `--format obf --all-moves` writes the FFO sample's lines back: the same boards and the same
+/// score for every move (ties may come in another order); without `--all-moves`, the best move
+/// only. Estimates are not OBF scores (reported, exit 1), nor are `--wld`'s signs (exit 2).
+#[test]
+fn obf_output_gives_the_ffo_lines_back() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let parse = |line: &str| -> (String, Vec<String>) {
+        let mut parts = line.split(';').map(str::trim).filter(|p| !p.is_empty());
+        let board = parts.next().unwrap().to_string();
+        let mut scores: Vec<String> = parts.map(str::to_owned).collect();
+        scores.sort();
+        (board, scores)
+    };
+    let given: Vec<_> = std::fs::read_to_string(&sample).unwrap().lines().map(parse).collect();
+    let out = solve_cli(&[sample.to_str().unwrap(), "--all-moves", "--format", "obf"], "");
+    assert_eq!(out.lines().map(parse).collect::<Vec<_>>(), given);
+    let best = solve_cli(&[sample.to_str().unwrap(), "--format", "obf"], "");
+    let first = best.lines().next().unwrap();
+    assert!(first.ends_with(" X; G8:+18;"), "{first}");
+    let run = |extra: &[&str]| {
+        assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", sample.to_str().unwrap(), "--format", "obf", "-q", "-j", "1"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let estimated = run(&["--depth", "4"]);
+    assert_eq!(estimated.status.code(), Some(1));
+    assert!(estimated.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&estimated.stderr).contains("record 1: estimated at depth 4"));
+    assert_eq!(run(&["--wld"]).status.code(), Some(2));
+}
+
 /// `--weights` loads another weights file (here the shipped one again); a bad file is a usage
 /// error naming the file.
 #[test]

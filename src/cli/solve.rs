@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
-use super::{Format, Output, Status};
+use super::{Output, Status};
 use crate::core::{Move, Position};
 use crate::engine::generic::GenericSearcher;
 use crate::engine::solve::{Estimate, Limits, SolveError, Solver, SolverSet, Target};
@@ -69,14 +69,28 @@ pub struct Args {
     #[arg(long, default_value_t = 64)]
     pub hash_mb: usize,
     /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
+    pub format: SolveFormat,
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// `--format` values of `kifu solve`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum SolveFormat {
+    /// Human-readable text.
+    Text,
+    /// CSV with a header row.
+    Csv,
+    /// JSON Lines: one object per line.
+    Json,
+    /// OBF, as the FFO test suite: each position's board and side, then its best move's exact
+    /// score, or every move's with --all-moves (exact scores only).
+    Obf,
 }
 
 impl Args {
@@ -112,6 +126,9 @@ struct Row {
     moves: String,
     exact: bool,
     depth: u32,
+    /// The position as a board string with its side (`--format obf`).
+    #[serde(skip)]
+    board: String,
 }
 
 /// Runs `kifu solve`.
@@ -120,7 +137,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
-    if args.format == Format::Csv {
+    if args.format == SolveFormat::Obf && args.wld {
+        anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
+    }
+    if args.format == SolveFormat::Csv {
         writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth")?;
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
@@ -146,17 +166,25 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
+                    Ok(row) if args.format == SolveFormat::Obf && !row.exact => {
+                        let (source, index, depth) = (&row.source, row.index, row.depth);
+                        progress.suspend(|| {
+                            stderr!("{source}: record {index}: estimated at depth {depth}; OBF holds exact scores only")
+                        });
+                        failed += 1;
+                    }
                     Ok(row) => {
                         solved += 1;
                         nodes += row.nodes;
                         match args.format {
-                            Format::Csv => {
+                            SolveFormat::Csv => {
                                 let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
                                 w.serialize(&row)?;
                                 out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
                             }
-                            Format::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
-                            Format::Text => writeln!(out, "{}", text(&row))?,
+                            SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
+                            SolveFormat::Text => writeln!(out, "{}", text(&row))?,
+                            SolveFormat::Obf => writeln!(out, "{}", obf(&row))?,
                         }
                         // Solving is slow: each answer goes out as soon as it is known.
                         out.flush()?;
@@ -193,6 +221,23 @@ fn text(row: &Row) -> String {
         s.push_str(&format!("\n  moves: {}", row.moves));
     }
     s
+}
+
+/// A solved position as an OBF line: the board and side, then the best move's score or, with
+/// every move's, each of them (`G8:+18;`), squares in capitals as the FFO files write them.
+fn obf(row: &Row) -> String {
+    let mut line = format!("{};", row.board);
+    let scored = if row.moves.is_empty() && !row.best_move.is_empty() {
+        vec![format!("{}:{:+}", row.best_move, row.score)]
+    } else {
+        row.moves.split_whitespace().map(str::to_owned).collect()
+    };
+    for entry in scored {
+        line.push(' ');
+        line.push_str(&entry.to_uppercase());
+        line.push(';');
+    }
+    line
 }
 
 /// The position a record leads to: its start board after its moves (replayed by the core).
@@ -342,6 +387,7 @@ fn row(
         moves,
         exact: found.exact,
         depth: found.depth,
+        board: crate::notation::board::write_string(&crate::notation::BoardSyntax::of_position(pos)),
     }
 }
 
