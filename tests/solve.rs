@@ -387,6 +387,46 @@ fn obf_output_gives_the_ffo_lines_back() {
     assert_eq!(run(&["--wld"]).status.code(), Some(2));
 }
 
+/// `--check` compares the results with the scores the file stores: the FFO sample agrees; a
+/// copy with a wrong best score, a wrong score of another move and an illegal move is reported
+/// record by record (the last two only with `--all-moves`), exit 1, the rows still written.
+#[test]
+fn check_against_the_stored_scores() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let text = std::fs::read_to_string(&sample).unwrap();
+    let run = |input: &str, extra: &[&str]| {
+        assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "-", "--from", "obf", "--check", "--format", "csv", "-j", "1"])
+            .args(extra)
+            .write_stdin(input)
+            .output()
+            .unwrap()
+    };
+    let out = run(&text, &["--all-moves"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("5 checked against their stored scores, 0 differ"));
+    let lines: Vec<&str> = text.lines().collect();
+    let tampered = [
+        lines[0].replace("G8:+18", "G8:+16"),
+        lines[1].replace("B2:+0", "B2:+2"),
+        format!("{} A1:+2;", lines[2]),
+        lines[3].to_string(),
+        lines[4].to_string(),
+    ]
+    .join("\n");
+    let best_only = run(&tampered, &[]);
+    assert_eq!(best_only.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&best_only.stderr).to_string();
+    assert!(stderr.contains("-:1:1: record 1: the best score is +16 in the file, +18 by the solver"), "{stderr}");
+    assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 1 differ"));
+    assert_eq!(String::from_utf8(best_only.stdout).unwrap().lines().count(), 6);
+    let all = String::from_utf8_lossy(&run(&tampered, &["--all-moves"]).stderr).to_string();
+    assert!(all.contains("record 2: b2 is +2 in the file, +0 by the solver"), "{all}");
+    assert!(all.contains("record 3: a1 is not a legal move here"), "{all}");
+    assert!(all.contains("3 differ"), "{all}");
+}
+
 /// `--weights` loads another weights file (here the shipped one again); a bad file is a usage
 /// error naming the file.
 #[test]

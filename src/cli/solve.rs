@@ -38,6 +38,10 @@ pub struct Args {
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
     pub plain: bool,
+    /// Compare each result with the move scores its record stores (OBF's `G8:+18;`): the best
+    /// score, and with --all-moves every stored move's; a difference is reported (exit 1).
+    #[arg(long)]
+    pub check: bool,
     /// Search this many moves ahead on the evaluation instead of solving (exact where the depth
     /// reaches the end).
     #[arg(long, conflicts_with = "wld")]
@@ -137,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
+    let (mut checked, mut differ) = (0u64, 0u64);
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }
@@ -166,14 +171,23 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
-                    Ok(row) if args.format == SolveFormat::Obf && !row.exact => {
+                    Ok(Solved { row, .. }) if args.format == SolveFormat::Obf && !row.exact => {
                         let (source, index, depth) = (&row.source, row.index, row.depth);
                         progress.suspend(|| {
                             stderr!("{source}: record {index}: estimated at depth {depth}; OBF holds exact scores only")
                         });
                         failed += 1;
                     }
-                    Ok(row) => {
+                    Ok(Solved { row, check }) => {
+                        match check {
+                            Check::Nothing => {}
+                            Check::Agrees => checked += 1,
+                            Check::Differs(e) => {
+                                progress.suspend(|| stderr!("{e}"));
+                                checked += 1;
+                                differ += 1;
+                            }
+                        }
                         solved += 1;
                         nodes += row.nodes;
                         match args.format {
@@ -198,12 +212,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     problems.warn("kifu solve");
     out.finish()?;
     if !args.quiet {
+        let checks = if args.check {
+            format!(", {checked} checked against their stored scores, {differ} differ")
+        } else {
+            String::new()
+        };
         stderr!(
-            "kifu solve: {solved} positions solved, {failed} not ({nodes} nodes, {:.2} s)",
+            "kifu solve: {solved} positions solved, {failed} not{checks} ({nodes} nodes, {:.2} s)",
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed > 0 || differ > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 fn text(row: &Row) -> String {
@@ -240,11 +259,28 @@ fn obf(row: &Row) -> String {
     line
 }
 
-/// The position a record leads to: its start board after its moves (replayed by the core).
-fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
+/// The position a record leads to (its start board after its moves, replayed by the core),
+/// and the move scores the record stores (OBF's `G8:+18; H1:+12;`), if any.
+fn position(source: &Source, raw: &RawRecord) -> Result<(Position, Option<String>), RecordError> {
     let (record, rules) = source.read(raw)?;
     let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
-    Ok(resolved.end)
+    Ok((resolved.end, record.tag("scores").map(str::to_owned)))
+}
+
+/// A solved position, and with `--check` how it compares with the scores its record stores.
+struct Solved {
+    row: Row,
+    check: Check,
+}
+
+/// What `--check` found.
+enum Check {
+    /// Not asked for, or the record stores no scores.
+    Nothing,
+    /// The stored scores agree with the solver's.
+    Agrees,
+    /// They differ: the error names the record and says how.
+    Differs(RecordError),
 }
 
 fn solve(
@@ -253,8 +289,75 @@ fn solve(
     args: &Args,
     solvers: &Mutex<SolverSet>,
     generic: &Mutex<Option<GenericSearcher>>,
+) -> Result<Solved, RecordError> {
+    let (pos, stored) = position(source, raw)?;
+    let row = solve_row(source, raw, args, solvers, generic, pos)?;
+    let check = match stored {
+        Some(stored) if args.check => match differences(&row, &stored, args.wld) {
+            Ok(()) => Check::Agrees,
+            Err(how) => Check::Differs(raw.error(source.name, Default::default(), how)),
+        },
+        _ => Check::Nothing,
+    };
+    Ok(Solved { row, check })
+}
+
+/// How a solved row differs from the scores its record stores (`G8:+18; H1:+12;`, the moves
+/// in any case, not all of them needed): the best score, the score the file gives the solver's
+/// best move, and with `--all-moves` every stored move's score (with `--wld` their signs).
+fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
+    if !row.exact {
+        return Err(format!("estimated at depth {}: its stored scores cannot be checked", row.depth));
+    }
+    let value = |s: i32| if wld { s.signum() } else { s };
+    let mut given = Vec::new();
+    for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+        let parsed = entry
+            .split_once(':')
+            .and_then(|(mv, score)| Some((mv.trim().to_lowercase(), score.trim().parse::<i32>().ok()?)));
+        let Some((mv, score)) = parsed else { return Err(format!("`{entry}` is not a move and its score")) };
+        given.push((mv, value(score)));
+    }
+    let Some(best) = given.iter().map(|g| g.1).max() else { return Ok(()) };
+    let mut problems = Vec::new();
+    if row.score != best {
+        problems.push(format!("the best score is {:+} in the file, {:+} by the solver", best, row.score));
+    }
+    if row.moves.is_empty() {
+        if let Some((mv, score)) = given.iter().find(|(mv, _)| *mv == row.best_move)
+            && *score != row.score
+        {
+            problems.push(format!("the solver's best move {mv} ({:+}) has {score:+} in the file", row.score));
+        }
+    } else {
+        let solved: Vec<(&str, i32)> = row
+            .moves
+            .split_whitespace()
+            .filter_map(|m| m.split_once(':'))
+            .filter_map(|(mv, score)| Some((mv, score.parse().ok()?)))
+            .collect();
+        for (mv, score) in &given {
+            match solved.iter().find(|(m, _)| m == mv) {
+                None => problems.push(format!("{mv} is not a legal move here")),
+                Some((_, s)) if s != score => {
+                    problems.push(format!("{mv} is {score:+} in the file, {s:+} by the solver"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+}
+
+/// The row of one position, solved or searched as `args` ask.
+fn solve_row(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    solvers: &Mutex<SolverSet>,
+    generic: &Mutex<Option<GenericSearcher>>,
+    mut pos: Position,
 ) -> Result<Row, RecordError> {
-    let mut pos = position(source, raw)?;
     if args.plain {
         let mut variant = pos.rules().variant().clone();
         variant.scoring = crate::core::Scoring::Plain;
