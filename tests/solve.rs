@@ -299,17 +299,23 @@ fn exact_solves_within_a_time_limit() {
     let out = run("60");
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 6);
-    // FFO #40-59 (20-34 empty squares) in a thousandth of a second each: the hard ones are
-    // stopped (#59, a wipe-out, takes a few thousand nodes).
+    // FFO #40-59 in a thousandth of a second each (#59, a wipe-out, takes a few thousand nodes).
+    hard_ffo_positions_are_stopped_by(&["--time", "0.001"]);
+}
+
+/// `kifu solve --exact` with the limit `limit` on FFO #40-59 (20-34 empty squares), when the
+/// file is there: the hard positions are reported as stopped (exit 1), the others solved.
+fn hard_ffo_positions_are_stopped_by(limit: &[&str]) {
     let Some(hard) = shared("ffo/fforum-40-59.obf") else { return };
     let out = assert_cmd::Command::cargo_bin("kifu")
         .unwrap()
-        .args(["solve", hard.to_str().unwrap(), "--exact", "--time", "0.001", "-q", "-j", "1"])
+        .args(["solve", hard.to_str().unwrap(), "--exact", "-q", "-j", "1"])
+        .args(limit)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8(out.stdout).unwrap().lines().count() < 5);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit after"));
 }
 
 /// `--nodes N` deepens while that many nodes allow: the same rows on one thread and two, no
@@ -341,16 +347,7 @@ fn node_budgets() {
     for (row, want) in run("100000000", "1").iter().zip(exact) {
         assert_eq!((row["exact"].as_bool(), row["score"].as_i64()), (Some(true), Some(want)));
     }
-    // FFO #40-59 (20-34 empty squares) within 100,000 nodes each: the hard ones are stopped.
-    let Some(hard) = shared("ffo/fforum-40-59.obf") else { return };
-    let out = assert_cmd::Command::cargo_bin("kifu")
-        .unwrap()
-        .args(["solve", hard.to_str().unwrap(), "--exact", "--nodes", "100000", "-q", "-j", "1"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8(out.stdout).unwrap().lines().count() < 5);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped by a limit after 1"));
+    hard_ffo_positions_are_stopped_by(&["--nodes", "100000"]);
 }
 
 /// `--format obf --all-moves` writes the FFO sample's lines back: the same boards and the same

@@ -283,6 +283,8 @@ enum Check {
     Differs(RecordError),
 }
 
+/// Solves (or searches) the position a record leads to and, with `--check`, compares the
+/// result with the scores the record stores.
 fn solve(
     source: &Source,
     raw: &RawRecord,
