@@ -386,7 +386,7 @@ fn obf_output_gives_the_ffo_lines_back() {
 
 /// `--check` compares the results with the scores the file stores: the FFO sample agrees; a
 /// copy with a wrong best score, a wrong score of another move and an illegal move is reported
-/// record by record (the last two only with `--all-moves`), exit 1, the rows still written.
+/// record by record (the second only with `--all-moves`), exit 1, the rows still written.
 #[test]
 fn check_against_the_stored_scores() {
     let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
@@ -416,7 +416,8 @@ fn check_against_the_stored_scores() {
     assert_eq!(best_only.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&best_only.stderr).to_string();
     assert!(stderr.contains("-:1:1: record 1: the best score is +16 in the file, +18 by the solver"), "{stderr}");
-    assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 1 differ"));
+    assert!(stderr.contains("-:3:1: record 3: a1 is not a legal move here"), "{stderr}");
+    assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 2 differ"));
     assert_eq!(String::from_utf8(best_only.stdout).unwrap().lines().count(), 6);
     let all = String::from_utf8_lossy(&run(&tampered, &["--all-moves"]).stderr).to_string();
     assert!(all.contains("record 2: b2 is +2 in the file, +0 by the solver"), "{all}");

@@ -38,8 +38,9 @@ pub struct Args {
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
     pub plain: bool,
-    /// Compare each result with the move scores its record stores (OBF's `G8:+18;`): the best
-    /// score, and with --all-moves every stored move's; a difference is reported (exit 1).
+    /// Compare each result with the move scores its record stores (OBF's `G8:+18;`): the moves'
+    /// legality, the best score, and with --all-moves every stored move's score; a difference
+    /// is reported (exit 1).
     #[arg(long)]
     pub check: bool,
     /// Search this many moves ahead on the evaluation instead of solving (exact where the depth
@@ -133,6 +134,9 @@ struct Row {
     /// The position as a board string with its side (`--format obf`).
     #[serde(skip)]
     board: String,
+    /// The legal moves' names (`--check`).
+    #[serde(skip)]
+    legal: Vec<String>,
 }
 
 /// Runs `kifu solve`.
@@ -305,8 +309,9 @@ fn solve(
 }
 
 /// How a solved row differs from the scores its record stores (`G8:+18; H1:+12;`, the moves
-/// in any case, not all of them needed): the best score, the score the file gives the solver's
-/// best move, and with `--all-moves` every stored move's score (with `--wld` their signs).
+/// in any case, not all of them needed): moves that are not legal, the best score, the score
+/// the file gives the solver's best move, and with `--all-moves` every stored move's score
+/// (with `--wld` their signs).
 fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
     if !row.exact {
         return Err(format!("estimated at depth {}: its stored scores cannot be checked", row.depth));
@@ -321,7 +326,11 @@ fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
         given.push((mv, value(score)));
     }
     let Some(best) = given.iter().map(|g| g.1).max() else { return Ok(()) };
-    let mut problems = Vec::new();
+    let mut problems: Vec<String> = given
+        .iter()
+        .filter(|(mv, _)| !row.legal.contains(mv))
+        .map(|(mv, _)| format!("{mv} is not a legal move here"))
+        .collect();
     if row.score != best {
         problems.push(format!("the best score is {:+} in the file, {:+} by the solver", best, row.score));
     }
@@ -339,12 +348,10 @@ fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
             .filter_map(|(mv, score)| Some((mv, score.parse().ok()?)))
             .collect();
         for (mv, score) in &given {
-            match solved.iter().find(|(m, _)| m == mv) {
-                None => problems.push(format!("{mv} is not a legal move here")),
-                Some((_, s)) if s != score => {
-                    problems.push(format!("{mv} is {score:+} in the file, {s:+} by the solver"))
-                }
-                Some(_) => {}
+            if let Some((_, s)) = solved.iter().find(|(m, _)| m == mv)
+                && s != score
+            {
+                problems.push(format!("{mv} is {score:+} in the file, {s:+} by the solver"));
             }
         }
     }
@@ -493,6 +500,7 @@ fn row(
         exact: found.exact,
         depth: found.depth,
         board: crate::notation::board::write_string(&crate::notation::BoardSyntax::of_position(pos)),
+        legal: pos.legal_moves().into_iter().map(name).collect(),
     }
 }
 
