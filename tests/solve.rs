@@ -419,6 +419,12 @@ fn check_against_the_stored_scores() {
     assert!(stderr.contains("-:3:1: record 3: a1 is not a legal move here"), "{stderr}");
     assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 2 differ"));
     assert_eq!(String::from_utf8(best_only.stdout).unwrap().lines().count(), 6);
+    // Estimates are not checked: said so, and no difference.
+    let estimated = run(&text, &["--depth", "5"]);
+    assert!(estimated.status.success());
+    let stderr = String::from_utf8_lossy(&estimated.stderr).to_string();
+    assert!(stderr.contains("-:1:1: record 1: estimated at depth 5: its stored scores are not checked"), "{stderr}");
+    assert!(stderr.contains("0 checked against their stored scores, 0 differ, 5 only estimated (not checked)"));
     let all = String::from_utf8_lossy(&run(&tampered, &["--all-moves"]).stderr).to_string();
     assert!(all.contains("record 2: b2 is +2 in the file, +0 by the solver"), "{all}");
     assert!(all.contains("record 3: a1 is not a legal move here"), "{all}");

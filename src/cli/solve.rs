@@ -145,7 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
-    let (mut checked, mut differ) = (0u64, 0u64);
+    let (mut checked, mut differ, mut estimated) = (0u64, 0u64, 0u64);
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }
@@ -185,6 +185,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     Ok(Solved { row, check }) => {
                         match check {
                             Check::Nothing => {}
+                            Check::Estimate(e) => {
+                                progress.suspend(|| stderr!("{e}"));
+                                estimated += 1;
+                            }
                             Check::Agrees => checked += 1,
                             Check::Differs(e) => {
                                 progress.suspend(|| stderr!("{e}"));
@@ -216,10 +220,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     problems.warn("kifu solve");
     out.finish()?;
     if !args.quiet {
-        let checks = if args.check {
-            format!(", {checked} checked against their stored scores, {differ} differ")
-        } else {
-            String::new()
+        let checks = match (args.check, estimated) {
+            (false, _) => String::new(),
+            (true, 0) => format!(", {checked} checked against their stored scores, {differ} differ"),
+            (true, _) => format!(
+                ", {checked} checked against their stored scores, {differ} differ, {estimated} only estimated (not checked)"
+            ),
         };
         stderr!(
             "kifu solve: {solved} positions solved, {failed} not{checks} ({nodes} nodes, {:.2} s)",
@@ -281,6 +287,8 @@ struct Solved {
 enum Check {
     /// Not asked for, or the record stores no scores.
     Nothing,
+    /// The result is only an estimate: nothing to compare (the error says so).
+    Estimate(RecordError),
     /// The stored scores agree with the solver's.
     Agrees,
     /// They differ: the error names the record and says how.
@@ -299,10 +307,17 @@ fn solve(
     let (pos, stored) = position(source, raw)?;
     let row = solve_row(source, raw, args, solvers, generic, pos)?;
     let check = match stored {
-        Some(stored) if args.check => match differences(&row, &stored, args.wld) {
-            Ok(()) => Check::Agrees,
-            Err(how) => Check::Differs(raw.error(source.name, Default::default(), how)),
-        },
+        Some(stored) if args.check && stored.split(';').any(|entry| !entry.trim().is_empty()) => {
+            if row.exact {
+                match differences(&row, &stored, args.wld) {
+                    Ok(()) => Check::Agrees,
+                    Err(how) => Check::Differs(raw.error(source.name, Default::default(), how)),
+                }
+            } else {
+                let how = format!("estimated at depth {}: its stored scores are not checked", row.depth);
+                Check::Estimate(raw.error(source.name, Default::default(), how))
+            }
+        }
         _ => Check::Nothing,
     };
     Ok(Solved { row, check })
@@ -313,9 +328,6 @@ fn solve(
 /// the file gives the solver's best move, and with `--all-moves` every stored move's score
 /// (with `--wld` their signs).
 fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
-    if !row.exact {
-        return Err(format!("estimated at depth {}: its stored scores cannot be checked", row.depth));
-    }
     let value = |s: i32| if wld { s.signum() } else { s };
     let mut given = Vec::new();
     for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
@@ -414,7 +426,8 @@ fn solve_row(
         let limits = args.limits(true);
         let solution = solver.solve_with(&pos, target, limits).map_err(fail)?;
         let moves = if args.all_moves {
-            let all = solver.solve_moves_for(&pos, target, Limits::default()).map_err(fail)?;
+            // The moves' solves within the same limit again.
+            let all = solver.solve_moves_for(&pos, target, limits).map_err(fail)?;
             all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
         } else {
             String::new()

@@ -95,12 +95,6 @@ impl Stop {
         self.flag.load(Ordering::Relaxed)
     }
 
-    /// Adds a search's last nodes, at its end, without checking the limits: a search that
-    /// ends within them is not cut by them after the fact.
-    fn add(&self, recent: u64) {
-        self.nodes.fetch_add(recent, Ordering::Relaxed);
-    }
-
     /// Adds a thread's recent nodes and checks the limits.
     fn check(&self, recent: u64) -> bool {
         let total = self.nodes.fetch_add(recent, Ordering::Relaxed) + recent;
@@ -294,10 +288,11 @@ impl Search<'_> {
         self.polled += nodes;
     }
 
-    /// At the end of a search: its nodes not yet in the shared count go there, so that the
-    /// searches after it under the same limits count them.
+    /// At the end of a search: its nodes not yet in the shared count go there and the limits
+    /// are checked, so that the searches after it under the same limits count them (a split's
+    /// many short searches would otherwise never report).
     pub(crate) fn flush(&mut self) {
-        self.cx.stop.add(self.nodes - self.polled);
+        self.cx.stop.check(self.nodes - self.polled);
         self.polled = self.nodes;
     }
 
@@ -879,6 +874,11 @@ impl Search<'_> {
                 let (cut, found, nodes, aborted, chain) = (&cut, &found, &nodes, &aborted, chain.clone());
                 scope.spawn_fifo(move |_| {
                     if cut.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    if cx.stop.hit() {
+                        // A limit ended the search: this move goes unsearched.
+                        aborted.store(true, Ordering::Relaxed);
                         return;
                     }
                     // Each thread on its own near-the-end table: they stay in its core's cache.

@@ -979,6 +979,7 @@ mod tests {
 
     #[test]
     fn a_node_limit_stops_the_search_near_it() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         // 22 and 18 empties: far more than the limits take to solve.
         for (seed, plies) in [(3, 38), (5, 42)] {
             let pos = random_position(seed, plies, "othello");
@@ -990,6 +991,16 @@ mod tests {
                 };
                 // Checked every POLL nodes, the last empties' nodes included.
                 assert!((limit..limit + 2 * super::super::search::POLL).contains(&nodes), "{nodes} for {limit}");
+                // Two threads: each polls, and each split's short searches report as they end.
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner).with_threads(2);
+                let stopped = pool.install(|| solver.solve_with(&pos, Target::Exact, limits));
+                let Err(SolveError::Stopped { nodes }) = stopped else {
+                    panic!("seed {seed}: solved within {limit} nodes on two threads");
+                };
+                assert!(
+                    (limit..limit + 4 * super::super::search::POLL).contains(&nodes),
+                    "{nodes} for {limit}, two threads"
+                );
             }
         }
     }
