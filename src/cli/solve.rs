@@ -53,7 +53,7 @@ pub struct Args {
     pub time: Option<f64>,
     /// Like --time with nodes instead of seconds: search as deep as about this many nodes allow
     /// (a depth is started only when the budget is expected to cover it, and then finished), so
-    /// the output is the same on every machine and for any --threads; with --exact or --wld:
+    /// on one thread the output is the same on every machine; with --exact or --wld:
     /// solve exactly or give up after about this many nodes (every thread's counted together).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
@@ -99,9 +99,11 @@ pub enum SolveFormat {
 }
 
 impl Args {
-    /// Whether a time or node budget is given.
-    fn budget(&self) -> bool {
-        self.time.is_some() || self.nodes.is_some()
+    /// Whether a position with `empties` empty squares gets the depth-limited search: a depth
+    /// short of the end, or a time or node budget without --exact or --wld.
+    fn by_depth(&self, empties: u32) -> bool {
+        let budget = self.time.is_some() || self.nodes.is_some();
+        (budget && !self.exact && !self.wld) || self.depth.is_some_and(|d| d < empties)
     }
 
     /// The limits of one position's search by depth, or of its exact solve (`exact`): the
@@ -407,10 +409,7 @@ fn solve_row(
     // After the solver: the first position's time does not include making its table.
     let started = Instant::now();
     let empties = pos.empties();
-    // A depth, time or node budget asks for the depth-limited search, unless the depth reaches
-    // the end.
-    let limited = (args.budget() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < empties);
-    let (found, moves) = if limited {
+    let (found, moves) = if args.by_depth(empties) {
         let depth = args.depth.unwrap_or(empties);
         let limits = args.limits(false);
         let found = solver.search_with(&pos, depth, limits).map_err(fail)?;
@@ -457,8 +456,7 @@ fn solve_generic(
     searcher: &mut GenericSearcher,
 ) -> Result<Row, SolveError> {
     let started = Instant::now();
-    let limited = (args.budget() && !args.exact && !args.wld) || args.depth.is_some_and(|d| d < pos.empties());
-    let mut found = if limited {
+    let mut found = if args.by_depth(pos.empties()) {
         searcher.search_with(pos, args.depth.unwrap_or(pos.empties()), args.limits(false))?
     } else {
         let exact = searcher.solve_with(pos, args.limits(true))?;
