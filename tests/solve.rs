@@ -380,7 +380,11 @@ fn obf_output_gives_the_ffo_lines_back() {
     let estimated = run(&["--depth", "4"]);
     assert_eq!(estimated.status.code(), Some(1));
     assert!(estimated.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&estimated.stderr).contains("record 1: estimated at depth 4"));
+    let stderr = String::from_utf8_lossy(&estimated.stderr).to_string();
+    assert!(
+        stderr.contains("ffo-1-5.obf:2:1: record 2: estimated at depth 4; OBF holds exact scores only"),
+        "{stderr}"
+    );
     assert_eq!(run(&["--wld"]).status.code(), Some(2));
 }
 
@@ -410,20 +414,27 @@ fn check_against_the_stored_scores() {
         format!("{} A1:+2;", lines[2]),
         lines[3].to_string(),
         lines[4].to_string(),
-    ]
-    .join("\n");
+    ];
+    let tampered_lines = tampered.clone();
+    let tampered = tampered.join("\n");
     let best_only = run(&tampered, &[]);
     assert_eq!(best_only.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&best_only.stderr).to_string();
-    assert!(stderr.contains("-:1:1: record 1: the best score is +16 in the file, +18 by the solver"), "{stderr}");
-    assert!(stderr.contains("-:3:1: record 3: a1 is not a legal move here"), "{stderr}");
+    // Each message points at the stored entry it is about (1-based columns).
+    let column = |line: &str, entry: &str| line.find(entry).unwrap() + 1;
+    let at = format!("-:1:{}: record 1: the best score is +16", column(&tampered_lines[0], "G8:+16"));
+    assert!(stderr.contains(&format!("{at} in the file, +18 by the solver")), "{stderr}");
+    let at = format!("-:3:{}: record 3: a1 is not a legal move here", column(&tampered_lines[2], "A1:+2"));
+    assert!(stderr.contains(&at), "{stderr}");
     assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 2 differ"));
     assert_eq!(String::from_utf8(best_only.stdout).unwrap().lines().count(), 6);
     // Estimates are not checked: said so, and no difference.
     let estimated = run(&text, &["--depth", "5"]);
     assert!(estimated.status.success());
     let stderr = String::from_utf8_lossy(&estimated.stderr).to_string();
-    assert!(stderr.contains("-:1:1: record 1: estimated at depth 5: its stored scores are not checked"), "{stderr}");
+    let scores = column(lines[0], "; ") + 2;
+    let at = format!("-:1:{scores}: record 1: estimated at depth 5: its stored scores are not checked");
+    assert!(stderr.contains(&at), "{stderr}");
     assert!(stderr.contains("0 checked against their stored scores, 0 differ, 5 only estimated (not checked)"));
     let all = String::from_utf8_lossy(&run(&tampered, &["--all-moves"]).stderr).to_string();
     assert!(all.contains("record 2: b2 is +2 in the file, +0 by the solver"), "{all}");
@@ -456,7 +467,8 @@ fn every_move_of_the_ffo_files_checked() {
     let out = run(&["-", "--from", "obf"], ffo31);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(stderr.contains("-:1:1: record 1: g1 is -30 in the file, -32 by the solver\n"), "{stderr}");
+    let at = format!("-:1:{}: record 1: g1 is -30", ffo31.find("G1:-30").unwrap() + 1);
+    assert!(stderr.contains(&format!("{at} in the file, -32 by the solver\n")), "{stderr}");
     assert!(stderr.contains("1 checked against their stored scores, 1 differ"), "{stderr}");
 }
 

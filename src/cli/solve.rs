@@ -14,7 +14,8 @@ use super::{Output, Status};
 use crate::core::{Move, Position};
 use crate::engine::generic::GenericSearcher;
 use crate::engine::solve::{Estimate, Limits, SolveError, Solver, SolverSet, Target};
-use crate::notation::reader::{RawRecord, RecordError};
+use crate::notation::Span;
+use crate::notation::reader::{Body, RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
 #[derive(clap::Args, Debug)]
@@ -177,13 +178,6 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
-                    Ok(Solved { row, .. }) if args.format == SolveFormat::Obf && !row.exact => {
-                        let (source, index, depth) = (&row.source, row.index, row.depth);
-                        progress.suspend(|| {
-                            stderr!("{source}: record {index}: estimated at depth {depth}; OBF holds exact scores only")
-                        });
-                        failed += 1;
-                    }
                     Ok(Solved { row, check }) => {
                         match check {
                             Check::Nothing => {}
@@ -308,16 +302,20 @@ fn solve(
 ) -> Result<Solved, RecordError> {
     let (pos, stored) = position(source, raw)?;
     let row = solve_row(source, raw, args, solvers, generic, pos)?;
+    if args.format == SolveFormat::Obf && !row.exact {
+        let how = format!("estimated at depth {}; OBF holds exact scores only", row.depth);
+        return Err(raw.error(source.name, Default::default(), how));
+    }
     let check = match stored {
         Some(stored) if args.check && stored.split(';').any(|entry| !entry.trim().is_empty()) => {
             if row.exact {
                 match differences(&row, &stored, args.wld) {
                     Ok(()) => Check::Agrees,
-                    Err(how) => Check::Differs(raw.error(source.name, Default::default(), how)),
+                    Err((how, mv)) => Check::Differs(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
                 }
             } else {
                 let how = format!("estimated at depth {}: its stored scores are not checked", row.depth);
-                Check::Estimate(raw.error(source.name, Default::default(), how))
+                Check::Estimate(raw.error(source.name, scores_span(raw, None), how))
             }
         }
         _ => Check::Nothing,
@@ -325,34 +323,62 @@ fn solve(
     Ok(Solved { row, check })
 }
 
+/// Where `--check` points in an OBF record: the stored entry of `mv` if given and found, else
+/// all the stored scores (after the `;` that ends the board and side); the record's start when
+/// it has no such text.
+fn scores_span(raw: &RawRecord, mv: Option<&str>) -> Span {
+    let Body::Text(text) = &raw.body else { return Span::default() };
+    let Some(semicolon) = text.find(';') else { return Span::default() };
+    let mut entries = Vec::new();
+    let mut start = semicolon + 1;
+    for piece in text[semicolon + 1..].split(';') {
+        let lead = piece.len() - piece.trim_start().len();
+        let span = Span { start: start + lead, end: start + piece.trim_end().len() };
+        if span.end > span.start {
+            entries.push((piece.trim(), span));
+        }
+        start += piece.len() + 1;
+    }
+    let named = |entry: &str| {
+        mv.is_some_and(|mv| entry.split_once(':').is_some_and(|(m, _)| m.trim().eq_ignore_ascii_case(mv)))
+    };
+    match (entries.iter().find(|(entry, _)| named(entry)), entries.first(), entries.last()) {
+        (Some(&(_, span)), _, _) => span,
+        (None, Some(first), Some(last)) => Span { start: first.1.start, end: last.1.end },
+        _ => Span::default(),
+    }
+}
+
 /// How a solved row differs from the scores its record stores (`G8:+18; H1:+12;`, the moves
 /// in any case, not all of them needed): moves that are not legal, the best score, the score
 /// the file gives the solver's best move, and with `--all-moves` every stored move's score
-/// (with `--wld` their signs).
-fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
+/// (with `--wld` their signs). The error names the first stored move it concerns, if any.
+fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), (String, Option<String>)> {
     let value = |s: i32| if wld { s.signum() } else { s };
     let mut given = Vec::new();
     for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
         let parsed = entry
             .split_once(':')
             .and_then(|(mv, score)| Some((mv.trim().to_lowercase(), score.trim().parse::<i32>().ok()?)));
-        let Some((mv, score)) = parsed else { return Err(format!("`{entry}` is not a move and its score")) };
+        let Some((mv, score)) = parsed else { return Err((format!("`{entry}` is not a move and its score"), None)) };
         given.push((mv, value(score)));
     }
     let Some(best) = given.iter().map(|g| g.1).max() else { return Ok(()) };
-    let mut problems: Vec<String> = given
+    // Each problem, and the stored move it concerns.
+    let mut problems: Vec<(String, Option<&str>)> = given
         .iter()
         .filter(|(mv, _)| !row.legal.contains(mv))
-        .map(|(mv, _)| format!("{mv} is not a legal move here"))
+        .map(|(mv, _)| (format!("{mv} is not a legal move here"), Some(mv.as_str())))
         .collect();
     if row.score != best {
-        problems.push(format!("the best score is {:+} in the file, {:+} by the solver", best, row.score));
+        problems.push((format!("the best score is {:+} in the file, {:+} by the solver", best, row.score), None));
     }
     if row.moves.is_empty() {
         if let Some((mv, score)) = given.iter().find(|(mv, _)| *mv == row.best_move)
             && *score != row.score
         {
-            problems.push(format!("the solver's best move {mv} ({:+}) has {score:+} in the file", row.score));
+            let how = format!("the solver's best move {mv} ({:+}) has {score:+} in the file", row.score);
+            problems.push((how, Some(mv.as_str())));
         }
     } else {
         let solved: Vec<(&str, i32)> = row
@@ -365,11 +391,15 @@ fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), String> {
             if let Some((_, s)) = solved.iter().find(|(m, _)| m == mv)
                 && s != score
             {
-                problems.push(format!("{mv} is {score:+} in the file, {s:+} by the solver"));
+                problems.push((format!("{mv} is {score:+} in the file, {s:+} by the solver"), Some(mv.as_str())));
             }
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let mv = problems.iter().find_map(|p| p.1).map(str::to_owned);
+    Err((problems.into_iter().map(|p| p.0).collect::<Vec<_>>().join("; "), mv))
 }
 
 /// The row of one position, solved or searched as `args` ask.
