@@ -127,18 +127,29 @@ fn completions_and_man_page() {
 fn broken_pipe_is_not_an_error() {
     use std::io::Read;
     use std::process::{Command as Std, Stdio};
-    let mut child = Std::new(assert_cmd::cargo::cargo_bin("kifu"))
-        .args(["perft", "8", "--all", "--divide"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Close the reading end before kifu writes its (buffered) output.
-    drop(child.stdout.take());
-    let status = child.wait().unwrap();
-    let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
-    assert!(status.success(), "exit {status:?}, stderr {err}");
+    let logbook = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/logbook.gam");
+    let runs: [&[&str]; 4] = [
+        &["perft", "8", "--all", "--divide"],
+        // The csv writer wraps the output's error in its own.
+        &["validate", logbook, "--format", "csv"],
+        &["validate", logbook, "--format", "json"],
+        &["export", logbook, "--table", "moves"],
+    ];
+    for args in runs {
+        let mut child = Std::new(assert_cmd::cargo::cargo_bin("kifu"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Close the reading end before kifu writes its (buffered) output.
+        drop(child.stdout.take());
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        assert!(status.success(), "{args:?}: exit {status:?}, stderr {err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}: {err}");
+    }
 }
 
 // ---- eval and train -------------------------------------------------------------------------

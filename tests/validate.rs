@@ -117,6 +117,10 @@ fn csv_has_the_documented_columns() {
     );
     assert!(lines.next().unwrap().starts_with("-,1,unfinished,3,"));
     assert!(lines.next().unwrap().starts_with("-,2,illegal,1,4,1,,2,f5,the square is already occupied,"));
+    // With no record at all, the header alone.
+    let (empty, _, code) = validate(&["--format", "csv", "-q"], "");
+    assert_eq!((empty.lines().count(), code), (1, 0), "{empty}");
+    assert!(empty.starts_with("source,game,status,"), "{empty}");
 }
 
 #[test]

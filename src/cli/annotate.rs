@@ -454,7 +454,7 @@ pub(crate) fn rows<T: Serialize>(rows: &[T], csv: bool) -> anyhow::Result<Vec<u8
         for row in rows {
             w.serialize(row)?;
         }
-        return w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()));
+        return w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()));
     }
     let mut out = Vec::new();
     for row in rows {

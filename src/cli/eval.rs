@@ -176,7 +176,7 @@ fn write_row<T: Serialize>(out: &mut Output, format: Format, row: &T, text: impl
         Format::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
             w.serialize(row)?;
-            out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+            out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
         }
         Format::Json => writeln!(out, "{}", serde_json::to_string(row)?)?,
         Format::Text => writeln!(out, "{}", text())?,

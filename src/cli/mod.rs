@@ -168,8 +168,12 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
 /// Whether an error is a closed pipe on output (`kifu ... | head`), which is not a failure.
 #[must_use]
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .any(|e| e.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe))
+    let broken = |io: &std::io::Error| io.kind() == std::io::ErrorKind::BrokenPipe;
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>().is_some_and(broken)
+            // The csv writer wraps the error of the output it writes to.
+            || e.downcast_ref::<csv::Error>().is_some_and(|c| matches!(c.kind(), csv::ErrorKind::Io(io) if broken(io)))
+    })
 }
 
 /// Parses a `--rules` spec for clap.

@@ -198,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                             SolveFormat::Csv => {
                                 let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
                                 w.serialize(&row)?;
-                                out.write_all(&w.into_inner().map_err(|e| anyhow::anyhow!("{}", e.error()))?)?;
+                                out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
                             }
                             SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
                             SolveFormat::Text => writeln!(out, "{}", text(&row))?,

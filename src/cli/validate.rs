@@ -40,8 +40,29 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// One output row; the field order is the documented column order.
-#[derive(Serialize, Debug)]
+/// The csv header: [`Row`]'s fields, written first even when no record follows.
+const CSV_HEADER: [&str; 17] = [
+    "source",
+    "game",
+    "status",
+    "plies",
+    "black",
+    "white",
+    "winner",
+    "error_ply",
+    "error_move",
+    "reason",
+    "suggestion",
+    "margin",
+    "passes",
+    "empties",
+    "stored_result",
+    "line",
+    "column",
+];
+
+/// One output row; the field order is the documented column order ([`CSV_HEADER`]).
+#[derive(Serialize, Debug, Default)]
 struct Row {
     source: String,
     game: usize,
@@ -83,7 +104,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "validating");
     let mut counts = [0u64; 5];
     let mut sink = match args.format {
-        Format::Csv => Sink::Csv(Box::new(csv::Writer::from_writer(out))),
+        Format::Csv => {
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+            w.write_record(CSV_HEADER)?;
+            Sink::Csv(Box::new(w))
+        }
         format => Sink::Lines(out, format),
     };
     let problems = records::for_each(&args.input, &progress, validate, |source, result| {
@@ -111,7 +136,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     let out = match sink {
         Sink::Lines(out, _) => out,
-        Sink::Csv(w) => w.into_inner().map_err(|e| anyhow::anyhow!("writing CSV: {}", e.error()))?,
+        Sink::Csv(w) => w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()).context("writing CSV"))?,
     };
     out.finish()?;
     let total: u64 = counts.iter().sum();
@@ -241,4 +266,18 @@ fn text(checked: &Checked) -> String {
         s.push_str(&format!("\n  = suggestion: {}", r.suggestion));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The header written up front is the one serde would write for the rows.
+    #[test]
+    fn csv_header_names_the_row_fields() {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.serialize(Row::default()).unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        assert_eq!(text.lines().next(), Some(CSV_HEADER.join(",").as_str()));
+    }
 }
