@@ -155,3 +155,19 @@ fn wthor_years_replay_and_1988_names_its_truncated_games() {
     assert!(out.contains("the record says -14, the board as it stands gives -6"), "{out}");
     assert_eq!(out.lines().filter(|l| l.contains(",ok,")).count(), 1815);
 }
+
+/// A record that states only the winner (PGN's `1-0`, `0-1`, `1/2-1/2`) is checked too.
+#[test]
+fn a_stated_winner_is_checked() {
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/variants.pgn")).unwrap();
+    // The anti-reversi game: black ends with more discs, so white wins.
+    assert!(text.contains("[Result \"0-1\"]"), "{text}");
+    let rows = rows(&["--from", "pgn"], &text);
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+    let wrong = text.replace("[Result \"0-1\"]", "[Result \"1-0\"]").replace("\n0-1\n", "\n1-0\n");
+    let (out, _, code) = validate(&["--from", "pgn", "--format", "json", "-q"], &wrong);
+    assert_eq!(code, 1);
+    let second: serde_json::Value = serde_json::from_str(out.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["status"], "result_mismatch");
+    assert_eq!(second["reason"], "the record says 1-0, the board gives a win for white");
+}

@@ -143,6 +143,9 @@ pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
             judge_result(&mut check, format, record.tag("komi").is_some());
+            if check.status == Status::Ok && check.stored.is_none() {
+                judge_outcome(&mut check, record.tag("outcome"));
+            }
             check
         }
         Err(e) => {
@@ -294,6 +297,31 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             ply: 0,
             mv: String::new(),
             reason: format!("the record says {stored}, the board gives {}", super::wthor::signed(board)),
+            span: Span::default(),
+        });
+    }
+}
+
+/// Sets `ResultMismatch` on a finished game whose record states only the winner (PGN's `1-0`,
+/// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared.
+fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
+    let stated = match outcome.map(str::trim) {
+        Some("1-0") => Some(Color::Black),
+        Some("0-1") => Some(Color::White),
+        Some("1/2-1/2") => None,
+        _ => return,
+    };
+    if stated != check.score.winner {
+        let board = match check.score.winner {
+            Some(Color::Black) => "a win for black",
+            Some(Color::White) => "a win for white",
+            None => "a draw",
+        };
+        check.status = Status::ResultMismatch;
+        check.problem = Some(Problem {
+            ply: 0,
+            mv: String::new(),
+            reason: format!("the record says {}, the board gives {board}", outcome.unwrap_or_default().trim()),
             span: Span::default(),
         });
     }

@@ -352,9 +352,18 @@ pub(crate) fn result_text(record: &Record) -> String {
         return score.to_owned();
     }
     let margin = record.tag("result").and_then(|m| m.trim().trim_start_matches('+').parse::<f64>().ok());
-    if let Some(m) = margin.filter(|m| m.fract() == 0.0 && m.abs() <= 256.0) {
-        let size = record.start.as_ref().map_or(8, |b| i32::from(b.size));
-        let (total, m) = (size * size, m as i32);
+    // Counts follow from the margin only when the empties go to the winner (then the two
+    // counts fill the board's playable squares); a plain or anti-reversi margin says nothing
+    // of the empties, and a rules tag that does not read leaves the board unknown.
+    let squares = match record.rules() {
+        None => Some(record.start.as_ref().map_or(64, |b| i32::from(b.size) * i32::from(b.size))),
+        Some(Ok(rules)) if rules.variant().scoring == crate::core::Scoring::EmptiesToWinner => {
+            Some(rules.playable().count() as i32)
+        }
+        Some(_) => None,
+    };
+    if let (Some(m), Some(total)) = (margin.filter(|m| m.fract() == 0.0 && m.abs() <= 256.0), squares) {
+        let m = m as i32;
         if m.abs() <= total && (total + m) % 2 == 0 {
             return format!("{}-{}", (total + m) / 2, (total - m) / 2);
         }
@@ -628,6 +637,14 @@ f4 4. pass PA 5. @@ 33-31
         assert!(write(&r).contains("[Result \"34-30\"]"));
         r.set_tag("result", "+3");
         assert!(write(&r).contains("[Result \"1-0\"]"));
+        // The counts fill the board the rules tag names (6x6: 30-6 with +24).
+        r.set_tag("result", "+24");
+        r.set_tag("rules", "othello,size=6");
+        assert!(write(&r).contains("[Result \"30-6\"]"), "{}", write(&r));
+        // An anti-reversi margin (fewer discs wins) gives no counts: the winner only.
+        r.set_tag("result", "-10");
+        r.set_tag("rules", "anti,size=6");
+        assert!(write(&r).contains("[Result \"0-1\"]"), "{}", write(&r));
     }
 
     #[test]
