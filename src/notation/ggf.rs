@@ -358,6 +358,11 @@ pub fn write(record: &Record) -> String {
                 }
             },
             "ggf_type" => put(&mut out, "TY", value),
+            // GGS writes margins with three decimals (`+4.000`); other texts (`+64.000:r`) as given.
+            "result" => match value.trim().parse::<i32>() {
+                Ok(margin) => put(&mut out, "RE", &format!("{:+.3}", f64::from(margin))),
+                Err(_) => put(&mut out, "RE", value),
+            },
             _ => {
                 if let Some(property) = property_of(&name, RENAMED, "ggf_", RESERVED) {
                     put(&mut out, &property, value);
@@ -503,6 +508,14 @@ mod tests {
         assert!(text.ends_with("W[d2/2.39/0.01];)"), "{text}");
         assert!(!text.contains('\n'));
         assert_eq!(parse(&text).unwrap().without_spans(), r.without_spans());
+    }
+
+    #[test]
+    fn writes_margins_as_ggs_does() {
+        for (result, re) in [("-04", "-4.000"), ("+8", "+8.000"), ("0", "+0.000"), ("+64.000:r", "+64.000:r")] {
+            let r = Record { tags: vec![("result".into(), result.into())], ..Record::default() };
+            assert!(write(&r).contains(&format!("RE[{re}]")), "{}", write(&r));
+        }
     }
 
     #[test]

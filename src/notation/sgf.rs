@@ -434,8 +434,16 @@ fn result_of(re: &str) -> String {
     }
 }
 
-/// The `RE` text of a `result` tag.
+/// The `RE` text of a `result` tag: a signed whole margin without leading zeros (`-04` →
+/// `W+4`, `+0` a draw, `0`), other margins and texts as written.
 fn re_of(result: &str) -> String {
+    let signed = result.starts_with(['+', '-']);
+    match result.parse::<i32>() {
+        Ok(0) if signed => return "0".into(),
+        Ok(m) if signed && m > 0 => return format!("B+{m}"),
+        Ok(m) if signed => return format!("W+{}", m.unsigned_abs()),
+        _ => {}
+    }
     if let Some(margin) = result.strip_prefix('+').filter(|m| unsigned(m)) {
         format!("B+{margin}")
     } else if let Some(margin) = result.strip_prefix('-').filter(|m| unsigned(m)) {
@@ -605,6 +613,11 @@ pub(super) mod tests {
             let r = parse(&format!("(;RE[{re}])")).unwrap();
             assert_eq!(r.tag("result"), Some(result), "{re}");
             assert!(write(&r).contains(&format!("RE[{}]", if re == "Draw" { "0" } else { re })));
+        }
+        // A logbook's zero-padded margin is written as SGF writes margins.
+        for (result, re) in [("-04", "W+4"), ("+08", "B+8"), ("-00", "0")] {
+            let r = Record { tags: vec![("result".into(), result.into())], ..Record::default() };
+            assert!(write(&r).contains(&format!("RE[{re}]")), "{}", write(&r));
         }
         let r = parse("(;SZ[6];B[];W[tt];B[pass];W[PA];B[af])").unwrap();
         assert_eq!(r.tag("rules"), Some("othello,size=6"));

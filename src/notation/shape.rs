@@ -73,12 +73,6 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
-    if to == Format::Ggf {
-        // GGS writes results with three decimals (`+4.000`).
-        if let Some(m) = record.tag("result").and_then(|r| r.parse::<i32>().ok()) {
-            record.set_tag("result", format!("{m:+.3}", m = f64::from(m)));
-        }
-    }
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
         let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
         let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
