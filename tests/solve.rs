@@ -552,3 +552,23 @@ fn probcut_calibration() {
         println!("depth {depth:2} vs {shallow:2}: {} positions, mean {mean:+.2}, sd {sd:.2} discs", diffs.len());
     }
 }
+
+/// A position a limit stops gets no row, and its nodes still count in the summary.
+#[test]
+fn stopped_positions_count_their_nodes() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", sample.to_str().unwrap(), "--exact", "--nodes", "1", "-j", "1", "--format", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1, "the header alone");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let stopped: u64 = stderr
+        .lines()
+        .filter_map(|l| l.split_once("stopped by a limit after ")?.1.strip_suffix(" nodes")?.parse::<u64>().ok())
+        .sum();
+    assert!(stopped > 0, "{stderr}");
+    assert!(stderr.contains(&format!("0 positions solved, 5 not ({stopped} nodes")), "{stderr}");
+}

@@ -4,6 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde::Serialize;
@@ -162,16 +163,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Some(path) => Some(std::sync::Arc::new(crate::engine::eval::Evaluator::load(path)?)),
         None => None,
     };
-    // One solver per scoring, its table kept from one position to the next.
-    let solvers = Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator));
-    // The engine for other variants, made on first use.
-    let generic = Mutex::new(None);
+    let engines = Engines {
+        solvers: Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator)),
+        generic: Mutex::new(None),
+        stopped_nodes: AtomicU64::new(0),
+    };
     let problems = pool.install(|| {
         records::for_each_in_batches(
             &args.input,
             &progress,
             1,
-            |source, raw| solve(source, raw, &args, &solvers, &generic),
+            |source, raw| solve(source, raw, &args, &engines),
             |_, result| {
                 match result.and_then(|r| r) {
                     Err(e) => {
@@ -214,6 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     })?;
     progress.finish();
     problems.warn("kifu solve");
+    nodes += engines.stopped_nodes.load(Ordering::Relaxed);
     out.finish()?;
     if !args.quiet {
         let checks = match (args.check, estimated) {
@@ -291,17 +294,21 @@ enum Check {
     Differs(RecordError),
 }
 
+/// What solves the positions of one run.
+struct Engines {
+    /// One solver per scoring, its table kept from one position to the next.
+    solvers: Mutex<SolverSet>,
+    /// The engine for other variants, made on first use.
+    generic: Mutex<Option<GenericSearcher>>,
+    /// The nodes of the searches a limit stopped (they have no row), for the summary.
+    stopped_nodes: AtomicU64,
+}
+
 /// Solves (or searches) the position a record leads to and, with `--check`, compares the
 /// result with the scores the record stores.
-fn solve(
-    source: &Source,
-    raw: &RawRecord,
-    args: &Args,
-    solvers: &Mutex<SolverSet>,
-    generic: &Mutex<Option<GenericSearcher>>,
-) -> Result<Solved, RecordError> {
+fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Result<Solved, RecordError> {
     let (pos, stored) = position(source, raw)?;
-    let row = solve_row(source, raw, args, solvers, generic, pos)?;
+    let row = solve_row(source, raw, args, engines, pos)?;
     if args.format == SolveFormat::Obf && !row.exact {
         let how = format!("estimated at depth {}; OBF holds exact scores only", row.depth);
         return Err(raw.error(source.name, Default::default(), how));
@@ -407,8 +414,7 @@ fn solve_row(
     source: &Source,
     raw: &RawRecord,
     args: &Args,
-    solvers: &Mutex<SolverSet>,
-    generic: &Mutex<Option<GenericSearcher>>,
+    engines: &Engines,
     mut pos: Position,
 ) -> Result<Row, RecordError> {
     if args.plain {
@@ -426,15 +432,20 @@ fn solve_row(
         )
         .map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
     }
-    let fail = |e: SolveError| raw.error(source.name, Default::default(), e.to_string());
+    let fail = |e: SolveError| {
+        if let SolveError::Stopped { nodes } = e {
+            engines.stopped_nodes.fetch_add(nodes, Ordering::Relaxed);
+        }
+        raw.error(source.name, Default::default(), e.to_string())
+    };
     let Some(counting) = Solver::counting_for(&pos) else {
-        let mut generic = generic.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut generic = engines.generic.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let searcher = generic.get_or_insert_with(|| GenericSearcher::new(args.hash_mb));
         return solve_generic(source, raw, args, &pos, searcher).map_err(fail);
     };
     let name = |mv: Move| move_name(&pos, mv);
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
-    let mut solvers = solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut solvers = engines.solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let solver = solvers.get(counting);
     // After the solver: the first position's time does not include making its table.
     let started = Instant::now();
