@@ -181,6 +181,29 @@ fn a_killed_run_resumes_to_the_same_bytes() {
     assert!(!journal.exists());
 }
 
+/// `--resume` goes on only with the options the interrupted run had: its journal's first line
+/// holds them.
+#[test]
+fn resume_refuses_other_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = sample("logbook.gam");
+    let out = dir.path().join("out.csv");
+    let partial = dir.path().join("out.csv.partial");
+    let journal = dir.path().join("out.csv.partial.log");
+    let args = [log.to_str().unwrap(), "-o", out.to_str().unwrap(), "--depth", "2", "-q", "-f", "csv", "-j", "1"];
+    // A complete run's journal is gone; one that stopped says what it was run with.
+    assert_eq!(run(&args).status.code(), Some(0));
+    assert!(!journal.exists());
+    std::fs::write(&partial, "").unwrap();
+    std::fs::write(&journal, "{\"settings\":\"kifu 0.0.0; other\"}\n{\"next\":0,\"bytes\":0,\"players\":[]}\n")
+        .unwrap();
+    let refused = run(&[&args[..], &["--resume"]].concat());
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(stderr.contains("cannot resume:") && stderr.contains("then: kifu 0.0.0; other"), "{stderr}");
+    assert!(partial.exists() && journal.exists(), "kept for a resume with the right options");
+}
+
 #[test]
 fn the_games_table_of_the_sample_as_csv() {
     insta::assert_snapshot!("the_games_table_of_the_sample_as_csv", annotate(&["-f", "csv", "-t", "games"]));

@@ -253,7 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         (Some((k, n)), Some(t)) => (t * (k - 1) / n)..(t * k / n),
         _ => 0..u64::MAX,
     };
-    let mut sink = Sink::open(args.output.as_deref(), args.resume)?;
+    let mut sink = Sink::open(args.output.as_deref(), args.resume, &settings_text(&args))?;
     let resumed_from = sink.next;
     if sink.fresh {
         sink.begin(&header(args.format, args.table))?;
@@ -705,6 +705,28 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
     }
 }
 
+/// Everything a run's output depends on, as the first line of its journal: `--resume` goes on
+/// only with the same (the thread count aside: the output does not depend on it).
+fn settings_text(args: &Args) -> String {
+    format!(
+        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; {:?}; {:?}; shard {:?}",
+        env!("CARGO_PKG_VERSION"),
+        args.input,
+        args.engine,
+        args.marks,
+        args.hash_mb,
+        args.format,
+        args.table,
+        args.shard
+    )
+}
+
+/// The journal's first line: the run's settings ([`settings_text`]).
+#[derive(Serialize, Deserialize)]
+struct RunSettings {
+    settings: String,
+}
+
 /// A game's line in the journal: the next record to do, the output's length, the players'
 /// figures.
 #[derive(Serialize, Deserialize)]
@@ -736,7 +758,7 @@ struct Files {
 }
 
 impl Sink {
-    fn open(target: Option<&Path>, resume: bool) -> anyhow::Result<Sink> {
+    fn open(target: Option<&Path>, resume: bool, settings: &str) -> anyhow::Result<Sink> {
         let target = match target {
             Some(p) if p.as_os_str() != "-" => p,
             _ => {
@@ -765,6 +787,17 @@ impl Sink {
                     // Only whole lines count: a line cut short by the interruption is dropped.
                     let mut reader = BufReader::new(f);
                     let mut line = String::new();
+                    reader.read_line(&mut line)?;
+                    match serde_json::from_str::<RunSettings>(&line) {
+                        Ok(then) if then.settings != settings => anyhow::bail!(
+                            "cannot resume: {} was written with other options (or another kifu)\n  then: {}\n  now:  {settings}",
+                            partial.display(),
+                            then.settings
+                        ),
+                        Ok(_) => line.clear(),
+                        // A journal of a kifu that wrote no settings line: its first entry.
+                        Err(_) => {}
+                    }
                     while reader.read_line(&mut line)? > 0 {
                         if !line.ends_with('\n') {
                             break;
@@ -801,6 +834,10 @@ impl Sink {
             .truncate(entries.is_empty())
             .open(&journal_path)
             .with_context(|| format!("cannot create {}", journal_path.display()))?;
+        if entries.is_empty() {
+            let line = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
+            journal.write_all(line.as_bytes())?;
+        }
         if let Some(last) = entries.last() {
             let length = file.metadata()?.len();
             anyhow::ensure!(
@@ -811,7 +848,7 @@ impl Sink {
             file.set_len(last.bytes)?;
             file.seek(std::io::SeekFrom::End(0))?;
             // The journal, rewritten without a cut line.
-            let mut text = String::new();
+            let mut text = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
             for e in &entries {
                 text.push_str(&serde_json::to_string(e)?);
                 text.push('\n');

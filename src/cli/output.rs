@@ -81,7 +81,8 @@ impl Output {
                 temp_name.push(format!(".kifu-{}.tmp", std::process::id()));
                 let temp = target.with_file_name(temp_name);
                 let mut pending = pending();
-                let file = File::create(&temp).with_context(|| format!("cannot create {}", temp.display()))?;
+                // Named as the user gave it: the temporary name is ours.
+                let file = File::create(&temp).with_context(|| format!("cannot create {}", target.display()))?;
                 pending.temps.push(temp.clone());
                 Inner::File { writer: BufWriter::new(file), temp, target: target.to_path_buf(), finished: false }
             }
