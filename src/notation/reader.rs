@@ -293,6 +293,8 @@ pub struct Reader {
     mid_line: bool,
     /// PGN: inside a `{ }` comment that goes on past the line.
     in_comment: bool,
+    /// Bracket scanner: text other than spaces was seen outside records.
+    stray: bool,
     done: bool,
 }
 
@@ -335,6 +337,7 @@ impl Reader {
             line_chars: 0,
             mid_line: false,
             in_comment: false,
+            stray: false,
             done: false,
         };
         if let Some(e) = damaged {
@@ -644,6 +647,9 @@ impl Reader {
                         }
                     }
                 }
+                if c != open && !c.is_whitespace() {
+                    self.stray = true;
+                }
                 if c == open {
                     let p = self.start(String::new(), column + chars, line_offset + i as u64);
                     self.pending = Some(p);
@@ -791,6 +797,11 @@ impl Iterator for Reader {
                     self.index += 1;
                     let err = raw.error(&self.name, Span::default(), "the file ends inside this record");
                     self.ready.push_back(Err(ReadError::Record(err)));
+                }
+                if self.index == 0 && self.stray {
+                    // Not an empty file: one of another kind, most likely.
+                    let message = format!("no {} record in this file, only other text", self.format);
+                    self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message })));
                 }
                 continue;
             }
@@ -981,6 +992,17 @@ mod tests {
     fn lines_skip_blanks_and_comments() {
         let got = cut("f5d6\n\n# note\nf5f6\r\n", Format::Transcript);
         assert_eq!(got, [(1, 1, "f5d6".into()), (4, 1, "f5f6".into())]);
+    }
+
+    #[test]
+    fn a_file_of_other_text_is_a_file_problem() {
+        for format in [Format::Ggf, Format::Sgf, Format::Json] {
+            let got = read("<html>(not a game)</html>\n", Some(format));
+            assert!(matches!(&got[..], [Err(ReadError::File(e))] if e.message.contains("only other text")), "{got:?}");
+            // Blank files, and text beside records, are not.
+            assert!(read(" \n\n", Some(format)).is_empty());
+        }
+        assert!(read("GGS dump (;GM[Othello];) end\n", Some(Format::Ggf)).iter().all(Result::is_ok));
     }
 
     #[test]
