@@ -58,6 +58,33 @@ fn wthor_sample() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb")).unwrap()
 }
 
+/// A missing file or a directory anywhere among the inputs stops the run before any is read,
+/// and no output file is left.
+#[test]
+fn a_missing_input_stops_the_run_before_the_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.txt", b"f5d6c3\n");
+    let (missing, folder) = (dir.path().join("missing.txt"), dir.path().join("sub"));
+    std::fs::create_dir(&folder).unwrap();
+    let out = dir.path().join("out.csv");
+    for bad in [&missing, &folder] {
+        let run = kifu(&[
+            "export",
+            "--table",
+            "games",
+            good.to_str().unwrap(),
+            bad.to_str().unwrap(),
+            good.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(run.stderr.contains(&format!("cannot read {}", bad.display())), "{}", run.stderr);
+        assert!(!out.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+    }
+}
+
 #[test]
 fn a_truncated_wthor_file_keeps_the_games_before_the_cut_and_the_next_file() {
     let dir = tempfile::tempdir().unwrap();

@@ -298,6 +298,14 @@ fn each_input(
     let rules_cache = Mutex::new(HashMap::new());
     let default_rules = Rules::othello().shared();
     let mut problems = Vec::new();
+    // Every file is there and readable before any is read: a missing one stops the run before
+    // its work begins, not after the files before it.
+    for input in inputs.iter().filter(|i| *i != "-") {
+        let file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            anyhow::bail!("cannot read {input}: it is a directory");
+        }
+    }
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
         let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
