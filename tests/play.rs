@@ -52,6 +52,16 @@ fn games_go_on_from_their_openings_in_turn() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot hold a start position"));
     let ggf = play(&["-", "--to", "ggf", "--depth", "2", "--exact-empties", "6"], board);
     assert!(ggf.starts_with("(;GM[Othello]") && ggf.contains("BO[8"), "{ggf}");
+    // Openings that do not replay are reported and skipped; the others are played (exit 1).
+    let out = kifu()
+        .args(["play", "-", "--depth", "1", "--exact-empties", "4"])
+        .write_stdin("f5d6\nf5f5\nzz\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(stderr.contains("1 games played, 0 failed, 2 openings skipped"), "{stderr}");
 }
 
 #[test]

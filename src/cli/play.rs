@@ -83,8 +83,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("kifu play writes text formats; write WTHOR with `kifu convert --to wthor`");
     }
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
+    let (openings, skipped) = openings(&args)?;
     let plan = Plan {
-        openings: openings(&args)?,
+        openings,
         random: args.random,
         seed: args.seed,
         settings,
@@ -160,20 +161,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     out.finish()?;
     if !args.quiet {
-        stderr!("kifu play: {} games played, {failed} failed", written as u64 - failed);
+        let skipped = if skipped > 0 { format!(", {skipped} openings skipped") } else { String::new() };
+        stderr!("kifu play: {} games played, {failed} failed{skipped}", written as u64 - failed);
     }
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + skipped > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// The openings: every record read, replayed (a bad one is reported and skipped), or the
-/// start position of `--rules` without files.
-fn openings(args: &Args) -> anyhow::Result<Vec<Resolved>> {
+/// start position of `--rules` without files; and how many were skipped.
+fn openings(args: &Args) -> anyhow::Result<(Vec<Resolved>, u64)> {
     if args.input.inputs.is_empty() {
         let rules = args.input.rules.clone().unwrap_or_else(Rules::othello).shared();
         let record = Record { tags: Vec::new(), start: None, moves: Vec::new() };
-        return Ok(vec![record.resolve(rules).map_err(|e| anyhow::anyhow!("{}", e.message))?]);
+        return Ok((vec![record.resolve(rules).map_err(|e| anyhow::anyhow!("{}", e.message))?], 0));
     }
-    let mut openings = Vec::new();
+    let (mut openings, mut skipped) = (Vec::new(), 0);
     let progress = Progress::new(true, "reading");
     records::for_each(
         &args.input,
@@ -188,13 +190,16 @@ fn openings(args: &Args) -> anyhow::Result<Vec<Resolved>> {
         |_, result| {
             match result.and_then(|r| r) {
                 Ok(resolved) => openings.push(resolved),
-                Err(e) => stderr!("{e}"),
+                Err(e) => {
+                    stderr!("{e}");
+                    skipped += 1;
+                }
             }
             Ok(())
         },
     )?
     .warn("kifu play");
-    Ok(openings)
+    Ok((openings, skipped))
 }
 
 /// One thread's engines, kept from game to game.
