@@ -301,3 +301,18 @@ fn svg_renders_to_png_with_resvg_when_installed() {
         assert!((300..800).contains(&width), "{width}");
     }
 }
+
+/// `kifu show --kifu` output, players, passes and result lines included, reads back with
+/// `kifu convert --from kifu` to the same games.
+#[test]
+fn kifu_diagrams_read_back() {
+    let games = sample("wthor-2004.pgn");
+    let (diagrams, _, code) = run(&["show", &games, "--kifu", "--all", "--color", "never"], "");
+    assert_eq!(code, 0);
+    assert!(diagrams.contains("pass: white after 55") && diagrams.contains("(black)"), "{diagrams}");
+    let (back, err, code) = run(&["convert", "-", "--from", "kifu", "--to", "transcript", "-q"], &diagrams);
+    assert_eq!(code, 0, "{err}");
+    let (direct, _, _) = run(&["convert", &games, "--to", "transcript", "-q"], "");
+    assert_eq!(back, direct);
+    assert_eq!(back.lines().count(), 3);
+}

@@ -59,6 +59,11 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         {
             continue;
         }
+        // Lines of text around the grid (players, passes, the count, as `kifu show --kifu`
+        // writes them): a word of two letters or more is never a cell.
+        if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
+            continue;
+        }
         lines.push(words);
     }
     let n = lines.len();
