@@ -28,7 +28,9 @@
 //! | a last move without `m`        | a resignation: no move, `termination` = `resign`    |
 //! |                                | (unless the move has an `s`)                        |
 //! | `tcb`                          | `time`, in seconds (`60000` → `60`)                 |
-//! | `created`                      | `date`, as written                                  |
+//! | `created`                      | `date`, as written; a number (milliseconds since    |
+//! |                                | 1970) as the same instant in the written form       |
+//! | a numeric `id`                 | `oq_id`, its digits (written back as a string)      |
 //! | other fields (`attrs`...)      | `oq_attrs` ... (the value's JSON text)              |
 //!
 //! Dropped: other fields of `position` and of the moves, the `s` of moves before the last, the
@@ -69,6 +71,14 @@ fn whole(x: f64) -> Option<Value> {
     } else {
         Number::from_f64(x).map(Value::Number)
     }
+}
+
+/// Milliseconds since 1970-01-01 as Othello Quest's `created` text (`2024-12-24T00:00:00.000Z`).
+fn timestamp(ms: u64) -> String {
+    let (days, ms) = (ms / 86_400_000, ms % 86_400_000);
+    let (year, month, day) = super::civil_date(days);
+    let (h, m, sec, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{sec:02}.{milli:03}Z")
 }
 
 /// Top-level fields whose `oq_` tag names are taken by mapped fields.
@@ -156,6 +166,11 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 }
             }
             ("created", Value::String(s)) => record.set_tag("date", s.as_str()),
+            // A count of milliseconds since 1970: the same instant as Othello Quest writes it.
+            ("created", Value::Number(n)) if n.as_u64().is_some() => {
+                record.set_tag("date", timestamp(n.as_u64().unwrap_or_default()));
+            }
+            ("id", Value::Number(n)) => record.set_tag("oq_id", n.to_string()),
             ("id" | "gtype" | "players" | "position" | "tcb" | "created", _) => {}
             (key, _) if TAKEN.contains(&key) => {}
             (key, value) => record.set_tag(&format!("oq_{key}"), value.to_string()),
@@ -399,6 +414,16 @@ mod tests {
         assert_eq!(times, [Some(0.001), Some(0.218), Some(0.639)]);
         let words: Vec<&str> = r.moves.iter().map(|t| &GAME[t.span.start..t.span.end]).collect();
         assert_eq!(words, ["e6", "f6", "f5"]);
+    }
+
+    #[test]
+    fn numeric_ids_and_times_are_kept() {
+        let game =
+            GAME.replace(r#""id":"id""#, r#""id":987"#).replace(r#""2024-12-24T00:00:00.000Z""#, "1735000123456");
+        let r = parse(&game).unwrap();
+        assert_eq!(r.tag("oq_id"), Some("987"));
+        assert_eq!(r.tag("date"), Some("2024-12-24T00:28:43.456Z"));
+        assert_eq!(timestamp(0), "1970-01-01T00:00:00.000Z");
     }
 
     #[test]
