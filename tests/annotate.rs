@@ -128,6 +128,16 @@ fn three_shards_merged_are_one_run() {
         let merged = kifu().args(&args).output().unwrap();
         assert_eq!(merged.status.code(), Some(0), "{}", String::from_utf8_lossy(&merged.stderr));
         assert_eq!(stdout(&merged), whole, "{format} {table}");
+        // Shards out of order, or one given twice, are refused where their rows say so.
+        if table != "players" && format != "text" && format != "pgn" {
+            for order in [[1, 0, 2], [0, 0, 2]] {
+                let mut args = vec!["merge"];
+                args.extend(order.iter().map(|&i| shards[i].to_str().unwrap()));
+                let refused = kifu().args(&args).output().unwrap();
+                assert_eq!(refused.status.code(), Some(2), "{format} {table} {order:?}");
+                assert!(String::from_utf8_lossy(&refused.stderr).contains("in shard order"), "{format} {table}");
+            }
+        }
     }
 }
 

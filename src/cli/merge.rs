@@ -37,6 +37,66 @@ enum Kind {
     Games,
 }
 
+impl Kind {
+    /// What it is called in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Csv(Table::Plies) => "csv plies",
+            Kind::Csv(Table::Games) => "csv games",
+            Kind::Csv(Table::Players) => "csv players",
+            Kind::Json(Table::Players) => "json players",
+            Kind::Json(_) => "json plies or games",
+            Kind::Text => "text",
+            Kind::Games => "annotated games (GGF or PGN)",
+        }
+    }
+}
+
+/// A row's source file and game number.
+type GameKey = (String, u64);
+
+/// Checks that the shards' rows come in record order: within one source, a shard's first game
+/// comes after the last game of the shard before (shards given out of order, or one twice,
+/// would otherwise be joined without a word).
+fn check_order(texts: &[String], paths: &[PathBuf], csv: bool) -> anyhow::Result<()> {
+    // The (source, game) of a shard's first and last rows.
+    let ends = |text: &str| -> anyhow::Result<Option<(GameKey, GameKey)>> {
+        let key = |line: &str| -> Option<GameKey> {
+            if csv {
+                let mut r = csv::ReaderBuilder::new().has_headers(false).from_reader(line.as_bytes());
+                let row = r.records().next()?.ok()?;
+                Some((row.get(0)?.to_owned(), row.get(1)?.parse().ok()?))
+            } else {
+                let v: serde_json::Value = serde_json::from_str(line).ok()?;
+                Some((v["source"].as_str()?.to_owned(), v["game"].as_u64()?))
+            }
+        };
+        let rows: Vec<&str> = text.lines().skip(usize::from(csv)).filter(|l| !l.trim().is_empty()).collect();
+        let (Some(&first), Some(&last)) = (rows.first(), rows.last()) else { return Ok(None) };
+        let bad = |line: &str| anyhow::anyhow!("not a row of kifu annotate: {line}");
+        Ok(Some((key(first).ok_or_else(|| bad(first))?, key(last).ok_or_else(|| bad(last))?)))
+    };
+    let mut before: Option<(GameKey, &PathBuf)> = None;
+    for (text, path) in texts.iter().zip(paths) {
+        let Some((first, last)) = ends(text).with_context(|| format!("reading {}", path.display()))? else {
+            continue;
+        };
+        if let Some(((source, game), earlier)) = &before
+            && *source == first.0
+            && first.1 <= *game
+        {
+            anyhow::bail!(
+                "{} starts at game {} of {source}, not after {}'s last game ({game}): give the shards once each, in shard order",
+                path.display(),
+                first.1,
+                earlier.display()
+            );
+        }
+        before = Some((last, path));
+    }
+    Ok(())
+}
+
 fn kind(text: &str) -> Kind {
     let first = text.lines().next().unwrap_or("");
     if first == annotate::PLY_COLUMNS {
@@ -71,7 +131,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     // JSON plies and games rows are both passed through; players rows must not mix with them.
     if let Some(k) = kinds.iter().find(|&&k| k != first) {
-        anyhow::bail!("the shards are not all of one kind ({first:?} and {k:?})");
+        anyhow::bail!("the shards are not all of one kind ({} and {})", first.name(), k.name());
+    }
+    if matches!(first, Kind::Csv(Table::Plies | Table::Games) | Kind::Json(_)) {
+        check_order(&texts, &args.shards, matches!(first, Kind::Csv(_)))?;
     }
     let mut out = Output::open(args.output.as_deref())?;
     let mut players: BTreeMap<String, (u32, Tally)> = BTreeMap::new();
