@@ -156,6 +156,17 @@ fn broken_pipe_is_not_an_error() {
 
 const START: &str = "---------------------------OX------XO--------------------------- X\n";
 
+/// A finished game's value is its final margin, from the side to move (here: under each
+/// game's own rules, a 6x6, an anti-reversi 6x6 and a 10x10 game).
+#[test]
+fn eval_of_a_finished_game_is_its_result() {
+    let games = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants.pgn");
+    let out = kifu().args(["eval", games, "--format", "csv"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let values: Vec<&str> = text.lines().skip(1).map(|l| l.rsplit(',').next().unwrap()).collect();
+    assert_eq!(values, ["-6.0", "10.0", "32.0"], "{text}");
+}
+
 #[test]
 fn eval_prints_each_position() {
     // The start position and its four symmetric first moves evaluate alike.

@@ -114,9 +114,12 @@ fn standard(pos: &Position) -> bool {
 }
 
 /// The static evaluation in discs: the pattern evaluation for standard Othello, the generic one
-/// for other variants. The pattern sum can pass a margin the board allows on extreme positions;
-/// it is held to +-64 discs.
+/// for other variants; a finished game's final margin. The pattern sum can pass a margin the
+/// board allows on extreme positions; it is held to +-64 discs.
 fn static_eval(evaluator: &Evaluator, pos: &Position) -> f64 {
+    if pos.is_game_over() {
+        return f64::from(pos.score().score(pos.side_to_move()));
+    }
     let units = if standard(pos) {
         let (p, o) = view(pos);
         evaluator.evaluate(p, o).clamp(-64 * SCALE, 64 * SCALE)

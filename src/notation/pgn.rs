@@ -6,7 +6,8 @@
 //! `PS`, `@@`), `{comments}` and `;` line comments (a comment after a move is that move's
 //! comment, one before the first move goes to the tag `comment`; several are joined with a
 //! space), `%` escape lines (skipped), and a result token at the end (`1-0`, `0-1`, `1/2-1/2`,
-//! `*` or disc counts `33-31`). A result token must match the `Result` tag when both are given.
+//! `*` or disc counts `33-31`). A result token must match the `Result` tag when both are given
+//! (`*`, the result unknown, leaves the tag's standing).
 //! Only comments may follow the result; a second game (a tag pair after the movetext) and
 //! variations `( ... )` are errors: [`parse`] reads one game. A byte-order mark and CRLF line
 //! ends are accepted.
@@ -124,7 +125,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         if let Ok((after, token)) = result_token(rest) {
             let span = Span { start: offset, end: text.len() - after.len() };
             match &header_result {
-                Some(header) if header != token => {
+                // `*` (result unknown) in the movetext leaves the tag's result standing.
+                Some(header) if header != token && token != "*" => {
                     return Err(SyntaxError {
                         span,
                         message: format!("the result `{token}` differs from the Result tag `{header}`"),
@@ -597,6 +599,9 @@ f4 4. pass PA 5. @@ 33-31
         assert!(parse("1. f5 *").unwrap().tags.is_empty());
         assert_eq!(parse("1. f5 d6 30-34").unwrap().tag("result"), Some("-4"));
         assert!(parse("[Result \"1-0\"]\n1. f5 0-1").is_err());
+        // An unknown result in the movetext does not contradict the tag's.
+        let r = parse("[Result \"33-31\"]\n1. f5 *").unwrap();
+        assert_eq!((r.tag("result"), r.moves.len()), (Some("+2"), 1));
         assert!(parse("1. f5 1-0 d6").is_err());
         assert!(parse("1. f5 (1... d6) 1-0").is_err());
         assert!(parse("1. f5 1-0\n[Event \"next\"]").is_err());
