@@ -332,7 +332,11 @@ fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
 fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     let top = args.top.unwrap_or(10);
     let totals: Vec<(&str, Value)> = s.totals()?;
-    let get = |name: &str| totals.iter().find(|(k, _)| *k == name).map_or(String::new(), |(_, v)| cell(v));
+    // A figure with no value (no games to take a mean of) is shown as `-`.
+    let get = |name: &str| {
+        let value = totals.iter().find(|(k, _)| *k == name).map_or(String::new(), |(_, v)| cell(v));
+        if value.is_empty() { "-".to_owned() } else { value }
+    };
     let mut out = String::new();
     let section = |out: &mut String, title: String| {
         let _ = writeln!(out, "\n{title}\n{}", "-".repeat(title.chars().count()));

@@ -299,7 +299,8 @@ pub struct Reader {
 }
 
 impl Reader {
-    /// A reader over `input`, named `name` in errors, in `format` or the one its start shows.
+    /// A reader over `input`, named `name` in its records' errors, in `format` or the one its start
+    /// shows. Its own errors (a file too short for its format) leave the name to the caller.
     pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
@@ -364,13 +365,13 @@ impl Reader {
                     reader.fail(e);
                     return Ok(reader);
                 }
-                return Err(io::Error::new(e.kind(), format!("{name}: too short for a WTHOR header ({e})")));
+                return Err(io::Error::new(e.kind(), format!("too short for a WTHOR header ({e})")));
             }
             let header = wthor::Header::parse(&bytes);
             if !header.is_8x8() {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!("{name}: board-size byte {} (only 8x8 WTHOR databases are read)", header.board_size),
+                    format!("board-size byte {} (only 8x8 WTHOR databases are read)", header.board_size),
                 ));
             }
             reader.header = Some(header);
