@@ -9,7 +9,8 @@
 //! `tags` keeps the record's order (a repeated tag name keeps its last value); `start` is
 //! present when the record gives a board (cells from a1 rank by rank, `X` `O` `-`); a move has
 //! `color`, `eval` (discs), `time` (seconds) and `comment` only when the record gives them. The
-//! case a move was written in is not kept.
+//! case a move was written in is not kept. A move's span (for errors) is its value between the
+//! quotes.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -87,8 +88,8 @@ pub fn write(record: &Record) -> String {
     serde_json::to_string(&JsonRecord { tags, start, moves }).expect("a record always serialises")
 }
 
-/// Parses one JSON record. Errors point at the line and column serde reports, or at the whole
-/// record for a bad value.
+/// Parses one JSON record. Errors point at the line and column serde reports, at the move for a
+/// bad move, or at the whole record for another bad value.
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let whole = Span { start: 0, end: text.len() };
     let json: JsonRecord = serde_json::from_str(text).map_err(|e| {
@@ -117,12 +118,15 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         };
         record.start = Some(board);
     }
+    let mut spans = move_spans(text);
     for m in json.moves {
+        // The move's own text when it is found as written, else the whole record.
+        let span = spans.next().filter(|s| text[s.start..s.end] == m.mv).unwrap_or(whole);
         let mv = if m.mv.eq_ignore_ascii_case("pass") {
             MoveSyntax::Pass
         } else {
-            let (file, rank) =
-                crate::core::Square::parse_name(&m.mv).map_err(|_| bad(format!("`{}` is not a move", m.mv)))?;
+            let (file, rank) = crate::core::Square::parse_name(&m.mv)
+                .map_err(|_| SyntaxError { span, message: format!("`{}` is not a move", m.mv) })?;
             MoveSyntax::Square { file, rank }
         };
         let color = match m.color.as_deref() {
@@ -135,10 +139,28 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             eval: m.eval,
             time: m.time,
             comment: m.comment,
+            span,
             ..MoveToken::default()
         });
     }
     Ok(record)
+}
+
+/// The spans of the `"move"` values after the `"moves"` key, in order (the text between the
+/// quotes; a value with escapes is not matched against its move by [`parse`]).
+fn move_spans(text: &str) -> impl Iterator<Item = Span> + '_ {
+    let mut at = text.find("\"moves\"").map_or(text.len(), |i| i + 7);
+    std::iter::from_fn(move || {
+        let key = at + text[at..].find("\"move\"")? + 6;
+        let rest = &text[key..];
+        let value = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ':');
+        let start = key + (rest.len() - value.len());
+        at = start;
+        let inner = value.strip_prefix('"')?;
+        let len = inner.find('"')?;
+        at = start + 1 + len;
+        Some(Span { start: start + 1, end: start + 1 + len })
+    })
 }
 
 /// The byte offset of a 1-based line and column.
@@ -175,8 +197,13 @@ mod tests {
 
     #[test]
     fn errors_say_where() {
-        let err = parse("{\"tags\":{},\"moves\":[{\"move\":\"z9\"}]}").unwrap_err();
+        let text = "{\"tags\":{\"move\":\"x\"},\"moves\":[{\"move\":\"f5\"},{\"move\" : \"z9\"}]}";
+        let err = parse(text).unwrap_err();
         assert!(err.message.contains("z9"), "{}", err.message);
+        assert_eq!(&text[err.span.start..err.span.end], "z9");
+        let good = text.replace("z9", "d6");
+        let r = parse(&good).unwrap();
+        assert_eq!(r.moves.iter().map(|t| &good[t.span.start..t.span.end]).collect::<Vec<_>>(), ["f5", "d6"]);
         let err = parse("{\"tags\":{}, \"mooves\":[]}").unwrap_err();
         assert!(err.message.contains("mooves"), "{}", err.message);
         assert!(err.span.start > 0);
