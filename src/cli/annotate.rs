@@ -581,6 +581,9 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
         record.set_tag("comment", format!("kifu annotate: {e}"));
     }
     let fmt = if format == OutFormat::Ggf {
+        if let Some(margin) = record.tag("result").and_then(crate::notation::ggf::ggs_margin) {
+            record.set_tag("result", margin);
+        }
         crate::notation::format::Format::Ggf
     } else {
         crate::notation::format::Format::Pgn

@@ -73,6 +73,11 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
+    if to == Format::Ggf
+        && let Some(margin) = record.tag("result").and_then(super::ggf::ggs_margin)
+    {
+        record.set_tag("result", margin);
+    }
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
         let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
         let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
