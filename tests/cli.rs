@@ -120,7 +120,22 @@ fn rules_resolves_a_spec() {
 #[test]
 fn completions_and_man_page() {
     kifu().args(["completions", "bash"]).assert().success().stdout(predicate::str::contains("kifu"));
-    kifu().arg("man").assert().success().stdout(predicate::str::contains(".TH kifu"));
+    kifu()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH kifu").and(predicate::str::contains("Exit status")));
+    kifu()
+        .args(["man", "solve"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH kifu-solve").and(predicate::str::contains("all\\-moves")));
+    kifu().args(["man", "nope"]).assert().code(2);
+    let dir = tempfile::tempdir().unwrap();
+    kifu().args(["man", "--dir", dir.path().to_str().unwrap()]).assert().success();
+    for page in ["kifu.1", "kifu-solve.1", "kifu-annotate.1", "kifu-validate.1"] {
+        assert!(dir.path().join(page).exists(), "{page}");
+    }
 }
 
 #[test]

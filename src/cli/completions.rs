@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use anyhow::Context;
 use clap::CommandFactory;
 
 use super::{Cli, Status};
@@ -16,7 +17,13 @@ pub struct CompletionArgs {
 
 /// Arguments of `kifu man`.
 #[derive(clap::Args, Debug)]
-pub struct ManArgs {}
+pub struct ManArgs {
+    /// A command's own page (`kifu man solve`: kifu-solve(1), every option) instead of kifu(1).
+    pub command: Option<String>,
+    /// Write every page (kifu.1, kifu-solve.1, ...) into this folder instead.
+    #[arg(long, value_name = "DIR", conflicts_with = "command")]
+    pub dir: Option<std::path::PathBuf>,
+}
 
 /// Prints the completion script.
 pub fn run_completions(args: CompletionArgs) -> anyhow::Result<Status> {
@@ -26,10 +33,26 @@ pub fn run_completions(args: CompletionArgs) -> anyhow::Result<Status> {
     Ok(Status::Ok)
 }
 
-/// Prints the man page.
-pub fn run_man(_: ManArgs) -> anyhow::Result<Status> {
+/// Prints the man page of kifu or of one command, or writes them all into a folder.
+pub fn run_man(args: ManArgs) -> anyhow::Result<Status> {
+    let cli = Cli::command().disable_help_subcommand(true);
+    if let Some(dir) = &args.dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        clap_mangen::generate_to(cli, dir).with_context(|| format!("writing the pages into {}", dir.display()))?;
+        return Ok(Status::Ok);
+    }
+    let page = match &args.command {
+        None => cli,
+        Some(name) => {
+            // Built, the commands are named `kifu-solve` ... as their pages are.
+            let mut cli = cli;
+            cli.build();
+            let found = cli.find_subcommand(name).cloned();
+            found.with_context(|| format!("no command `{name}` (kifu --help lists them)"))?
+        }
+    };
     let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(Cli::command()).render(&mut out)?;
+    clap_mangen::Man::new(page).render(&mut out)?;
     out.flush()?;
     Ok(Status::Ok)
 }

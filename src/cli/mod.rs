@@ -39,7 +39,12 @@ pub use output::{INTERRUPTED, Output};
 
 /// kifu: read, check, analyse and draw Reversi/Othello game records.
 #[derive(Parser, Debug)]
-#[command(name = "kifu", version, about, long_about = None, propagate_version = true)]
+#[command(name = "kifu", version, about, long_about = None, propagate_version = true, after_help = "\
+Exit status: 0 all good; 1 some records invalid (or a check found a difference); 2 a usage or I/O error; 130 \
+interrupted. A closed output pipe (kifu ... | head) is not an error.
+Environment: NO_COLOR turns off kifu show's colours unless --color always; RAYON_NUM_THREADS sets the worker \
+threads of convert, validate, export, stats, eval and train when --threads is not given.
+Manual pages: kifu man COMMAND, or kifu man --dir DIR for every page. Documentation: README.md and docs/.")]
 pub struct Cli {
     /// The subcommand.
     #[command(subcommand)]
