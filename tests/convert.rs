@@ -228,7 +228,7 @@ fn records_a_format_cannot_hold_are_refused_not_changed() {
         let (_, err, code) = convert(&["--to", to, "-o", out.to_str().unwrap()], ggf.as_bytes());
         assert_eq!(code, 1, "{to}: {err}");
         assert!(err.contains("cannot hold a start position"), "{to}: {err}");
-        assert!(err.contains("1 records converted"), "{to}: {err}");
+        assert!(err.contains("1 record converted"), "{to}: {err}");
     }
     // A 6x6 game is not WTHOR's to hold either.
     let (_, err, code) =
@@ -239,7 +239,7 @@ fn records_a_format_cannot_hold_are_refused_not_changed() {
     let sgf = "(;FF[4]GM[2]SZ[8]RE[B+R];B[fe])\n(;FF[4]GM[2]SZ[8];B[fe];W[df])\n";
     let (_, err, code) = convert(&["--to", "wthor", "-o", tempdir().join("y.wtb").to_str().unwrap()], sgf.as_bytes());
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("1 records converted"), "{err}");
+    assert!(err.contains("1 record converted"), "{err}");
 }
 
 #[test]
@@ -251,7 +251,7 @@ fn colours_written_in_a_record_are_checked() {
         "{err}"
     );
     assert!(err.contains("record 2: move 2, d6, is illegal: the record gives the move to black"), "{err}");
-    assert!(err.contains("1 records converted"), "{err}");
+    assert!(err.contains("1 record converted"), "{err}");
 }
 
 #[test]

@@ -61,7 +61,7 @@ fn games_go_on_from_their_openings_in_turn() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(String::from_utf8(out.stdout).unwrap().lines().count(), 1);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(stderr.contains("1 games played, 0 failed, 2 openings skipped"), "{stderr}");
+    assert!(stderr.contains("1 game played, 0 failed, 2 openings skipped"), "{stderr}");
 }
 
 #[test]

@@ -38,7 +38,7 @@ fn a_clean_game_is_ok_with_its_counts() {
     let (out, err, code) = validate(&[], &format!("{GAME}\n"));
     assert_eq!(code, 0, "{err}");
     assert_eq!(out, "", "text output lists only the records that are not ok");
-    assert!(err.contains("1 games: 1 ok"), "{err}");
+    assert!(err.contains("1 game: 1 ok"), "{err}");
     let r = &rows(&[], &format!("{GAME}\n"))[0];
     assert_eq!(r["status"], "ok");
     assert_eq!((r["black"].as_u64(), r["white"].as_u64()), (Some(41), Some(23)));

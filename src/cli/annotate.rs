@@ -311,8 +311,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&trailer)?;
     if !args.quiet {
         stderr!(
-            "kifu annotate: {games} games annotated, {invalid} with errors, {} positions ({:.2} s){}",
-            positions.load(Ordering::Relaxed),
+            "kifu annotate: {} annotated, {invalid} with errors, {} ({:.2} s){}",
+            super::counted(games, "game"),
+            super::counted(positions.load(Ordering::Relaxed), "position"),
             started.elapsed().as_secs_f64(),
             if resumed_from > 0 { format!("; resumed after record {resumed_from}") } else { String::new() },
         );

@@ -83,7 +83,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
-        stderr!("kifu convert: {converted} records converted to {}, {failed} with errors", args.to);
+        stderr!("kifu convert: {} converted to {}, {failed} with errors", super::counted(converted, "record"), args.to);
     }
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }

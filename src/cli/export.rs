@@ -132,7 +132,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     out.finish()?;
     if !args.quiet {
         stderr!(
-            "kifu export: {games} games, {rows} rows, {invalid} invalid records ({:.2} s)",
+            "kifu export: {}, {}, {invalid} invalid records ({:.2} s)",
+            super::counted(games, "game"),
+            super::counted(rows, "row"),
             started.elapsed().as_secs_f64()
         );
     }

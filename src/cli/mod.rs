@@ -170,6 +170,12 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
     }
 }
 
+/// `n` and the noun for it, singular for one (`1 game`, `3 games`), for the summaries.
+#[must_use]
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
 /// Whether an error is a closed pipe on output (`kifu ... | head`), which is not a failure.
 #[must_use]
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {

@@ -162,7 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     out.finish()?;
     if !args.quiet {
         let skipped = if skipped > 0 { format!(", {skipped} openings skipped") } else { String::new() };
-        stderr!("kifu play: {} games played, {failed} failed{skipped}", written as u64 - failed);
+        stderr!("kifu play: {} played, {failed} failed{skipped}", super::counted(written as u64 - failed, "game"));
     }
     Ok(if failed + skipped > 0 { Status::SomeInvalid } else { Status::Ok })
 }

@@ -227,7 +227,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             ),
         };
         stderr!(
-            "kifu solve: {solved} positions solved, {failed} not{checks} ({nodes} nodes, {:.2} s)",
+            "kifu solve: {} solved, {failed} not{checks} ({nodes} nodes, {:.2} s)",
+            super::counted(solved, "position"),
             started.elapsed().as_secs_f64()
         );
     }

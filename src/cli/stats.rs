@@ -128,8 +128,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     if !args.quiet {
         stderr!(
-            "kifu stats: {} games, {} not ok ({:.2} s)",
-            summary.games,
+            "kifu stats: {}, {} not ok ({:.2} s)",
+            super::counted(summary.games, "game"),
             summary.games - summary.status[0],
             started.elapsed().as_secs_f64()
         );

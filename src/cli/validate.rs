@@ -142,7 +142,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let total: u64 = counts.iter().sum();
     if !args.quiet {
         stderr!(
-            "kifu validate: {total} games: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors{} ({:.2} s)",
+            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors{} ({:.2} s)",
+            super::counted(total, "game"),
             counts[0],
             counts[1],
             counts[2],
