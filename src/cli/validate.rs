@@ -262,7 +262,12 @@ fn text(checked: &Checked) -> String {
             format!("{}{at}: record {}: {}: {}", r.source, r.game, r.status, r.reason)
         }
     };
-    s.push_str(&format!("\n  = {} moves replayed; black {}, white {}", r.plies, r.black, r.white));
+    s.push_str(&format!(
+        "\n  = {} replayed; black {}, white {}",
+        super::counted(r.plies as u64, "move"),
+        r.black,
+        r.white
+    ));
     if !r.suggestion.is_empty() {
         s.push_str(&format!("\n  = suggestion: {}", r.suggestion));
     }
