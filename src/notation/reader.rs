@@ -542,6 +542,20 @@ impl Reader {
         }
     }
 
+    /// Reports a record the scanner could not close, as an error of that record.
+    fn cut_short(&mut self, pending: Pending, message: &str) {
+        let raw = RawRecord {
+            index: self.index,
+            line: pending.line,
+            column: pending.column,
+            offset: pending.offset,
+            body: Body::Text(pending.text),
+        };
+        self.index += 1;
+        let err = raw.error(&self.name, Span::default(), message);
+        self.ready.push_back(Err(ReadError::Record(err)));
+    }
+
     fn append(pending: &mut Pending, text: &str) {
         if pending.text.len() + text.len() > MAX_RECORD {
             pending.too_long = true;
@@ -633,6 +647,14 @@ impl Reader {
         let mut chars = 0;
         for (i, c) in line.char_indices() {
             chars += 1;
+            // JSON: a `{` that starts a line inside a record starts the next record (a JSON
+            // record's own lines nest their objects deeper); the open one was never closed.
+            if open == '{' && depth > 0 && column == 0 && i == 0 && c == '{' {
+                if let Some(p) = self.pending.take() {
+                    self.cut_short(p, "this record is not closed before the next line's record");
+                }
+                (depth, quoted, escaped) = (0, false, false);
+            }
             if depth == 0 {
                 if opening {
                     match c {
@@ -788,16 +810,7 @@ impl Iterator for Reader {
                 }
                 // The end: a record still open is cut short; a `(` without `;` was no record.
                 if let Some(p) = self.pending.take().filter(|_| !self.nest.opening) {
-                    let raw = RawRecord {
-                        index: self.index,
-                        line: p.line,
-                        column: p.column,
-                        offset: p.offset,
-                        body: Body::Text(p.text),
-                    };
-                    self.index += 1;
-                    let err = raw.error(&self.name, Span::default(), "the file ends inside this record");
-                    self.ready.push_back(Err(ReadError::Record(err)));
+                    self.cut_short(p, "the file ends inside this record");
                 }
                 if self.index == 0 && self.stray {
                     // Not an empty file: one of another kind, most likely.
@@ -993,6 +1006,14 @@ mod tests {
     fn lines_skip_blanks_and_comments() {
         let got = cut("f5d6\n\n# note\nf5f6\r\n", Format::Transcript);
         assert_eq!(got, [(1, 1, "f5d6".into()), (4, 1, "f5f6".into())]);
+    }
+
+    #[test]
+    fn an_unclosed_json_record_loses_only_itself() {
+        let got = read("{\"moves\":[{\"move\":\"f5\"}\n{\"moves\":[]}\n{\n  \"moves\": []\n}\n", Some(Format::Json));
+        assert!(matches!(&got[0], Err(ReadError::Record(e)) if e.message.contains("not closed")), "{got:?}");
+        // The next record, and a record over several lines, are read.
+        assert!(matches!(&got[1..], [Ok(_), Ok(_)]), "{got:?}");
     }
 
     #[test]
