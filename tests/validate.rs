@@ -113,7 +113,7 @@ fn csv_has_the_documented_columns() {
     let mut lines = out.lines();
     assert_eq!(
         lines.next().unwrap(),
-        "source,game,status,plies,black,white,winner,error_ply,error_move,reason,suggestion,margin,passes,empties,stored_result,line,column"
+        "source,game,status,plies,black,white,winner,error_ply,error_move,reason,suggestion,margin,passes,empties,stored_result,line,column,byte"
     );
     assert!(lines.next().unwrap().starts_with("-,1,unfinished,3,"));
     assert!(lines.next().unwrap().starts_with("-,2,illegal,1,4,1,,2,f5,the square is already occupied,"));

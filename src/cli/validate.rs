@@ -41,7 +41,7 @@ pub struct Args {
 }
 
 /// The csv header: [`Row`]'s fields, written first even when no record follows.
-const CSV_HEADER: [&str; 17] = [
+const CSV_HEADER: [&str; 18] = [
     "source",
     "game",
     "status",
@@ -59,6 +59,7 @@ const CSV_HEADER: [&str; 17] = [
     "stored_result",
     "line",
     "column",
+    "byte",
 ];
 
 /// One output row; the field order is the documented column order ([`CSV_HEADER`]).
@@ -81,6 +82,7 @@ struct Row {
     stored_result: String,
     line: Option<usize>,
     column: Option<usize>,
+    byte: Option<u64>,
 }
 
 /// Where rows go: text or JSON lines, or a CSV writer.
@@ -170,10 +172,7 @@ fn validate(source: &Source, raw: &RawRecord) -> Checked {
     if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format)
         && let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format)
     {
-        return Checked {
-            row: row(source.name, raw.index + 1, &check, Some(raw.line), Some(raw.column)),
-            located: None,
-        };
+        return Checked { row: row(source.name, raw.index + 1, &check, position(None, raw)), located: None };
     }
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
@@ -187,21 +186,37 @@ fn validate(source: &Source, raw: &RawRecord) -> Checked {
         };
         raw.error(source.name, if p.ply == 0 { Span::default() } else { p.span }, message)
     });
-    let (line, column) = position(located.as_ref(), raw);
-    Checked { row: row(source.name, raw.index + 1, &check, line, column), located }
+    let place = position(located.as_ref(), raw);
+    Checked { row: row(source.name, raw.index + 1, &check, place), located }
 }
 
-/// Where a record (or its problem) is: line and column of text, none for binary records.
-fn position(located: Option<&RecordError>, raw: &RawRecord) -> (Option<usize>, Option<usize>) {
-    match located.map(|e| &e.location) {
-        Some(Location::Text { line, column, .. }) => (Some(*line), Some(*column)),
-        Some(Location::Byte(_)) => (None, None),
-        None if raw.line > 0 => (Some(raw.line), Some(raw.column)),
-        None => (None, None),
+/// Where a record or its problem is: a line and column of text, or a byte of a binary file.
+#[derive(Clone, Copy, Default)]
+struct Place {
+    line: Option<usize>,
+    column: Option<usize>,
+    byte: Option<u64>,
+}
+
+impl Place {
+    fn of(location: &Location) -> Place {
+        match location {
+            Location::Text { line, column, .. } => Place { line: Some(*line), column: Some(*column), byte: None },
+            Location::Byte(byte) => Place { byte: Some(*byte), ..Place::default() },
+        }
     }
 }
 
-fn row(source: &str, game: usize, check: &Check, line: Option<usize>, column: Option<usize>) -> Row {
+/// Where a record (or its problem) is.
+fn position(located: Option<&RecordError>, raw: &RawRecord) -> Place {
+    match located {
+        Some(e) => Place::of(&e.location),
+        None if raw.line > 0 => Place { line: Some(raw.line), column: Some(raw.column), byte: None },
+        None => Place { byte: Some(raw.offset), ..Place::default() },
+    }
+}
+
+fn row(source: &str, game: usize, check: &Check, place: Place) -> Row {
     let problem = check.problem.as_ref();
     Row {
         source: source.to_owned(),
@@ -219,17 +234,15 @@ fn row(source: &str, game: usize, check: &Check, line: Option<usize>, column: Op
         passes: check.passes,
         empties: check.empties,
         stored_result: check.stored.clone().unwrap_or_default(),
-        line,
-        column,
+        line: place.line,
+        column: place.column,
+        byte: place.byte,
     }
 }
 
 /// A record that could not be read.
 fn unreadable(source: &Source, e: RecordError) -> Checked {
-    let (line, column) = match &e.location {
-        Location::Text { line, column, .. } => (Some(*line), Some(*column)),
-        Location::Byte(_) => (None, None),
-    };
+    let place = Place::of(&e.location);
     let row = Row {
         source: source.name.to_owned(),
         game: e.record,
@@ -246,8 +259,9 @@ fn unreadable(source: &Source, e: RecordError) -> Checked {
         passes: 0,
         empties: 0,
         stored_result: String::new(),
-        line,
-        column,
+        line: place.line,
+        column: place.column,
+        byte: place.byte,
     };
     Checked { row, located: Some(e) }
 }
