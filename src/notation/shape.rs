@@ -70,7 +70,12 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         // GGF types beside conflicting rules belong to the types dropped with them.
         record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("ggf_type"));
     }
-    if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
+    if to == Format::Ggf {
+        // GGS names every game's type, the standard one too (`TY[8]`).
+        if record.tag("rules").is_none() && record.tag("ggf_type").is_none() {
+            record.set_tag("rules", resolved.start.rules().variant().spec());
+        }
+    } else if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
     if to == Format::Ggf
