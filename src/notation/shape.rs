@@ -46,6 +46,14 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
 /// those give the stored margin.
 pub fn shape(resolved: Resolved, to: Format) -> Record {
     let mut record = resolved.record;
+    // A start board that left the side to move unsaid (a kifu grid, a diagram) gets the side
+    // the replay began with: formats that write it need it, and it makes the rules' own start
+    // recognisable below.
+    if let Some(start) = record.start.as_mut()
+        && start.side.is_none()
+    {
+        start.side = Some(resolved.start.side_to_move());
+    }
     if !to.writes_passes() {
         record.moves.retain(|t| t.mv != MoveSyntax::Pass);
     }
@@ -97,6 +105,21 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
 mod tests {
     use super::*;
     use crate::notation::format;
+
+    /// A kifu grid's start board says no side: shaped, it has the replay's, and the rules' own
+    /// start is no setup.
+    #[test]
+    fn a_start_without_a_side_gets_the_replays() {
+        let grid =
+            format::write(Format::Kifu, &format::parse(Format::Transcript, "f5d6c3", Default::default()).unwrap());
+        let record = format::parse(Format::Kifu, &grid, Default::default()).unwrap();
+        assert_eq!(record.start.as_ref().map(|b| b.side), Some(None));
+        let resolved = record.resolve(crate::core::Rules::othello().shared()).unwrap();
+        let ggf = format::write(Format::Ggf, &for_format(resolved.clone(), Format::Ggf).unwrap());
+        assert!(ggf.contains("-------- *]B[f5]"), "{ggf}");
+        let pgn = format::write(Format::Pgn, &for_format(resolved, Format::Pgn).unwrap());
+        assert!(!pgn.contains("SetUp") && !pgn.contains("FEN"), "{pgn}");
+    }
 
     #[test]
     fn a_record_is_shaped_with_one_rules_tag() {
