@@ -124,6 +124,8 @@ struct Sink {
     players: Names,
     tournaments: Names,
     year: u16,
+    /// Every year the games name (a WTHOR file holds one).
+    years: std::collections::BTreeSet<u16>,
 }
 
 /// A game encoded for WTHOR, with what the database files need to number it.
@@ -150,7 +152,8 @@ impl WthorGame {
             event: name("event"),
             black: name("black"),
             white: name("white"),
-            year: record.tag("date").and_then(|d| d.get(..4)).and_then(|y| y.parse().ok()).unwrap_or(0),
+            // Any date form kifu reads (`2004.05.01`, GGS's seconds since 1970, ...).
+            year: record.tag("date").and_then(crate::stats::year).unwrap_or(0),
         }
     }
 }
@@ -187,6 +190,7 @@ impl Sink {
             players: Names::default(),
             tournaments: Names::default(),
             year: 0,
+            years: std::collections::BTreeSet::new(),
         }
     }
 
@@ -210,6 +214,9 @@ impl Sink {
         if self.year == 0 {
             self.year = game.year;
         }
+        if game.year != 0 {
+            self.years.insert(game.year);
+        }
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
         self.new_ids.push(new);
@@ -218,6 +225,15 @@ impl Sink {
     fn finish(&mut self, out: &mut Output, target: Option<&Path>) -> anyhow::Result<()> {
         if self.to != Format::Wthor {
             return Ok(());
+        }
+        if self.years.len() > 1 {
+            let years: Vec<String> = self.years.iter().map(u16::to_string).collect();
+            stderr!(
+                "kifu convert: warning: the games are of {} years ({}), and a WTHOR file names one: {} is written",
+                years.len(),
+                years.join(", "),
+                self.year
+            );
         }
         let keep = self.kept_ids.iter().all(Option::is_some);
         let created = today();
@@ -260,4 +276,18 @@ impl Sink {
 fn today() -> (u16, u8, u8) {
     let days = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() / 86_400);
     crate::notation::civil_date(days)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A WTHOR game's year comes from any date form kifu reads: GGS writes seconds since 1970.
+    #[test]
+    fn wthor_years_from_any_date() {
+        for (date, year) in [("940607137", 1999), ("2004.05.01", 2004), ("1977", 1977), ("?", 0)] {
+            let record = Record { tags: vec![("date".into(), date.into())], ..Record::default() };
+            assert_eq!(WthorGame::new(&record, [0; wthor::RECORD_LEN]).year, year, "{date}");
+        }
+    }
 }
