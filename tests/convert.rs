@@ -277,3 +277,22 @@ fn tempdir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A voluntary pass (the player had a move) cannot be inferred by a replay: a transcript keeps
+/// it (`PA`), and formats that cannot write it refuse the game instead of changing it.
+#[test]
+fn voluntary_passes_are_kept_or_refused() {
+    let game = r#"{"tags":{"rules":"othello,size=6,pass=voluntary","result":"+36"},"moves":[{"move":"e4"},{"move":"pass"},{"move":"b3"}]}"#;
+    let (out, err, code) = convert(&["-", "--from", "json", "--to", "transcript", "-q"], game.as_bytes());
+    assert_eq!((text(out), code), ("e4PAb3\n".to_owned(), 0), "{err}");
+    for to in ["logbook", "kifu"] {
+        let (out, err, code) = convert(&["-", "--from", "json", "--to", to, "-q"], game.as_bytes());
+        assert_eq!(code, 1, "{to}");
+        assert!(out.is_empty() && err.contains("voluntary passes"), "{to}: {err}");
+    }
+    // Forced passes (the sample's first game has one) are still left to the replay.
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn");
+    let (out, _, code) = convert(&[sample.to_str().unwrap(), "--to", "transcript", "-q"], b"");
+    assert_eq!(code, 0);
+    assert!(!text(out).contains("PA"));
+}

@@ -157,8 +157,8 @@ pub fn parse(format: Format, text: &str, options: ReadOptions) -> Result<Record,
 pub fn write(format: Format, record: &Record) -> String {
     match format {
         Format::Transcript => {
-            let moves =
-                record.moves.iter().filter(|t| t.mv != MoveSyntax::Pass).map(|t| super::MoveToken::new(t.mv)).collect();
+            // The moves alone; passes only where shaping kept them (voluntary ones, `PA`).
+            let moves = record.moves.iter().map(|t| super::MoveToken::new(t.mv)).collect();
             transcript::write(&Record { moves, ..Record::default() }, transcript::Style::Compact)
         }
         Format::Logbook => write_logbook(record),

@@ -15,6 +15,16 @@ pub enum ShapeError {
     /// WTHOR holds standard 8x8 Othello only; the rules spec is the record's.
     #[error("WTHOR holds standard 8x8 Othello only, not {0}")]
     Rules(String),
+    /// The game has voluntary passes, which the format (no pass, or no colours) cannot write.
+    #[error("{0} cannot write this game's voluntary passes (a replay could not tell them); use a format with passes")]
+    Passes(Format),
+}
+
+/// Whether the record's passes must be written for its game to replay: passes chosen under
+/// the voluntary-pass rule, which a replay cannot infer as it infers forced ones.
+fn needs_its_passes(resolved: &Resolved) -> bool {
+    resolved.start.rules().variant().pass == crate::core::PassRule::Voluntary
+        && resolved.record.moves.iter().any(|t| t.mv == MoveSyntax::Pass)
 }
 
 /// The record as `to` should be given it ([`shape`]), or why `to` cannot hold it ([`fits`]).
@@ -37,6 +47,10 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     if to == Format::Wthor && *rules.variant() != Variant::default() {
         return Err(ShapeError::Rules(rules.variant().spec()));
     }
+    // A transcript writes passes when asked to; the other formats without them cannot.
+    if !to.writes_passes() && !to.is_position() && to != Format::Transcript && needs_its_passes(resolved) {
+        return Err(ShapeError::Passes(to));
+    }
     Ok(())
 }
 
@@ -45,6 +59,7 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
 /// others only a start that is not the rules' own; PGN results get the board's disc counts when
 /// those give the stored margin.
 pub fn shape(resolved: Resolved, to: Format) -> Record {
+    let keep_passes = to.writes_passes() || (to == Format::Transcript && needs_its_passes(&resolved));
     let mut record = resolved.record;
     // A start board that left the side to move unsaid (a kifu grid, a diagram) gets the side
     // the replay began with: formats that write it need it, and it makes the rules' own start
@@ -54,7 +69,7 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     {
         start.side = Some(resolved.start.side_to_move());
     }
-    if !to.writes_passes() {
+    if !keep_passes {
         record.moves.retain(|t| t.mv != MoveSyntax::Pass);
     }
     if to.is_position() {
