@@ -572,3 +572,18 @@ fn stopped_positions_count_their_nodes() {
     assert!(stopped > 0, "{stderr}");
     assert!(stderr.contains(&format!("0 positions solved, 5 not ({stopped} nodes")), "{stderr}");
 }
+
+/// Under `ties=second` an even score is the second player's win, never a draw: `--wld` says so
+/// (Ravensburger: white first, so black takes the ties).
+#[test]
+fn wld_knows_who_takes_the_ties() {
+    for (side, wld) in [("X", "score +1"), ("O", "score -1")] {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "-", "--from", "board", "--rules", "ravensburger,size=4", "--wld", "-q", "-j", "1"])
+            .write_stdin(format!("XXXXXXXXOOOOOOOO {side}\n"))
+            .output()
+            .unwrap();
+        assert!(String::from_utf8_lossy(&out.stdout).contains(wld), "{side}: {}", String::from_utf8_lossy(&out.stdout));
+    }
+}

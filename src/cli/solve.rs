@@ -469,12 +469,13 @@ fn solve_row(
         let moves = if args.all_moves {
             // The moves' solves within the same limit again.
             let all = solver.solve_moves_for(&pos, target, limits).map_err(fail)?;
-            all.iter().map(|&(mv, score)| format!("{}:{score:+}", name(mv))).collect::<Vec<_>>().join(" ")
+            let wld = |score: i32| if args.wld { outcome_sign(&pos, score) } else { score };
+            all.iter().map(|&(mv, score)| format!("{}:{:+}", name(mv), wld(score))).collect::<Vec<_>>().join(" ")
         } else {
             String::new()
         };
         let found = Estimate {
-            score: solution.score,
+            score: if args.wld { outcome_sign(&pos, solution.score) } else { solution.score },
             units: 0,
             exact: true,
             depth: empties,
@@ -486,6 +487,17 @@ fn solve_row(
     };
     let nodes = found.nodes + if args.all_moves { solver.nodes() } else { 0 };
     Ok(row(source, raw, &pos, &found, moves, nodes, started))
+}
+
+/// `--wld`'s value of a score for the side to move of `pos`: 1 a win, 0 a draw, -1 a loss.
+/// Where the rules give ties to the second player (`ties=second`), an even score is no draw.
+fn outcome_sign(pos: &Position, score: i32) -> i32 {
+    let variant = pos.rules().variant();
+    match (score.signum(), variant.ties) {
+        (0, crate::core::TieRule::SecondPlayer) if pos.side_to_move() == variant.first.other() => 1,
+        (0, crate::core::TieRule::SecondPlayer) => -1,
+        (sign, _) => sign,
+    }
 }
 
 /// A position of another variant, by the generic engine: searched `--depth` ahead, or exactly
@@ -509,7 +521,7 @@ fn solve_generic(
         exact
     };
     if args.wld {
-        found.score = found.score.signum();
+        found.score = outcome_sign(pos, found.score);
         found.pv.truncate(1);
     }
     let mut nodes = found.nodes;
@@ -518,7 +530,7 @@ fn solve_generic(
         nodes += searcher.nodes();
         if args.wld {
             for (_, e) in &mut all {
-                e.score = e.score.signum();
+                e.score = outcome_sign(pos, e.score);
             }
         }
         estimates_text(pos, &all)
