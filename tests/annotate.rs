@@ -299,3 +299,38 @@ impl Stdin for Command {
         String::from_utf8(out.stdout).unwrap()
     }
 }
+
+/// Under the voluntary-pass rule a pass is a choice: it gets a best move, a loss and a mark,
+/// and counts in the players' figures; a forced pass does not.
+#[test]
+fn a_voluntary_pass_is_judged_like_a_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("vp.json");
+    std::fs::write(
+        &game,
+        r#"{"tags":{"rules":"othello,size=6,pass=voluntary"},"moves":[{"move":"e4"},{"move":"c5"},{"move":"b6"},{"move":"pass"},{"move":"pass"}]}"#,
+    )
+    .unwrap();
+    let out = run(&[game.to_str().unwrap(), "--depth", "2", "--exact-empties", "10", "-j", "1", "-q", "-f", "csv"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let plies = rows(&stdout(&out));
+    let pass = &plies[3];
+    assert_eq!((pass["move"].as_str(), pass["best_move"].as_str()), ("pass", "c6"), "{pass:?}");
+    assert!(pass["loss"].parse::<i32>().unwrap() > 12 && pass["mark"] == "??", "{pass:?}");
+    let games = run(&[
+        game.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--exact-empties",
+        "10",
+        "-j",
+        "1",
+        "-q",
+        "-f",
+        "csv",
+        "-t",
+        "games",
+    ]);
+    let games = rows(&stdout(&games));
+    assert_eq!(games[0]["white_moves"], "2", "{games:?}");
+}

@@ -561,7 +561,7 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
         };
         let mut token = MoveToken::new(mv);
         token.color = Some(p.color);
-        if p.played != Move::Pass {
+        if !p.forced {
             let how = searched(p, selectivity);
             let mut comment = format!("{} {}", p.mark.symbol(), value(p.played_score, p.exact)).trim_start().to_owned();
             if p.loss > 0 {
@@ -629,8 +629,8 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             p.color.name(),
             move_name(p.played),
             format!("{:+}", p.played_score),
-            if p.played == Move::Pass { String::new() } else { move_name(p.best) },
-            if p.played == Move::Pass { String::new() } else { format!("{:+}", p.best_score) },
+            if p.forced { String::new() } else { move_name(p.best) },
+            if p.forced { String::new() } else { format!("{:+}", p.best_score) },
             p.loss,
             p.mark.symbol(),
             how

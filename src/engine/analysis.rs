@@ -136,6 +136,8 @@ pub struct Ply {
     pub empties: u32,
     /// Positions searched for this ply.
     pub nodes: u64,
+    /// A pass with no placement to choose instead: nothing chosen, nothing lost, not counted.
+    pub forced: bool,
 }
 
 /// Why a game could not be analysed.
@@ -174,7 +176,10 @@ pub fn analyse(
         let position = &positions[k];
         let played = moves[k];
         let fail = |error| AnalysisError { ply: k + 1, error };
-        let ply = if played == Move::Pass {
+        // A pass is chosen, and judged like a placement, where the rules let a player pass
+        // with placements at hand (voluntary passes).
+        let forced = played == Move::Pass && !position.legal_moves().iter().any(|m| matches!(m, Move::Place(_)));
+        let ply = if forced {
             // A forced pass: nothing to choose, nothing lost.
             Ply {
                 ply: k + 1,
@@ -189,6 +194,7 @@ pub fn analyse(
                 mark: Mark::None,
                 empties: position.empties(),
                 nodes: 0,
+                forced: true,
             }
         } else {
             let found = analyst.position(position).map_err(fail)?;
@@ -231,6 +237,7 @@ pub fn analyse(
                 mark,
                 empties: position.empties(),
                 nodes,
+                forced: false,
             }
         };
         done();
@@ -341,7 +348,7 @@ pub struct Tally {
 impl Tally {
     /// Counts one ply (a forced pass counts for nothing).
     pub fn add(&mut self, ply: &Ply) {
-        if ply.played == Move::Pass {
+        if ply.forced {
             return;
         }
         self.moves += 1;
