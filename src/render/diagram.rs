@@ -179,8 +179,12 @@ impl Diagram {
                 diagram.notes.push(format!("{kind} for {side}: {}", list.join(", ")));
             }
             _ if !over && position.has_placement() => {
-                let moves: Vec<String> =
+                let mut moves: Vec<String> =
                     position.legal_placements().into_iter().map(|sq| rules.square_name(sq)).collect();
+                // Under the voluntary-pass rule a pass is one of the choices.
+                if position.legal_moves().contains(&crate::core::Move::Pass) {
+                    moves.push("pass".into());
+                }
                 diagram.notes.push(format!("legal moves: {}", moves.join(" ")));
             }
             _ => {}
