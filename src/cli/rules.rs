@@ -14,21 +14,31 @@ pub struct Args {
     /// A rules spec, PRESET[,key=value...], to resolve (default: list the presets and keys).
     #[arg(value_parser = super::parse_rules)]
     pub spec: Option<Rules>,
-    /// Output format (`text` or `json`).
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
+    /// Output format: text, or JSON Lines (one object per preset or key, or the resolved spec).
+    #[arg(long, short, value_enum, default_value_t = RulesFormat::Text)]
+    pub format: RulesFormat,
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
 }
 
+/// `--format` values of `kifu rules` (no table to write as CSV).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum RulesFormat {
+    /// Human-readable text.
+    Text,
+    /// JSON Lines.
+    Json,
+}
+
 /// Runs `kifu rules`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    if args.format == Format::Csv {
-        anyhow::bail!("`kifu rules` writes text or json, not csv");
-    }
+    let format = match args.format {
+        RulesFormat::Text => Format::Text,
+        RulesFormat::Json => Format::Json,
+    };
     let mut out = Output::open(args.output.as_deref())?;
-    match (&args.spec, args.format) {
+    match (&args.spec, format) {
         (None, Format::Text) => list(&mut out)?,
         (None, _) => {
             for p in PRESETS {

@@ -153,9 +153,6 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }
-    if args.format == SolveFormat::Csv {
-        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth")?;
-    }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let probcut = crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
@@ -163,6 +160,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Some(path) => Some(std::sync::Arc::new(crate::engine::eval::Evaluator::load(path)?)),
         None => None,
     };
+    // The header once the options are known to be good.
+    if args.format == SolveFormat::Csv {
+        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth")?;
+    }
     let engines = Engines {
         solvers: Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator)),
         generic: Mutex::new(None),

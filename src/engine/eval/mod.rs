@@ -78,7 +78,7 @@ pub enum EvalError {
     #[error("damaged weights data: {0}")]
     Data(String),
     /// The file could not be read.
-    #[error("cannot read {}: {source}", path.display())]
+    #[error("cannot read {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
