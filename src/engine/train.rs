@@ -245,7 +245,8 @@ impl ErrorTable {
     }
 
     /// The lines for empties `0..width`, `width..2*width`, ... up to 60 (the evaluation's phases
-    /// for a width of 4; 60 joins the line of 59), then the total; lines may count nothing.
+    /// for a width of 4; 60 joins the line of 59), then the total unless one line is all;
+    /// lines may count nothing.
     #[must_use]
     pub fn rows(&self, width: u32) -> Vec<ErrorRow> {
         let width = width.max(1);
@@ -260,7 +261,9 @@ impl ErrorTable {
             rows.push(self.row(lo, hi));
             lo = hi + 1;
         }
-        rows.push(self.row(0, 60));
+        if rows.len() > 1 {
+            rows.push(self.row(0, 60));
+        }
         rows
     }
 
