@@ -106,6 +106,11 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     {
         record.set_tag("result", margin);
     }
+    if matches!(to, Format::Pgn | Format::Playok)
+        && let Some(date) = record.tag("date").and_then(pgn_date)
+    {
+        record.set_tag("date", date);
+    }
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
         let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
         let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
@@ -114,6 +119,21 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         }
     }
     record
+}
+
+/// A date in PGN's form (`1999.10.26`) when it is written otherwise in a way kifu can tell:
+/// GGS's seconds since 1970 (`940607137`), an ISO date or time (`2024-12-24T00:00:00.000Z`).
+/// Other texts (`2004`, `2004.05.01`) stay as they are.
+fn pgn_date(date: &str) -> Option<String> {
+    let date = date.trim();
+    if date.len() >= 9 && date.bytes().all(|b| b.is_ascii_digit()) {
+        let (y, m, d) = super::civil_date(date.parse::<u64>().ok()? / 86_400);
+        return Some(format!("{y:04}.{m:02}.{d:02}"));
+    }
+    let iso = date.get(..10)?.as_bytes();
+    let digits = |r: std::ops::Range<usize>| iso[r].iter().all(u8::is_ascii_digit);
+    (digits(0..4) && iso[4] == b'-' && digits(5..7) && iso[7] == b'-' && digits(8..10))
+        .then(|| date[..10].replace('-', "."))
 }
 
 #[cfg(test)]
@@ -134,6 +154,14 @@ mod tests {
         assert!(ggf.contains("-------- *]B[f5]"), "{ggf}");
         let pgn = format::write(Format::Pgn, &for_format(resolved, Format::Pgn).unwrap());
         assert!(!pgn.contains("SetUp") && !pgn.contains("FEN"), "{pgn}");
+    }
+
+    #[test]
+    fn dates_in_pgns_form() {
+        assert_eq!(pgn_date("940607137").as_deref(), Some("1999.10.22"));
+        assert_eq!(pgn_date("2024-12-24T00:28:43.456Z").as_deref(), Some("2024.12.24"));
+        assert_eq!(pgn_date("2004"), None);
+        assert_eq!(pgn_date("2004.05.01"), None);
     }
 
     #[test]
