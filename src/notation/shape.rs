@@ -122,8 +122,8 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
 }
 
 /// A date in PGN's form (`1999.10.26`) when it is written otherwise in a way kifu can tell:
-/// GGS's seconds since 1970 (`940607137`), an ISO date or time (`2024-12-24T00:00:00.000Z`).
-/// Other texts (`2004`, `2004.05.01`) stay as they are.
+/// GGS's seconds since 1970 (`940607137`) or its date and time (`2003.12.15_12:33:18.MST`), an
+/// ISO date or time (`2024-12-24T00:00:00.000Z`). Other texts (`2004`, `2004.05.01`) stay.
 fn pgn_date(date: &str) -> Option<String> {
     let date = date.trim();
     if date.len() >= 9 && date.bytes().all(|b| b.is_ascii_digit()) {
@@ -132,8 +132,9 @@ fn pgn_date(date: &str) -> Option<String> {
     }
     let iso = date.get(..10)?.as_bytes();
     let digits = |r: std::ops::Range<usize>| iso[r].iter().all(u8::is_ascii_digit);
-    (digits(0..4) && iso[4] == b'-' && digits(5..7) && iso[7] == b'-' && digits(8..10))
-        .then(|| date[..10].replace('-', "."))
+    let dated = |sep: u8| digits(0..4) && iso[4] == sep && digits(5..7) && iso[7] == sep && digits(8..10);
+    // (A PGN date alone, `2004.05.01`, is already right.)
+    (dated(b'-') || (dated(b'.') && date.len() > 10)).then(|| date[..10].replace('-', "."))
 }
 
 #[cfg(test)]
@@ -162,6 +163,7 @@ mod tests {
         assert_eq!(pgn_date("2024-12-24T00:28:43.456Z").as_deref(), Some("2024.12.24"));
         assert_eq!(pgn_date("2004"), None);
         assert_eq!(pgn_date("2004.05.01"), None);
+        assert_eq!(pgn_date("2003.12.15_12:33:18.MST").as_deref(), Some("2003.12.15"));
     }
 
     #[test]
