@@ -410,7 +410,7 @@ fn annotate(
     };
     match analysed {
         Ok(plies) => {
-            annotated.summary = Summary::of(&plies);
+            annotated.summary = Summary::of(&plies, analysis::tie_taker(&positions[0]));
             annotated.plies = plies;
         }
         Err(e) => annotated.error = Some(e.to_string()),

@@ -493,12 +493,7 @@ fn solve_row(
 /// `--wld`'s value of a score for the side to move of `pos`: 1 a win, 0 a draw, -1 a loss.
 /// Where the rules give ties to the second player (`ties=second`), an even score is no draw.
 fn outcome_sign(pos: &Position, score: i32) -> i32 {
-    let variant = pos.rules().variant();
-    match (score.signum(), variant.ties) {
-        (0, crate::core::TieRule::SecondPlayer) if pos.side_to_move() == variant.first.other() => 1,
-        (0, crate::core::TieRule::SecondPlayer) => -1,
-        (sign, _) => sign,
-    }
+    crate::engine::analysis::result_sign(score, pos.side_to_move(), crate::engine::analysis::tie_taker(pos))
 }
 
 /// A position of another variant, by the generic engine: searched `--depth` ahead, or exactly

@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::solve::{Limits, SolveError, Solver};
-use crate::core::{Color, Move, Position};
+use crate::core::{Color, Move, Position, TieRule};
 
 /// A position's value as an analyst found it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -217,9 +217,10 @@ pub fn analyse(
             let loss = best_score - played_score;
             let exact = found.exact && after.exact;
             let mut mark = Mark::for_loss(loss, thresholds);
+            let mover = position.side_to_move();
             if exact
                 && loss == 0
-                && best_score >= 0
+                && result_sign(best_score, mover, tie_taker(position)) >= 0
                 && only_move(analyst, position, played, best_score).map_err(fail)?
             {
                 mark = Mark::Only;
@@ -248,6 +249,25 @@ pub fn analyse(
     Ok(plies)
 }
 
+/// Who wins a game that ends level under `position`'s rules, if anyone (`ties=second`: the
+/// player who moved second).
+#[must_use]
+pub fn tie_taker(position: &Position) -> Option<Color> {
+    let variant = position.rules().variant();
+    (variant.ties == TieRule::SecondPlayer).then(|| variant.first.other())
+}
+
+/// The result a score means for `mover`: 1 a win, 0 a draw, -1 a loss; a level score is a
+/// win or a loss where the rules give ties to a player (`tie_taker`).
+#[must_use]
+pub fn result_sign(score: i32, mover: Color, tie_taker: Option<Color>) -> i32 {
+    match (score.signum(), tie_taker) {
+        (0, Some(taker)) if taker == mover => 1,
+        (0, Some(_)) => -1,
+        (sign, _) => sign,
+    }
+}
+
 /// Whether `played`, worth `score` (a win or a draw), is the only legal move that keeps that
 /// result (a forced move is not marked).
 fn only_move(analyst: &mut dyn Analyst, position: &Position, played: Move, score: i32) -> Result<bool, SolveError> {
@@ -255,7 +275,8 @@ fn only_move(analyst: &mut dyn Analyst, position: &Position, played: Move, score
     if others.is_empty() {
         return Ok(false);
     }
-    let bound = i32::from(score > 0);
+    // The least value that keeps the result: a level score wins for the player who takes ties.
+    let bound = if tie_taker(position) == Some(position.side_to_move()) { 0 } else { i32::from(score > 0) };
     for mv in others {
         if analyst.reaches(position, mv, bound)? {
             return Ok(false);
@@ -399,13 +420,14 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Sums up analysed plies.
+    /// Sums up analysed plies; `tie_taker` wins level games ([`tie_taker`]).
     #[must_use]
-    pub fn of(plies: &[Ply]) -> Summary {
+    pub fn of(plies: &[Ply], tie_taker: Option<Color>) -> Summary {
         let mut summary = Summary::default();
         for ply in plies {
             summary.sides[ply.color.index()].add(ply);
-            if ply.best_score.signum() > ply.played_score.signum() {
+            let result = |score| result_sign(score, ply.color, tie_taker);
+            if result(ply.best_score) > result(ply.played_score) {
                 summary.decisive = Some(ply.ply);
             }
         }
@@ -418,6 +440,41 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
+
+    /// Under `ties=second` a level score is the second player's win and the first's loss, so a
+    /// move from a level win to a loss by two is decisive for the first player only as a loss.
+    #[test]
+    fn level_scores_under_ties_second() {
+        let rules: crate::core::Rules = "ravensburger,size=6".parse().unwrap();
+        let start = Position::start(rules.shared());
+        // White moves first in the Ravensburger rules: black takes the ties.
+        assert_eq!(tie_taker(&start), Some(Color::Black));
+        assert_eq!(tie_taker(&Position::start(crate::core::Rules::othello().shared())), None);
+        assert_eq!(result_sign(0, Color::Black, Some(Color::Black)), 1);
+        assert_eq!(result_sign(0, Color::White, Some(Color::Black)), -1);
+        assert_eq!(result_sign(0, Color::White, None), 0);
+        assert_eq!(result_sign(-2, Color::Black, Some(Color::Black)), -1);
+        let ply = |color, best_score, played_score| Ply {
+            ply: 1,
+            color,
+            played: Move::Pass,
+            best: Move::Pass,
+            best_score,
+            played_score,
+            loss: best_score - played_score,
+            exact: true,
+            depth: 0,
+            mark: Mark::None,
+            empties: 0,
+            nodes: 0,
+            forced: false,
+        };
+        // Black (the tie taker) going from a level score to -2 threw the game away...
+        assert_eq!(Summary::of(&[ply(Color::Black, 0, -2)], Some(Color::Black)).decisive, Some(1));
+        // ...while White going from 0 to -2 lost nothing: 0 was already a loss for White.
+        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], Some(Color::Black)).decisive, None);
+        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], None).decisive, Some(1));
+    }
     use crate::core::{Passes, Rules};
 
     /// A fake engine: the exact values of a small tree by plain minimax, searched "to depth 1"
