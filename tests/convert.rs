@@ -285,11 +285,16 @@ fn voluntary_passes_are_kept_or_refused() {
     let game = r#"{"tags":{"rules":"othello,size=6,pass=voluntary","result":"+36"},"moves":[{"move":"e4"},{"move":"pass"},{"move":"b3"}]}"#;
     let (out, err, code) = convert(&["-", "--from", "json", "--to", "transcript", "-q"], game.as_bytes());
     assert_eq!((text(out), code), ("e4PAb3\n".to_owned(), 0), "{err}");
-    for to in ["logbook", "kifu"] {
-        let (out, err, code) = convert(&["-", "--from", "json", "--to", to, "-q"], game.as_bytes());
-        assert_eq!(code, 1, "{to}");
-        assert!(out.is_empty() && err.contains("voluntary passes"), "{to}: {err}");
-    }
+    // The logbook's colour signs show the pass, and its score is the board's plain difference.
+    let (out, err, code) = convert(&["-", "--from", "json", "--to", "logbook", "-q"], game.as_bytes());
+    assert_eq!((text(out.clone()), code), ("+e4+b3: +06\n".to_owned(), 0), "{err}");
+    let (back, err, code) =
+        convert(&["-", "--from", "logbook", "--rules", "othello,size=6,pass=voluntary", "--to", "json", "-q"], &out);
+    assert_eq!(code, 0, "{err}");
+    assert!(text(back).contains(r#"{"move":"pass","color":"white"}"#));
+    let (out, err, code) = convert(&["-", "--from", "json", "--to", "kifu", "-q"], game.as_bytes());
+    assert_eq!(code, 1);
+    assert!(out.is_empty() && err.contains("voluntary passes"), "{err}");
     // Forced passes (the sample's first game has one) are still left to the replay.
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn");
     let (out, _, code) = convert(&[sample.to_str().unwrap(), "--to", "transcript", "-q"], b"");

@@ -121,10 +121,11 @@ impl Game {
         for (i, &mv) in self.moves.iter().enumerate() {
             let said = self.colors.get(i).copied().flatten();
             let wrong_side = said.is_some_and(|c| c != position.side_to_move());
+            // A pass the record leaves out: forced (a placement with none at hand), or, where
+            // the rules let a player pass at will, any move the record gives to the other side.
             if passes == Passes::Implicit
-                && (matches!(mv, Move::Place(_)) || wrong_side)
-                && !position.has_placement()
                 && position.check(Move::Pass).is_ok()
+                && (wrong_side || (matches!(mv, Move::Place(_)) && !position.has_placement()))
             {
                 let before = position.clone();
                 position.play_mut(Move::Pass).expect("checked");

@@ -47,8 +47,13 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     if to == Format::Wthor && *rules.variant() != Variant::default() {
         return Err(ShapeError::Rules(rules.variant().spec()));
     }
-    // A transcript writes passes when asked to; the other formats without them cannot.
-    if !to.writes_passes() && !to.is_position() && to != Format::Transcript && needs_its_passes(resolved) {
+    // A transcript writes passes when asked to, and the logbook's colour signs show them (a
+    // move given to the side that did not pass); the kifu grid has neither.
+    if !to.writes_passes()
+        && !to.is_position()
+        && !matches!(to, Format::Transcript | Format::Logbook)
+        && needs_its_passes(resolved)
+    {
         return Err(ShapeError::Passes(to));
     }
     Ok(())
@@ -105,6 +110,12 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         && let Some(margin) = record.tag("result").and_then(super::ggf::ggs_margin)
     {
         record.set_tag("result", margin);
+    }
+    // The logbook's score is the plain difference of the discs on the final board (its own
+    // games fill the board; a game that ends early differs from the empties-to-winner margin).
+    if to == Format::Logbook && resolved.end.is_game_over() && record.tag("result").is_some() {
+        let plain = i64::from(resolved.end.count(Color::Black)) - i64::from(resolved.end.count(Color::White));
+        record.set_tag("result", format!("{plain:+}"));
     }
     if matches!(to, Format::Pgn | Format::Playok)
         && let Some(date) = record.tag("date").and_then(pgn_date)
