@@ -181,7 +181,12 @@ pub fn write(record: &Record) -> String {
         out.push_str(&format!(" {:>2}", (b'a' + file as u8) as char));
     }
     out.push('\n');
-    for rank in 0..n {
+    // Ranks as the rules number them: rank 1 at the bottom under `rows=bottom` (the labels say
+    // which way the grid runs, and the reader follows them).
+    let bottom_up =
+        record.rules().and_then(Result::ok).is_some_and(|r| r.variant().rows == crate::core::RowNumbering::Bottom);
+    let ranks: Vec<usize> = if bottom_up { (0..n).rev().collect() } else { (0..n).collect() };
+    for rank in ranks {
         out.push_str(&format!("{:>2}", rank + 1));
         for file in 0..n {
             out.push_str(&format!(" {:>2}", grid[rank * n + file]));
@@ -240,6 +245,15 @@ mod tests {
         let err = parse(&bad).unwrap_err();
         assert_eq!(&bad[err.span.start..err.span.end], "z");
         assert!(parse(". .\n. .").is_err());
+    }
+
+    #[test]
+    fn rows_numbered_from_the_bottom_are_written_bottom_up() {
+        let mut record = crate::notation::transcript::parse("f4d3c6").unwrap();
+        record.tags.push(("rules".into(), "othello,rows=bottom".into()));
+        let grid = write(&record);
+        assert!(grid.lines().nth(1).is_some_and(|l| l.trim_start().starts_with("8 ")), "{grid}");
+        assert_eq!(parse(&grid).unwrap().moves.len(), 3);
     }
 
     #[test]
