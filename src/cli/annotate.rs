@@ -582,9 +582,7 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
         record.set_tag("comment", format!("kifu annotate: {e}"));
     }
     let fmt = if format == OutFormat::Ggf {
-        if let Some(margin) = record.tag("result").and_then(crate::notation::ggf::ggs_margin) {
-            record.set_tag("result", margin);
-        }
+        crate::notation::ggf::use_ggs_margin(&mut record);
         crate::notation::format::Format::Ggf
     } else {
         crate::notation::format::Format::Pgn
@@ -838,9 +836,9 @@ impl Sink {
             .truncate(entries.is_empty())
             .open(&journal_path)
             .with_context(|| format!("cannot create {}", journal_path.display()))?;
+        let settings_line = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
         if entries.is_empty() {
-            let line = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
-            journal.write_all(line.as_bytes())?;
+            journal.write_all(settings_line.as_bytes())?;
         }
         if let Some(last) = entries.last() {
             let length = file.metadata()?.len();
@@ -852,7 +850,7 @@ impl Sink {
             file.set_len(last.bytes)?;
             file.seek(std::io::SeekFrom::End(0))?;
             // The journal, rewritten without a cut line.
-            let mut text = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
+            let mut text = settings_line;
             for e in &entries {
                 text.push_str(&serde_json::to_string(e)?);
                 text.push('\n');

@@ -332,11 +332,18 @@ fn file_letter(file: u8, upper: bool) -> char {
 }
 
 /// A whole margin (`-04`, `+8`, `0`) as GGS writes it, with three decimals (`-4.000`); `None` for
-/// any other text (`+64.000:r`), which is written as it is. Writers of records that come from
-/// other formats apply it to the `result` tag; GGF's own text is kept as read.
+/// any other text (`+64.000:r`), which is written as it is.
 #[must_use]
 pub fn ggs_margin(result: &str) -> Option<String> {
     result.trim().parse::<i32>().ok().map(|m| format!("{:+.3}", f64::from(m)))
+}
+
+/// Puts a record's `result` in GGS's form ([`ggs_margin`]): for records that come from other
+/// formats, before [`write`] (which keeps a GGF record's own text as read).
+pub fn use_ggs_margin(record: &mut Record) {
+    if let Some(margin) = record.tag("result").and_then(ggs_margin) {
+        record.set_tag("result", margin);
+    }
 }
 
 /// Writes a record as one GGF line `(;GM[Othello]...;)`.

@@ -312,6 +312,17 @@ impl Record {
     }
 }
 
+/// The calendar date of a date written as GGS writes it, in seconds since 1970 (`940607137`:
+/// 1999-10-22); `None` for any other text.
+#[must_use]
+pub fn ggs_date(date: &str) -> Option<(u16, u8, u8)> {
+    let date = date.trim();
+    if date.len() < 9 || !date.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(civil_date(date.parse::<u64>().ok()? / 86_400))
+}
+
 /// The calendar date (year, month, day; proleptic Gregorian) of a day counted from 1970-01-01,
 /// for formats that store dates as day or second counts.
 #[must_use]

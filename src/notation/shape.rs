@@ -59,10 +59,11 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     Ok(())
 }
 
-/// Shapes a replayed record for the target format: passes only where the format writes them,
-/// a position format gets the last position, a kifu grid always has its start board, the
-/// others only a start that is not the rules' own; PGN results get the board's disc counts when
-/// those give the stored margin.
+/// Shapes a replayed record for the target format: passes only where the format writes them
+/// (and voluntary ones in transcripts), a start board with its side, a position format gets the
+/// last position, a kifu grid always has its start board, the others only a start that is not
+/// the rules' own; GGF gets GGS's type and margins, the logbook the board's plain difference,
+/// PGN its date form and the board's disc counts when those give the stored margin.
 pub fn shape(resolved: Resolved, to: Format) -> Record {
     let keep_passes = to.writes_passes() || (to == Format::Transcript && needs_its_passes(&resolved));
     let mut record = resolved.record;
@@ -103,13 +104,9 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         if record.tag("rules").is_none() && record.tag("ggf_type").is_none() {
             record.set_tag("rules", resolved.start.rules().variant().spec());
         }
+        super::ggf::use_ggs_margin(&mut record);
     } else if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
-    }
-    if to == Format::Ggf
-        && let Some(margin) = record.tag("result").and_then(super::ggf::ggs_margin)
-    {
-        record.set_tag("result", margin);
     }
     // The logbook's score is the plain difference of the discs on the final board (its own
     // games fill the board; a game that ends early differs from the empties-to-winner margin).
@@ -117,15 +114,16 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         let plain = i64::from(resolved.end.count(Color::Black)) - i64::from(resolved.end.count(Color::White));
         record.set_tag("result", format!("{plain:+}"));
     }
-    if matches!(to, Format::Pgn | Format::Playok)
-        && let Some(date) = record.tag("date").and_then(pgn_date)
-    {
-        record.set_tag("date", date);
-    }
-    if matches!(to, Format::Pgn | Format::Playok) && record.tag("score").is_none() {
+    if matches!(to, Format::Pgn | Format::Playok) {
+        if let Some(date) = record.tag("date").and_then(pgn_date) {
+            record.set_tag("date", date);
+        }
         let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
         let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
-        if resolved.end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
+        if record.tag("score").is_none()
+            && resolved.end.is_game_over()
+            && margin == Some(f64::from(black) - f64::from(white))
+        {
             record.set_tag("score", format!("{black}-{white}"));
         }
     }
@@ -137,8 +135,7 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
 /// ISO date or time (`2024-12-24T00:00:00.000Z`). Other texts (`2004`, `2004.05.01`) stay.
 fn pgn_date(date: &str) -> Option<String> {
     let date = date.trim();
-    if date.len() >= 9 && date.bytes().all(|b| b.is_ascii_digit()) {
-        let (y, m, d) = super::civil_date(date.parse::<u64>().ok()? / 86_400);
+    if let Some((y, m, d)) = super::ggs_date(date) {
         return Some(format!("{y:04}.{m:02}.{d:02}"));
     }
     let iso = date.get(..10)?.as_bytes();

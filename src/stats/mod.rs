@@ -199,9 +199,8 @@ impl Facts {
 pub fn year(date: &str) -> Option<u16> {
     let date = date.trim();
     // GGS writes seconds since 1970 (`DT[940607137]`).
-    if date.len() >= 9 && date.bytes().all(|b| b.is_ascii_digit()) {
-        let seconds: u64 = date.parse().ok()?;
-        return Some(crate::notation::civil_date(seconds / 86_400).0);
+    if let Some((year, _, _)) = crate::notation::ggs_date(date) {
+        return Some(year);
     }
     let bytes = date.as_bytes();
     bytes.windows(4).enumerate().find_map(|(i, w)| {
