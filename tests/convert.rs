@@ -301,3 +301,29 @@ fn voluntary_passes_are_kept_or_refused() {
     assert_eq!(code, 0);
     assert!(!text(out).contains("PA"));
 }
+
+/// An 8-stars game (10x10, three cells cut from each corner) that kifu played itself: under
+/// Grand Othello's rules (10x10, no cut cells) it turns illegal at move 83, on h10.
+const EIGHT_STARS: &str = "e4d6f7f4g4h3d5e3e2d4g3g6g7e1c4d7g5h6c8d3i2b4d2c5i7d8c7h8c3i6e9h5c6i8f3b9a4f2f1b7c9d9j6h4h2h1g1f9a7b5j8g2f10h7b6g8i9b8i3a6a8c2e7e8b2j3c10a5i4e10d10j4a3b3g10j7c1d1g9f8i5j5h10h9";
+
+#[test]
+fn formats_without_the_rules_warn_and_kifu_grids_keep_them() {
+    let (json, err, code) = convert(&["--rules", "8stars", "--to", "json"], EIGHT_STARS.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "rules given with --rules are known: {err}");
+    for (format, keeps) in
+        [("transcript", false), ("ggf", false), ("obf", false), ("kifu", true), ("sgf", true), ("pgn", true)]
+    {
+        let (written, err, code) = convert(&["--to", format], &json);
+        assert_eq!(code, 0, "{format}: {err}");
+        let warned = err.contains("warning: 1 record of other rules than") && err.contains("--rules 8stars");
+        assert_eq!(warned, !keeps, "{format}: {err}");
+        if format != "obf" {
+            // Read back without --rules: the game replays only where the rules were kept.
+            let out = kifu().args(["validate", "-q", "-"]).write_stdin(written).output().unwrap();
+            assert_eq!(out.status.code(), Some(if keeps { 0 } else { 1 }), "{format}");
+        }
+    }
+    let (grid, _, _) = convert(&["--to", "kifu"], &json);
+    assert!(text(grid).ends_with("\nrules 8stars\n"));
+}

@@ -137,6 +137,23 @@ fn a_wthor_header_with_the_wrong_game_count_is_a_file_problem_and_every_game_is_
 }
 
 #[test]
+fn a_wthor_file_too_short_for_its_header_is_a_file_problem_and_the_next_file_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.wtb", &wthor_sample());
+    for (name, bytes) in [("empty.wtb", &[][..]), ("cut.wtb", &wthor_sample()[..10])] {
+        let bad = write(dir.path(), name, bytes);
+        let want = format!("{name}: too short for a WTHOR header of 16 bytes: no game read");
+        let text = kifu(&["validate", bad.to_str().unwrap(), good.to_str().unwrap()]);
+        assert_eq!(text.code, Some(1), "{}", text.stderr);
+        assert!(text.stdout.contains(&want), "{}", text.stdout);
+        assert!(text.stderr.contains("50 games: 50 ok") && text.stderr.contains("; 1 file problem"), "{}", text.stderr);
+        let stats = kifu(&["stats", bad.to_str().unwrap(), good.to_str().unwrap()]);
+        assert_eq!(stats.code, Some(0), "{}", stats.stderr);
+        assert!(stats.stderr.contains(&want) && stats.stderr.contains("50 games, 0 not ok"), "{}", stats.stderr);
+    }
+}
+
+#[test]
 fn bad_lines_in_text_are_errors_of_their_own_records_only() {
     let dir = tempfile::tempdir().unwrap();
     let mut bytes = Vec::new();

@@ -283,3 +283,11 @@ fn the_text_report_on_the_wthor_sample() {
     assert!(out.status.success());
     insta::assert_snapshot!(String::from_utf8(out.stdout).unwrap());
 }
+
+#[test]
+fn invalid_games_are_reported_where_they_go_wrong_even_when_quiet() {
+    let (_, err, code) = run(&["stats", "-q", "--format", "csv"], "f5d6c3d3a1\nf5d6c3d3c4f4f6f3e6e7\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("-:1:9: record 1: illegal: move 5, a1: the move flips no disc"), "{err}");
+    assert!(!err.contains("record 2"), "an unfinished game is not invalid: {err}");
+}

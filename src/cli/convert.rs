@@ -38,9 +38,10 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// A converted record: text ready to write, a game for the WTHOR writer, or an error.
+/// A converted record: text ready to write (with the rules spec it lost, when the format could
+/// not hold it), a game for the WTHOR writer, or an error.
 enum Converted {
-    Text(String),
+    Text(String, Option<String>),
     Wthor(Box<WthorGame>),
     Failed(RecordError),
 }
@@ -66,8 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
-                Converted::Text(text) => {
+                Converted::Text(text, lost) => {
                     sink.write_text(&text, &mut out)?;
+                    if let Some(spec) = lost {
+                        *sink.lost_rules.entry(spec).or_default() += 1;
+                    }
                     converted += 1;
                 }
                 Converted::Wthor(game) => {
@@ -80,6 +84,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     )?;
     progress.finish();
     problems.warn("kifu convert");
+    // Rules given with --rules are known to the user; rules read from the records may be news.
+    if args.input.rules.is_none() {
+        sink.warn_lost_rules();
+    }
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
@@ -99,12 +107,15 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
         Err(e) => return Converted::Failed(e),
     };
     let black = resolved.end.count(Color::Black);
+    let variant = resolved.start.rules().variant().clone();
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
         Err(e) => return Converted::Failed(raw.error(source.name, Span::default(), e.to_string())),
     };
     if to != Format::Wthor {
-        return Converted::Text(format::write(to, &record));
+        let text = format::write(to, &record);
+        let lost = (!shape::rules_kept(&variant, to, &text)).then(|| variant.spec());
+        return Converted::Text(text, lost);
     }
     match wthor::write_game(&record, [0; 3], black as u8) {
         Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
@@ -126,6 +137,8 @@ struct Sink {
     year: u16,
     /// Every year the games name (a WTHOR file holds one).
     years: std::collections::BTreeSet<u16>,
+    /// The records written without their rules (the format has no place for them), by spec.
+    lost_rules: std::collections::BTreeMap<String, u64>,
 }
 
 /// A game encoded for WTHOR, with what the database files need to number it.
@@ -191,7 +204,27 @@ impl Sink {
             tournaments: Names::default(),
             year: 0,
             years: std::collections::BTreeSet::new(),
+            lost_rules: std::collections::BTreeMap::new(),
         }
+    }
+
+    /// Warns of records written in a format that cannot name their rules: read back, they
+    /// replay under other rules unless `--rules` gives theirs again.
+    fn warn_lost_rules(&self) {
+        let records: u64 = self.lost_rules.values().sum();
+        if records == 0 {
+            return;
+        }
+        let specs: Vec<&str> = self.lost_rules.keys().map(String::as_str).collect();
+        let how = match specs.as_slice() {
+            [spec] => format!("read {} back with --rules {spec}", if records == 1 { "it" } else { "them" }),
+            _ => format!("read each back with its --rules ({})", specs.join("; ")),
+        };
+        stderr!(
+            "kifu convert: warning: {} of other rules than {} can name: {how}",
+            super::counted(records, "record"),
+            self.to
+        );
     }
 
     /// Writes one text record (multi-line formats get a blank line between records).

@@ -111,7 +111,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             invalid += 1;
             match args.invalid {
                 Invalid::Fail => {
-                    stop = Some(games);
+                    stop = Some(
+                        r.error
+                            .map_or_else(|| format!("record {games}"), |e| format!("{}: record {}", e.file, e.record)),
+                    );
                     return Ok(());
                 }
                 Invalid::Skip => return Ok(()),
@@ -126,15 +129,16 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     problems.warn("kifu export");
     if let Some(at) = stop {
         // Dropping the output unfinished leaves no -o file behind.
-        stderr!("kifu export: record {at} is invalid and --invalid fail was given: stopped, no output file written");
+        stderr!("kifu export: {at} is invalid and --invalid fail was given: stopped, no output file written");
         return Ok(Status::SomeInvalid);
     }
     out.finish()?;
     if !args.quiet {
         stderr!(
-            "kifu export: {}, {}, {invalid} invalid records ({:.2} s)",
+            "kifu export: {}, {}, {} ({:.2} s)",
             super::counted(games, "game"),
             super::counted(rows, "row"),
+            super::counted(invalid, "invalid record"),
             started.elapsed().as_secs_f64()
         );
     }
@@ -240,7 +244,9 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
             write_rows(&mut text, &export::position_rows(source.name, index, &game), args.format, columns)
         }
     };
-    Rendered { text, rows, invalid, error: None }
+    // An invalid record's problem is reported at its place, as `validate` reports it.
+    let error = if invalid { source.problem(raw, &check) } else { None };
+    Rendered { text, rows, invalid, error }
 }
 
 /// Renders rows as CSV (no header) or JSON Lines, keeping only `columns` when given.

@@ -105,6 +105,19 @@ impl Source<'_> {
         Ok((record, rules))
     }
 
+    /// The first problem `check` found in the record, as an error at its place: the move at
+    /// fault, or the whole record for a problem that is no move's (a stored result that does
+    /// not match). `None` when the check found none.
+    pub fn problem(&self, raw: &RawRecord, check: &crate::notation::check::Check) -> Option<RecordError> {
+        check.problem.as_ref().map(|p| {
+            let message = match p.ply {
+                0 => format!("{}: {}", check.status.name(), p.reason),
+                ply => format!("{}: move {ply}, {}: {}", check.status.name(), p.mv, p.reason),
+            };
+            raw.error(self.name, if p.ply == 0 { Span::default() } else { p.span }, message)
+        })
+    }
+
     /// The rules of a record with no tags or start board: `--rules`, else standard Othello.
     pub fn untagged_rules(&self) -> Arc<Rules> {
         self.forced.clone().unwrap_or_else(|| self.default_rules.clone())
@@ -116,10 +129,8 @@ impl Source<'_> {
         if let Some(r) = &self.forced {
             return Ok(r.clone());
         }
-        let spec = match (record.tag("rules"), record.start.as_ref().map(|b| b.size)) {
-            (Some(spec), _) => spec.to_owned(),
-            (None, Some(n)) if n != 8 => format!("othello,size={n}"),
-            (None, _) => return Ok(self.default_rules.clone()),
+        let Some(spec) = record.implied_spec().map(std::borrow::Cow::into_owned) else {
+            return Ok(self.default_rules.clone());
         };
         let mut cache = self.rules_cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(r) = cache.get(&spec) {

@@ -87,7 +87,8 @@ pub enum By {
 
 /// What the worker makes of one record.
 enum Outcome {
-    Facts(usize, Box<Facts>),
+    /// The record's facts, and its problem when it is invalid (counted all the same).
+    Facts(usize, Box<Facts>, Option<RecordError>),
     Failed(Verdict, Option<RecordError>),
 }
 
@@ -100,11 +101,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth);
     let problems = records::for_each(&args.input, &progress, work, |source, result| {
         match result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e))) {
-            Outcome::Facts(index, facts) => {
+            Outcome::Facts(index, facts, problem) => {
+                if let Some(e) = problem {
+                    progress.suspend(|| stderr!("{e}"));
+                }
                 summary.add(source.name, index, &facts).context("writing the duplicate keys to a temporary file")?;
             }
             Outcome::Failed(status, error) => {
-                if let (Some(e), false) = (error, args.quiet) {
+                if let Some(e) = error {
                     progress.suspend(|| stderr!("{e}"));
                 }
                 summary.add_failed(status);
@@ -145,8 +149,13 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
         Err(e) => return failed(e),
     };
     let check = check::check(&record, &rules, source.format);
+    let problem = if matches!(check.status, Verdict::Illegal | Verdict::ResultMismatch) {
+        source.problem(raw, &check)
+    } else {
+        None
+    };
     match record.game(rules) {
-        Ok(game) => Outcome::Facts(raw.index + 1, Box::new(Facts::new(&record, &game, &check, depth))),
+        Ok(game) => Outcome::Facts(raw.index + 1, Box::new(Facts::new(&record, &game, &check, depth)), problem),
         // A square the board does not have (illegal) or a start board that does not fit.
         Err(e) => Outcome::Failed(check.status, Some(raw.error(source.name, e.span, e.message))),
     }

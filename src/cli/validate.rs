@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Format, Output, Status};
-use crate::notation::Span;
 use crate::notation::check::{self, Check, Status as Verdict};
 use crate::notation::format::Format as RecordFormat;
 use crate::notation::reader::{Body, Location, RawRecord, RecordError};
@@ -179,13 +178,7 @@ fn validate(source: &Source, raw: &RawRecord) -> Checked {
         Err(e) => return unreadable(source, e),
     };
     let check = check::check(&record, &rules, source.format);
-    let located = check.problem.as_ref().map(|p| {
-        let message = match (p.ply, check.status) {
-            (0, _) => format!("{}: {}", check.status.name(), p.reason),
-            (ply, _) => format!("{}: move {ply}, {}: {}", check.status.name(), p.mv, p.reason),
-        };
-        raw.error(source.name, if p.ply == 0 { Span::default() } else { p.span }, message)
-    });
+    let located = source.problem(raw, &check);
     let place = position(located.as_ref(), raw);
     Checked { row: row(source.name, raw.index + 1, &check, place), located }
 }

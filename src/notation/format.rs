@@ -253,8 +253,11 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     if board::leading_cells(first) >= 16 {
         return if first.contains(';') { Format::Obf } else { Format::Board };
     }
-    let block: Vec<&str> =
-        text.lines().take_while(|l| !l.trim().is_empty()).filter(|l| !is_file_letters(l) && !is_side_line(l)).collect();
+    let block: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| !is_file_letters(l) && !is_side_line(l) && !is_rules_line(l))
+        .collect();
     if block.len() >= 4 && is_kifu_grid(&block) {
         return Format::Kifu;
     }
@@ -274,6 +277,11 @@ fn is_file_letters(line: &str) -> bool {
 fn is_side_line(line: &str) -> bool {
     let lower = line.trim().to_ascii_lowercase();
     lower.contains("to move") || lower.contains("to play") || lower.ends_with("first")
+}
+
+/// A kifu grid's last line naming its rules (`rules 8stars`).
+fn is_rules_line(line: &str) -> bool {
+    line.trim().to_ascii_lowercase().starts_with("rules ")
 }
 
 /// Whether the lines are a kifu grid: every token a number or a single cell (`.`, `X`, `--`,
@@ -371,6 +379,7 @@ mod tests {
             // A grid with a repeated number, or a missing one, is still a grid.
             ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\n", Format::Kifu),
             ("1 . . . .\n2 . O X 3\n3 . X O 1\n4 . . . .\n", Format::Kifu),
+            ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\nrules anti,size=4\n", Format::Kifu),
             (". . . . 1\n. O X 2 2\n. X O . 3\n17 . . . 4\n", Format::Kifu),
             ("    a  b  c  d\n 1 .  .  .  .\n 2 .  O  X  2\n 3 .  X  O  1\n 4 .  .  .  5\nwhite first\n", Format::Kifu),
             // A diagram with a bad cell count, labels or digit cells is still a board.

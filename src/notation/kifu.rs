@@ -8,7 +8,8 @@
 //! rank), last, or both. The moves are read in
 //! number order; the numbers must run 1, 2, 3, ... without a gap or a repeat. Passes are not
 //! written: replay infers them. An optional last line gives the side that made move 1
-//! (`white first`), for games that do not start with black.
+//! (`white first`), for games that do not start with black, and a line `rules SPEC` the rules
+//! of a game of another variant (`rules 8stars`).
 
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
@@ -33,12 +34,17 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     // (word, span) per rank line.
     let mut lines: Vec<Vec<(&str, Span)>> = Vec::new();
     let mut first = None;
+    let mut rules = None;
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
         pos += line.len();
         let lower = line.trim().to_ascii_lowercase();
         if lower.is_empty() {
+            continue;
+        }
+        if let Some(spec) = lower.strip_prefix("rules ") {
+            rules = Some(spec.trim().to_owned());
             continue;
         }
         if lower.ends_with("first") {
@@ -149,11 +155,15 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     }
     board.side = first;
     record.start = Some(board);
+    if let Some(spec) = rules {
+        record.tags.push(("rules".into(), spec));
+    }
     Ok(record)
 }
 
 /// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
-/// when it has none): file letters on top, rank numbers on the left, two-digit cells.
+/// when it has none): file letters on top, rank numbers on the left, two-digit cells; then
+/// `white first` for a game White opened and `rules SPEC` for the record's `rules` tag.
 #[must_use]
 pub fn write(record: &Record) -> String {
     let board = record.start.clone().unwrap_or_else(standard_start);
@@ -196,6 +206,9 @@ pub fn write(record: &Record) -> String {
     if board.side == Some(Color::White) {
         out.push_str("white first\n");
     }
+    if let Some(spec) = record.tag("rules") {
+        out.push_str(&format!("rules {spec}\n"));
+    }
     out
 }
 
@@ -231,6 +244,16 @@ mod tests {
         let moves = |r: &Record| transcript::write(r, transcript::Style::Compact);
         assert_eq!(moves(&parse(&labelled.join("\n")).unwrap()), game);
         assert_ne!(moves(&parse(&flipped.join("\n")).unwrap()), game, "no numbers: the first line is rank 1");
+    }
+
+    #[test]
+    fn a_rules_line_names_the_variant() {
+        let grid = "  a b c d\n1 . . . .\n2 . O X 1\n3 . X O .\n4 . . . .\nrules anti,size=4\n";
+        let record = parse(grid).unwrap();
+        assert_eq!(record.tag("rules"), Some("anti,size=4"));
+        assert_eq!(record.moves.len(), 1);
+        assert!(write(&record).ends_with("\nrules anti,size=4\n"));
+        assert_eq!(parse(&write(&record)).unwrap().without_spans(), record.without_spans());
     }
 
     #[test]

@@ -184,6 +184,17 @@ impl Record {
         self.tag("rules").map(str::parse)
     }
 
+    /// The rules spec a reader gives the record when no `--rules` is given: its `rules` tag,
+    /// else standard Othello on the size of its start board; `None` for standard Othello.
+    #[must_use]
+    pub fn implied_spec(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match (self.tag("rules"), self.start.as_ref().map(|b| b.size)) {
+            (Some(spec), _) => Some(spec.into()),
+            (None, Some(n)) if n != 8 => Some(format!("othello,size={n}").into()),
+            (None, _) => None,
+        }
+    }
+
     /// The record as an unjudged game under `rules`: the start board (or the rules' start) and
     /// the moves. Errors name the token (by span) or the board that does not fit the rules.
     pub fn game(&self, rules: Arc<Rules>) -> Result<Game, SyntaxError> {

@@ -365,14 +365,18 @@ impl Reader {
                     reader.fail(e);
                     return Ok(reader);
                 }
-                return Err(io::Error::new(e.kind(), format!("too short for a WTHOR header ({e})")));
+                if e.kind() != io::ErrorKind::UnexpectedEof {
+                    return Err(e);
+                }
+                // Bad data, not a failed read: this file's problem, and the next file is read.
+                reader.give_up(format!("too short for a WTHOR header of {} bytes: no game read", wthor::HEADER_LEN));
+                return Ok(reader);
             }
             let header = wthor::Header::parse(&bytes);
             if !header.is_8x8() {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("board-size byte {} (only 8x8 WTHOR databases are read)", header.board_size),
-                ));
+                let size = header.board_size;
+                reader.give_up(format!("board-size byte {size} (only 8x8 WTHOR databases are read): no game read"));
+                return Ok(reader);
             }
             reader.header = Some(header);
             reader.offset = wthor::HEADER_LEN as u64;
@@ -402,6 +406,12 @@ impl Reader {
     /// is an error of the record being read (a whole record already gathered is handed out
     /// first; one the bracket scanner had not closed is lost with the rest); anything else is
     /// the stream's error.
+    /// Ends the file at once with a problem of the whole file (no record read).
+    fn give_up(&mut self, message: String) {
+        self.done = true;
+        self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message })));
+    }
+
     fn fail(&mut self, e: io::Error) {
         self.done = true;
         if !is_damaged(&e) {

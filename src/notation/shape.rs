@@ -59,6 +59,34 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     Ok(())
 }
 
+/// Whether `written`, a record as [`format::write`](crate::notation::format::write) wrote it in
+/// `to`, reads back (without `--rules`) under rules that replay the game of `variant`: formats
+/// with no rules spec (transcripts, the logbook, Othello Quest, boards, OBF) or only some (GGF:
+/// size and anti scoring) lose the others. A start board carries the start and who moves
+/// first, and a kifu grid's rank labels the row numbering.
+#[must_use]
+pub fn rules_kept(variant: &Variant, to: Format, written: &str) -> bool {
+    if to == Format::Wthor {
+        // Refused unless standard ([`fits`]).
+        return true;
+    }
+    // A text kifu cannot read back is not this check's business.
+    let Ok(back) = crate::notation::format::parse(to, written, crate::notation::format::ReadOptions::default()) else {
+        return true;
+    };
+    let Ok(mut read) = back.implied_spec().map_or(Ok(Variant::default()), |spec| spec.parse::<Variant>()) else {
+        return false;
+    };
+    if back.start.is_some() {
+        read.start = variant.start.clone();
+        read.first = variant.first;
+    }
+    if to == Format::Kifu {
+        read.rows = variant.rows;
+    }
+    read == *variant
+}
+
 /// Shapes a replayed record for the target format: passes only where the format writes them
 /// (and voluntary ones in transcripts), a start board with its side, a position format gets the
 /// last position, a kifu grid always has its start board, the others only a start that is not
