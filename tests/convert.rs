@@ -100,9 +100,9 @@ fn wthor_from_names_writes_name_files() {
     let second: serde_json::Value = serde_json::from_str(back.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["tags"]["white"], "Cid");
     // Names without a file to go to are an error, not a silent loss.
-    let (_, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
+    let (written, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
     assert_eq!(code, 2);
-    assert!(err.contains("-o"), "{err}");
+    assert!(err.contains("-o") && written.is_empty(), "nothing written to stdout: {err}");
 }
 
 #[test]
@@ -295,6 +295,10 @@ fn voluntary_passes_are_kept_or_refused() {
     let (out, err, code) = convert(&["-", "--from", "json", "--to", "kifu", "-q"], game.as_bytes());
     assert_eq!(code, 1);
     assert!(out.is_empty() && err.contains("voluntary passes"), "{err}");
+    // Two passes that end the game with moves left: no later move shows them in the logbook.
+    let (out, err, code) = convert(&["--rules", "othello,pass=voluntary", "--to", "logbook", "-q"], b"f5 d6 PA PA\n");
+    assert_eq!(code, 1);
+    assert!(out.is_empty() && err.contains("logbook cannot write this game's voluntary passes"), "{err}");
     // Forced passes (the sample's first game has one) are still left to the replay.
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn");
     let (out, _, code) = convert(&[sample.to_str().unwrap(), "--to", "transcript", "-q"], b"");

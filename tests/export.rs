@@ -130,8 +130,28 @@ fn kifu_stats(args: &[&str]) -> (String, String, i32) {
 fn unreadable_and_off_board_records_still_get_their_rows() {
     let (out, _, code) = export(&["--table", "games", "--columns", "game,status,plies", "-q"], "zz9 garbage\nf5d6\n");
     assert_eq!(code, 1);
-    assert_eq!(out, "game,status,plies\n1,parse_error,0\n2,unfinished,2\n");
+    assert_eq!(out, "game,status,plies\n1,parse_error,\n2,unfinished,2\n", "no counts for a record not read");
     let (out, _, _) =
         export(&["--rules", "othello,size=6", "--table", "moves", "--columns", "ply,move", "-q"], "c2d2e3g4\n");
     assert_eq!(out, "ply,move\n1,c2\n2,d2\n3,e3\n", "moves up to the square off the board");
+}
+
+#[test]
+fn position_boards_start_at_a1_under_either_row_numbering() {
+    // The same first move (the third row from the top, file d) named under each numbering: the
+    // board strings, read from a1, hold the same ranks in reverse; `convert --to board` agrees.
+    let mut boards = Vec::new();
+    for (rules, mv) in [("othello", "d3\n"), ("othello,rows=bottom", "d6\n")] {
+        let (out, err, code) = export(&["--rules", rules, "--table", "positions", "--columns", "ply,board"], mv);
+        assert_eq!(code, 0, "{err}");
+        let after = out.lines().nth(2).unwrap().split(',').nth(1).unwrap().to_owned();
+        let board = kifu().args(["convert", "--rules", rules, "--to", "board", "-q"]).write_stdin(mv).output().unwrap();
+        assert!(String::from_utf8(board.stdout).unwrap().starts_with(&after), "{rules}");
+        boards.push(after);
+    }
+    let ranks = |b: &str| b.as_bytes().chunks(8).map(|r| String::from_utf8(r.to_vec()).unwrap()).collect::<Vec<_>>();
+    assert_eq!(ranks(&boards[0])[2], "---X----");
+    let mut reversed = ranks(&boards[1]);
+    reversed.reverse();
+    assert_eq!(ranks(&boards[0]), reversed);
 }

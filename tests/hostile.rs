@@ -257,3 +257,22 @@ fn damaged_gzip_is_an_error_of_its_record_wherever_the_damage_is() {
         assert!(text.stdout.contains("the gzip data is damaged or cut short"), "{}", text.stdout);
     }
 }
+
+#[test]
+fn control_characters_in_records_never_reach_the_terminal_or_the_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = write(dir.path(), "x.pgn", b"[Event \"E\"]\n[Black \"a\"]\n[White \"x\x01y\"]\n\n1. f5 d6 *\n");
+    let svg = dir.path().join("x.svg");
+    let run = kifu(&["show", pgn.to_str().unwrap(), "--format", "svg", "-o", svg.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let svg = std::fs::read_to_string(svg).unwrap();
+    assert!(!svg.contains('\u{1}') && svg.contains("x\u{FFFD}y"), "XML has no place for U+0001");
+    let show = kifu(&["show", pgn.to_str().unwrap()]);
+    assert!(show.stdout.contains("x\u{FFFD}y (white)"), "{}", show.stdout);
+    // An escape sequence in a bad token: shown, each control character replaced, the caret
+    // still under the token.
+    let esc = write(dir.path(), "esc.txt", b"f5d6\x1b[31mRED\n");
+    let run = kifu(&["validate", esc.to_str().unwrap()]);
+    assert!(!run.stdout.contains('\u{1b}'), "{}", run.stdout);
+    assert!(run.stdout.contains("1 | f5d6\u{FFFD}[31mRED\n  |     ^^^^^^^^"), "{}", run.stdout);
+}

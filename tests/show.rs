@@ -152,6 +152,15 @@ fn a_kifu_from_a_ply_draws_the_discs_there_and_numbers_the_rest() {
     let board: String = out.lines().skip(1).take(8).collect();
     assert_eq!(board.matches('X').count() + board.matches('O').count(), 44, "4 start discs and 40 moves drawn");
     assert!(board.contains("41") && !board.contains(" 40 "));
+    // It reads back: the drawn discs, then moves 41 on, to the game's own end.
+    let (back, err, code) = run(&["convert", "--from", "kifu", "--to", "json", "-q"], &out);
+    assert_eq!(code, 0, "{err}");
+    let (whole, _, _) = run(&["convert", &sample("logbook.gam"), "--to", "json", "-q"], "");
+    let record: serde_json::Value = serde_json::from_str(&back).unwrap();
+    let game: serde_json::Value = serde_json::from_str(whole.lines().nth(1).unwrap()).unwrap();
+    let squares =
+        |v: &serde_json::Value| v["moves"].as_array().unwrap().iter().map(|m| m["move"].clone()).collect::<Vec<_>>();
+    assert_eq!(squares(&record), squares(&game)[40..].to_vec());
 }
 
 #[test]

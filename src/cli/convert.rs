@@ -4,8 +4,6 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source, parse_format};
 use super::{Output, Status};
@@ -269,6 +267,16 @@ impl Sink {
             );
         }
         let keep = self.kept_ids.iter().all(Option::is_some);
+        let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| !n.is_empty());
+        // Checked before a byte is written: no database without its names.
+        let names_beside = match target.filter(|p| p.as_os_str() != "-") {
+            _ if keep || !named => None,
+            Some(target) => Some(target),
+            None => anyhow::bail!(
+                "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
+                 the output; give -o FILE.wtb (nothing was written)"
+            ),
+        };
         let created = today();
         let header = wthor::Header {
             created,
@@ -287,12 +295,7 @@ impl Sink {
             }
             out.write_all(game)?;
         }
-        let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| !n.is_empty());
-        if !keep && named {
-            let target = target.filter(|p| p.as_os_str() != "-").context(
-                "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
-                 the output; give -o FILE.wtb",
-            )?;
+        if let Some(target) = names_beside {
             for (ext, names, width) in
                 [("JOU", &self.players.list, wthor::PLAYER_LEN), ("TRN", &self.tournaments.list, wthor::TOURNAMENT_LEN)]
             {

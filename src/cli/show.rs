@@ -244,12 +244,18 @@ fn draw(
 /// What goes over the board, from the record's tags: the players (black first), and a line
 /// with the event, date and round; nothing for a record without them.
 fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
-    let known = |name: &str| record.tag(name).map(str::trim).filter(|v| !v.is_empty() && *v != "?");
+    let known = |name: &str| {
+        record
+            .tag(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty() && *v != "?")
+            .map(|v| crate::notation::printable(v).into_owned())
+    };
     let players = match (known("black"), known("white")) {
         (None, None) => None,
-        (b, w) => Some([b.unwrap_or("?").to_owned(), w.unwrap_or("?").to_owned()]),
+        (b, w) => Some([b.unwrap_or_else(|| "?".to_owned()), w.unwrap_or_else(|| "?".to_owned())]),
     };
-    let mut event: Vec<String> = [known("event"), known("date")].into_iter().flatten().map(str::to_owned).collect();
+    let mut event: Vec<String> = [known("event"), known("date")].into_iter().flatten().collect();
     event.extend(known("round").map(|r| format!("round {r}")));
     let title = if event.is_empty() { Vec::new() } else { vec![event.join(", ")] };
     (players, title)

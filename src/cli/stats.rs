@@ -295,7 +295,8 @@ fn write_rows(out: &mut Output, format: Format, columns: &[&str], rows: &[Vec<Va
 fn cell(v: &Value) -> String {
     match v {
         Value::Null => String::new(),
-        Value::String(s) => s.clone(),
+        // Names from the records, shown on a terminal: no control characters.
+        Value::String(s) => crate::notation::printable(s).into_owned(),
         other => other.to_string(),
     }
 }

@@ -58,6 +58,10 @@ pub fn suggest(start: &Position, moves: &[Move], failed: usize, before: &Positio
         let _ = mover.play_mut(Move::Pass);
     }
     for candidate in mover.legal_placements() {
+        // The written square itself, legal after all (the record's colour was the fault), is no fix.
+        if candidate == written {
+            continue;
+        }
         let Some(nearness) = nearness(written, candidate) else { continue };
         let mut fixed = moves.to_vec();
         fixed[failed] = Move::Place(candidate);

@@ -724,24 +724,30 @@ impl fmt::Debug for Position {
 }
 
 impl Position {
-    /// The board as one line of `size * size` cells from the top-left, row by row: `X` black,
-    /// `O` white, `-` empty, `#` a hole or a cell cut from the shape.
+    /// The board as one line of `size * size` cells from a1, rank by rank as the rules number
+    /// them (from the top-left, or the bottom-left under `rows=bottom`): `X` black, `O` white,
+    /// `-` empty, `#` a hole or a cell cut from the shape.
     #[must_use]
     pub fn board_string(&self) -> String {
         let n = self.rules.size();
         let mut s = String::with_capacity(usize::from(n) * usize::from(n));
-        for row in 0..n {
+        for rank in 1..=n {
             for file in 0..n {
-                let sq = Square::new(file, row);
-                s.push(match self.disc(sq) {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None if self.rules.playable().contains(sq) => '-',
-                    None => '#',
-                });
+                let Some(sq) = self.rules.square_at(file, rank) else { continue };
+                s.push(self.cell_char(sq));
             }
         }
         s
+    }
+
+    /// A cell as board strings and diagrams write it.
+    fn cell_char(&self, sq: Square) -> char {
+        match self.disc(sq) {
+            Some(Color::Black) => 'X',
+            Some(Color::White) => 'O',
+            None if self.rules.playable().contains(sq) => '-',
+            None => '#',
+        }
     }
 }
 
@@ -754,12 +760,11 @@ impl fmt::Display for Position {
             write!(f, " {}", (b'a' + file) as char)?;
         }
         writeln!(f)?;
-        let cells: Vec<char> = self.board_string().chars().collect();
         for row in 0..n {
             let name = self.rules.square_name(Square::new(0, row));
             write!(f, "{:>3}", &name[1..])?;
             for file in 0..n {
-                write!(f, " {}", cells[usize::from(row) * usize::from(n) + usize::from(file)])?;
+                write!(f, " {}", self.cell_char(Square::new(file, row)))?;
             }
             writeln!(f)?;
         }

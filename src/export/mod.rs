@@ -27,24 +27,24 @@ pub struct GameRow {
     pub rules: String,
     /// The moves as a compact transcript (passes left out).
     pub moves: String,
-    /// Move tokens replayed.
-    pub plies: usize,
-    /// Passes played, written or inferred.
-    pub passes: u32,
-    /// Black's discs as replayed.
-    pub black: u32,
-    /// White's discs as replayed.
-    pub white: u32,
+    /// Move tokens replayed (none for a record that could not be read).
+    pub plies: Option<usize>,
+    /// Passes played, written or inferred (none for a record that could not be read).
+    pub passes: Option<u32>,
+    /// Black's discs as replayed (none for a record that could not be read).
+    pub black: Option<u32>,
+    /// White's discs as replayed (none for a record that could not be read).
+    pub white: Option<u32>,
     /// `black`, `white`, `draw`, or empty when the game is not over.
     pub winner: &'static str,
     /// Black's margin under the rules' scoring when the game is over.
     pub margin: Option<i32>,
-    /// The most discs one move flipped.
-    pub max_flipped: u32,
-    /// Corners black took.
-    pub corners_black: u32,
-    /// Corners white took.
-    pub corners_white: u32,
+    /// The most discs one move flipped (none for a record that could not be read).
+    pub max_flipped: Option<u32>,
+    /// Corners black took (none for a record that could not be read).
+    pub corners_black: Option<u32>,
+    /// Corners white took (none for a record that could not be read).
+    pub corners_white: Option<u32>,
     /// The 1-based ply of the first corner move (passes count), if any.
     pub first_corner_ply: Option<usize>,
     /// The result the record states.
@@ -137,15 +137,15 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         white_player: tag("white"),
         rules: rules.variant().spec(),
         moves,
-        plies: check.plies,
-        passes: check.passes,
-        black: check.black,
-        white: check.white,
+        plies: Some(check.plies),
+        passes: Some(check.passes),
+        black: Some(check.black),
+        white: Some(check.white),
         winner: check.winner(),
         margin: check.margin(),
-        max_flipped,
-        corners_black: corners[0],
-        corners_white: corners[1],
+        max_flipped: Some(max_flipped),
+        corners_black: Some(corners[0]),
+        corners_white: Some(corners[1]),
         first_corner_ply,
         stored_result: tag("result"),
         theoretical: tag("theoretical"),
@@ -167,15 +167,15 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
         white_player: String::new(),
         rules: String::new(),
         moves: String::new(),
-        plies: 0,
-        passes: 0,
-        black: 0,
-        white: 0,
+        plies: None,
+        passes: None,
+        black: None,
+        white: None,
         winner: "",
         margin: None,
-        max_flipped: 0,
-        corners_black: 0,
-        corners_white: 0,
+        max_flipped: None,
+        corners_black: None,
+        corners_white: None,
         first_corner_ply: None,
         stored_result: String::new(),
         theoretical: String::new(),
@@ -299,11 +299,15 @@ mod tests {
     fn game_rows_carry_the_counts() {
         let (record, g, c) = game(GAME);
         let row = game_row("x", 1, &record, &g, &c);
-        assert_eq!((row.black, row.white, row.winner, row.margin), (41, 23, "black", Some(18)));
+        assert_eq!((row.black, row.white, row.winner, row.margin), (Some(41), Some(23), "black", Some(18)));
         assert_eq!(row.moves, GAME);
-        assert_eq!(row.passes, 1);
-        assert_eq!((row.corners_black, row.corners_white, row.first_corner_ply), (2, 2, Some(50)), "a1 at move 50");
-        assert!(row.max_flipped >= 1);
+        assert_eq!(row.passes, Some(1));
+        assert_eq!(
+            (row.corners_black, row.corners_white, row.first_corner_ply),
+            (Some(2), Some(2), Some(50)),
+            "a1 at move 50"
+        );
+        assert!(row.max_flipped >= Some(1));
         assert_eq!(row.opening, "Diagonal", "f5f6e6f4: the diagonal opening");
     }
 

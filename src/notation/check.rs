@@ -7,7 +7,7 @@ use super::format::Format;
 use super::{MoveSyntax, Record, Span, transcript};
 use crate::core::diagnose::{self, Suggestion};
 use crate::core::quick::{self, PASS};
-use crate::core::{Color, Game, IllegalMove, Move, Outcome, Passes, Position, RowNumbering, Rules};
+use crate::core::{Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules};
 
 /// A record's verdict.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -345,6 +345,16 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
             ));
         }
     }
+    if matches!(e.reason, IllegalReason::WrongColor(_)) {
+        // The square may be right (a near miss is then no fix): the colours alone may be wrong.
+        let mut uncoloured = record.clone();
+        for t in &mut uncoloured.moves {
+            t.color = None;
+        }
+        let replays = uncoloured.game(rules.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok());
+        return replays
+            .then(|| "the whole game replays without the record's colours: they are wrong, not the moves".into());
+    }
     let best: Suggestion = diagnose::suggest(game.start(), game.moves(), e.ply - 1, &e.position).into_iter().next()?;
     let Move::Place(sq) = best.mv else { return None };
     let name = rules.square_name(sq);
@@ -434,5 +444,9 @@ mod tests {
         assert_eq!(bad.status, Status::Illegal);
         assert_eq!(bad.problem.as_ref().map(|p| p.ply), Some(3));
         assert!(bad.suggestion.unwrap().starts_with("c3?"));
+        // The right square given to the wrong side: the colours are the fault, not the square.
+        let wrong = check(&transcript::parse("-f5+d6").unwrap(), &rules, Format::Logbook);
+        assert_eq!(wrong.status, Status::Illegal);
+        assert!(wrong.suggestion.unwrap().contains("without the record's colours"));
     }
 }

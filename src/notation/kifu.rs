@@ -9,7 +9,9 @@
 //! number order; the numbers must run 1, 2, 3, ... without a gap or a repeat. Passes are not
 //! written: replay infers them. An optional last line gives the side that made move 1
 //! (`white first`), for games that do not start with black, and a line `rules SPEC` the rules
-//! of a game of another variant (`rules 8stars`).
+//! of a game of another variant (`rules 8stars`). A grid of the moves after a position, as
+//! `kifu show --kifu --ply K` draws it, says `from move N, white to move`: its numbers start at
+//! N over the discs of that position.
 
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
@@ -35,6 +37,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut lines: Vec<Vec<(&str, Span)>> = Vec::new();
     let mut first = None;
     let mut rules = None;
+    // The first move's number when the grid starts after the game's start (`from move 41`).
+    let mut from = 1usize;
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
@@ -66,8 +70,18 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             continue;
         }
         // Lines of text around the grid (players, passes, the count, as `kifu show --kifu`
-        // writes them): a word of two letters or more is never a cell.
+        // writes them): a word of two letters or more is never a cell. What they say of the
+        // first move is kept.
         if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
+            if let Some(at) = lower.find("from move ") {
+                let digits: String = lower[at + 10..].chars().take_while(char::is_ascii_digit).collect();
+                from = digits.parse().unwrap_or(1).max(1);
+            }
+            if lower.contains("black to move") {
+                first = Some(Color::Black);
+            } else if lower.contains("white to move") {
+                first = Some(Color::White);
+            }
             continue;
         }
         lines.push(words);
@@ -125,15 +139,22 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 Some(Cell::Empty) => {}
                 Some(Cell::Disc(c)) => board.cells[(rank - 1) * n + file] = Some(c),
                 Some(Cell::Move(k)) => {
-                    let k = usize::from(k);
+                    let number = usize::from(k);
+                    if number < from {
+                        return Err(SyntaxError { span, message: format!("move {number} in a grid from move {from}") });
+                    }
+                    let k = number + 1 - from;
                     if k > n * n {
-                        return Err(SyntaxError { span, message: format!("move {k} on a board of {} cells", n * n) });
+                        return Err(SyntaxError {
+                            span,
+                            message: format!("move {number} on a board of {} cells", n * n),
+                        });
                     }
                     if moves.len() < k {
                         moves.resize(k, None);
                     }
                     if moves[k - 1].is_some() {
-                        return Err(SyntaxError { span, message: format!("move {k} is written twice") });
+                        return Err(SyntaxError { span, message: format!("move {number} is written twice") });
                     }
                     moves[k - 1] = Some((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
                 }
@@ -149,7 +170,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut record = Record::default();
     for (k, slot) in moves.into_iter().enumerate() {
         let Some((mv, span)) = slot else {
-            return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + 1) });
+            return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + from) });
         };
         record.moves.push(MoveToken { mv, span, ..MoveToken::default() });
     }

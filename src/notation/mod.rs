@@ -323,6 +323,18 @@ impl Record {
     }
 }
 
+/// Text from a record as it may be shown on a terminal or in XML: control characters other
+/// than tab and newline (an escape sequence, a NUL) each become U+FFFD, one character for one,
+/// so carets under the text stay aligned.
+#[must_use]
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    let shown = |c: char| !c.is_control() || c == '\t' || c == '\n';
+    if text.chars().all(shown) {
+        return text.into();
+    }
+    text.chars().map(|c| if shown(c) { c } else { '\u{FFFD}' }).collect::<String>().into()
+}
+
 /// The calendar date of a date written as GGS writes it, in seconds since 1970 (`940607137`:
 /// 1999-10-22); `None` for any other text.
 #[must_use]

@@ -18,7 +18,7 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 
 use super::format::{self, Format};
-use super::{Span, wthor};
+use super::{Span, printable, wthor};
 
 /// The most text one record may hold; a longer one is reported and skipped.
 pub const MAX_RECORD: usize = 1 << 20;
@@ -176,10 +176,11 @@ impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.location {
             Location::Byte(offset) => {
-                write!(f, "{}: record {} (byte {offset}): {}", self.file, self.record, self.message)
+                write!(f, "{}: record {} (byte {offset}): {}", self.file, self.record, printable(&self.message))
             }
             Location::Text { line, column, excerpt, caret } => {
-                writeln!(f, "{}:{line}:{column}: record {}: {}", self.file, self.record, self.message)?;
+                writeln!(f, "{}:{line}:{column}: record {}: {}", self.file, self.record, printable(&self.message))?;
+                let excerpt = printable(excerpt);
                 let gutter = line.to_string().len();
                 // A window of the line around the caret, with `...` where it is cut.
                 let chars = excerpt.chars().count();

@@ -49,12 +49,13 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     }
     // A transcript writes passes when asked to, and the logbook's colour signs show them (a
     // move given to the side that did not pass); the kifu grid has neither.
-    if !to.writes_passes()
-        && !to.is_position()
-        && !matches!(to, Format::Transcript | Format::Logbook)
-        && needs_its_passes(resolved)
-    {
-        return Err(ShapeError::Passes(to));
+    if !to.writes_passes() && !to.is_position() && to != Format::Transcript && needs_its_passes(resolved) {
+        // The logbook shows a pass by the next move's colour: passes after the last move (two
+        // that end the game with moves left) have no move to show them.
+        let trailing = resolved.record.moves.last().is_some_and(|t| t.mv == MoveSyntax::Pass);
+        if to != Format::Logbook || trailing {
+            return Err(ShapeError::Passes(to));
+        }
     }
     Ok(())
 }

@@ -125,7 +125,12 @@ fn number(x: f64) -> String {
 
 /// Text made safe for XML.
 pub(crate) fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    // XML has no place for control characters (a name with one made the SVG unreadable).
+    crate::notation::printable(text)
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 #[cfg(test)]

@@ -211,7 +211,8 @@ impl Diagram {
             }
         }
         if first_number > 1 {
-            diagram.notes.push(format!("from move {first_number}; the discs before it are drawn"));
+            let side = start.side_to_move();
+            diagram.notes.push(format!("from move {first_number}, {side} to move; the discs before it are drawn"));
         }
         if !passes.is_empty() {
             let word = if passes.len() == 1 { "pass" } else { "passes" };
