@@ -46,8 +46,11 @@
 //! to the winner, as WTHOR counts them), else the `outcome`, else `*`; the movetext ends with the
 //! same token when it is one. Movetext: numbered pairs, Black first (`1... d6` when White moves
 //! first, and after a comment on Black's move), passes as `--`, the `comment` tag as a leading
-//! `{comment}`, lines wrapped before 80 columns. Not written: per-move colours (other than a
-//! first move by White), evaluations and times; a `}` inside a comment is written as `)`.
+//! `{comment}`, lines wrapped before 80 columns. A move's evaluation and time go in its comment
+//! as chess PGN writes them, `{[%eval -1.5] [%emt 0:00:03.25]}` (the evaluation in discs for
+//! the side that moved, as GGF gives it; the time in hours, minutes and seconds), and are read
+//! back from there. Not written: per-move colours (other than a first move by White); a `}`
+//! inside a comment is written as `)`.
 
 use std::borrow::Cow;
 
@@ -186,9 +189,24 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     }
 }
 
-/// Adds a comment to the last move, or to the tag `comment` before the first move.
+/// Adds a comment to the last move (its `[%eval X]` and `[%emt H:MM:SS]` commands to the
+/// move's evaluation and time), or to the tag `comment` before the first move.
 fn attach_comment(record: &mut Record, comment: &str) {
-    let comment = comment.trim();
+    let mut comment = comment.trim().to_owned();
+    if let Some(last) = record.moves.last_mut() {
+        if let Some((value, rest)) = command(&comment, "eval").and_then(|(v, r)| Some((v.parse().ok()?, r))) {
+            last.eval = Some(value);
+            comment = rest;
+        }
+        if let Some((value, rest)) = command(&comment, "emt").and_then(|(v, r)| Some((clock_seconds(&v)?, r))) {
+            last.time = Some(value);
+            comment = rest;
+        }
+        if comment.is_empty() {
+            return;
+        }
+    }
+    let comment = comment.as_str();
     let join = |prev: &str| match (prev.is_empty(), comment.is_empty()) {
         (true, _) => comment.to_owned(),
         (false, true) => prev.to_owned(),
@@ -201,6 +219,40 @@ fn attach_comment(record: &mut Record, comment: &str) {
             record.set_tag("comment", joined);
         }
     }
+}
+
+/// The value of the command `[%name value]` in a comment, and the comment without it.
+fn command(comment: &str, name: &str) -> Option<(String, String)> {
+    let open = format!("[%{name} ");
+    let at = comment.find(&open)?;
+    let end = at + comment[at..].find(']')?;
+    let value = comment[at + open.len()..end].trim().to_owned();
+    let rest = format!("{} {}", comment[..at].trim_end(), comment[end + 1..].trim_start());
+    Some((value, rest.trim().to_owned()))
+}
+
+/// Seconds from `H:MM:SS`, `MM:SS` or `SS` (seconds with a fraction if any).
+fn clock_seconds(clock: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in clock.split(':') {
+        let value: f64 = part.parse().ok()?;
+        if !value.is_finite() || value < 0.0 {
+            return None;
+        }
+        total = total * 60.0 + value;
+    }
+    Some(total)
+}
+
+/// Seconds as `H:MM:SS` with the seconds' fraction, exact: [`clock_seconds`] reads back the
+/// same number (each subtraction below is exact for a time of a minute or more).
+fn clock(seconds: f64) -> String {
+    let hours = (seconds / 3600.0).floor();
+    let rest = seconds - hours * 3600.0;
+    let minutes = (rest / 60.0).floor();
+    let rest = rest - minutes * 60.0;
+    let pad = if rest < 10.0 { "0" } else { "" };
+    format!("{hours}:{minutes:02}:{pad}{rest}")
 }
 
 /// `{text}`: the text.
@@ -473,8 +525,12 @@ pub(crate) fn movetext(record: &Record) -> String {
             }
         });
         need_number = false;
-        if let Some(comment) = &t.comment {
-            words.push(clean(comment));
+        let mut notes: Vec<String> = Vec::new();
+        notes.extend(t.eval.filter(|e| e.is_finite()).map(|e| format!("[%eval {e}]")));
+        notes.extend(t.time.filter(|s| s.is_finite() && *s >= 0.0).map(|s| format!("[%emt {}]", clock(s))));
+        notes.extend(t.comment.iter().map(|c| c.trim().to_owned()).filter(|c| !c.is_empty()));
+        if !notes.is_empty() {
+            words.push(clean(&notes.join(" ")));
             need_number = true;
         }
         if color == Color::White {
@@ -572,6 +628,17 @@ pub(crate) mod tests {
 {A sharp opening} 1. f5 d6 2. C3 {why?} 2... d3 3. c4 ; book ends
 f4 4. pass PA 5. @@ 33-31
 "#;
+
+    #[test]
+    fn evaluations_and_times_live_in_comments() {
+        let r = parse("1. f5 {[%eval 2.5] good [%emt 1:02:03.5]} d6 {[%emt 7]} 2. c3 {[%eval x]}").unwrap();
+        assert_eq!((r.moves[0].eval, r.moves[0].time), (Some(2.5), Some(3723.5)));
+        assert_eq!(r.moves[0].comment.as_deref(), Some("good"));
+        assert_eq!((r.moves[1].eval, r.moves[1].time, r.moves[1].comment.as_deref()), (None, Some(7.0), None));
+        // Not a number: left in the comment as written.
+        assert_eq!((r.moves[2].eval, r.moves[2].comment.as_deref()), (None, Some("[%eval x]")));
+        assert!(write(&r).contains("1. f5 {[%eval 2.5] [%emt 1:02:03.5] good} 1... d6 {[%emt 0:00:07]}"));
+    }
 
     #[test]
     fn reads_tags_moves_comments_and_result() {
@@ -744,6 +811,16 @@ f4 4. pass PA 5. @@ 33-31
             let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?.without_spans();
             prop_assert_eq!(&back, &record, "{}", text);
             prop_assert!(text.lines().filter(|l| !l.starts_with('[')).all(|l| l.chars().count() < 80), "{}", text);
+        }
+
+        #[test]
+        fn evaluations_and_times_come_back_exactly(eval in -64.0f64..64.0, time in 0.0f64..20_000.0) {
+            let mut record = parse("1. f5 d6").unwrap();
+            record.moves[1].eval = Some(eval);
+            record.moves[1].time = Some(time);
+            let back = parse(&write(&record)).unwrap();
+            prop_assert_eq!((back.moves[1].eval, back.moves[1].time), (Some(eval), Some(time)));
+            prop_assert_eq!(&back.moves[1].comment, &None);
         }
 
         #[test]
