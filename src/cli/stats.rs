@@ -378,7 +378,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
         ("white by 33+", -64, -33),
         ("white by 17-32", -32, -17),
         ("white by 1-16", -16, -1),
-        ("draw", 0, 0),
+        ("level (0)", 0, 0),
         ("black by 1-16", 1, 16),
         ("black by 17-32", 17, 32),
         ("black by 33+", 33, 64),

@@ -444,6 +444,10 @@ fn re_of(result: &str) -> String {
         Ok(m) if signed => return format!("W+{}", m.unsigned_abs()),
         _ => {}
     }
+    // A level margin with decimals (GGS's `+0.000`) is a draw too, not a win by nothing.
+    if signed && result[1..].parse::<f64>().is_ok_and(|m| m == 0.0) {
+        return "0".into();
+    }
     if let Some(margin) = result.strip_prefix('+').filter(|m| unsigned(m)) {
         format!("B+{margin}")
     } else if let Some(margin) = result.strip_prefix('-').filter(|m| unsigned(m)) {
@@ -615,7 +619,7 @@ pub(super) mod tests {
             assert!(write(&r).contains(&format!("RE[{}]", if re == "Draw" { "0" } else { re })));
         }
         // A logbook's zero-padded margin is written as SGF writes margins.
-        for (result, re) in [("-04", "W+4"), ("+08", "B+8"), ("-00", "0")] {
+        for (result, re) in [("-04", "W+4"), ("+08", "B+8"), ("-00", "0"), ("+0.000", "0"), ("-2.500", "W+2.500")] {
             let r = Record { tags: vec![("result".into(), result.into())], ..Record::default() };
             assert!(write(&r).contains(&format!("RE[{re}]")), "{}", write(&r));
         }
