@@ -587,3 +587,19 @@ fn wld_knows_who_takes_the_ties() {
         assert!(String::from_utf8_lossy(&out.stdout).contains(wld), "{side}: {}", String::from_utf8_lossy(&out.stdout));
     }
 }
+
+#[test]
+fn csv_seconds_are_decimals_even_for_the_quickest_positions() {
+    // The final position of a finished game: microseconds of work.
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/logbook.gam");
+    let first = std::fs::read_to_string(sample).unwrap().lines().next().unwrap().to_owned();
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", "-", "--from", "logbook", "--format", "csv", "-q", "-j", "1"])
+        .write_stdin(first)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let seconds = text.lines().nth(1).expect("a row").split(',').nth(7).unwrap().to_owned();
+    assert!(seconds.parse::<f64>().is_ok() && !seconds.contains('e'), "{text}");
+}

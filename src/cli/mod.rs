@@ -176,6 +176,14 @@ pub fn counted(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
+/// Seconds for a csv or json row: to a tenth of a millisecond, so that they are written as
+/// decimals (`0.0003`), never in exponent form (`3.1e-6`), which some tools do not read; 0 for
+/// a row with no timing of its own.
+#[must_use]
+pub fn row_seconds(seconds: f64) -> f64 {
+    if seconds.is_finite() { (seconds * 1e4).round() / 1e4 } else { 0.0 }
+}
+
 /// Whether an error is a closed pipe on output (`kifu ... | head`), which is not a failure.
 #[must_use]
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {

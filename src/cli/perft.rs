@@ -121,11 +121,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         row.leaves as f64 / seconds.max(1e-9) / 1e6
                     )?,
                 },
-                Format::Csv => {
-                    csv.as_mut().expect("csv writer").serialize(Row { seconds: finite(row.seconds), ..row })?
-                }
+                Format::Csv => csv
+                    .as_mut()
+                    .expect("csv writer")
+                    .serialize(Row { seconds: super::row_seconds(row.seconds), ..row })?,
                 Format::Json => {
-                    serde_json::to_writer(&mut out, &Row { seconds: finite(row.seconds), ..row })?;
+                    serde_json::to_writer(&mut out, &Row { seconds: super::row_seconds(row.seconds), ..row })?;
                     writeln!(out)?;
                 }
             }
@@ -136,11 +137,6 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     out.finish()?;
     Ok(Status::Ok)
-}
-
-/// Seconds as a number for CSV/JSON; rows without their own timing get 0.
-fn finite(seconds: f64) -> f64 {
-    if seconds.is_finite() { seconds } else { 0.0 }
 }
 
 fn count(pos: &Position, depth: u32, passes: PassCount, threads: usize) -> u64 {

@@ -555,7 +555,7 @@ fn row(
         best_move: found.best.map(name).unwrap_or_default(),
         score: found.score,
         nodes,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: super::row_seconds(started.elapsed().as_secs_f64()),
         pv: found.pv.iter().map(|&m| name(m)).collect::<Vec<_>>().join(" "),
         moves,
         exact: found.exact,
