@@ -67,8 +67,11 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
 /// first, and a kifu grid's rank labels the row numbering.
 #[must_use]
 pub fn rules_kept(variant: &Variant, to: Format, written: &str) -> bool {
-    if to == Format::Wthor {
-        // Refused unless standard ([`fits`]).
+    // Standard Othello needs no spec (every format reads it back so), formats with a rules tag
+    // keep any, and WTHOR refuses anything else ([`fits`]): no reading back for those.
+    if *variant == Variant::default()
+        || matches!(to, Format::Sgf | Format::Pgn | Format::Playok | Format::Json | Format::Wthor)
+    {
         return true;
     }
     // A text kifu cannot read back is not this check's business.
