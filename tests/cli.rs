@@ -401,3 +401,36 @@ fn eval_holds_the_value_to_the_largest_margin() {
         assert_eq!(*p, f64::from((*r).clamp(-64 * SCALE, 64 * SCALE)) / f64::from(SCALE), "{text}");
     }
 }
+
+/// `-o` through a symlink writes the file it names (the link stays a link), and a FIFO (as a
+/// device or `/dev/stdout`) is written to, not replaced by a renamed file.
+#[cfg(unix)]
+#[test]
+fn output_through_symlinks_and_fifos_keeps_them() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (file, link) = (dir.path().join("t.csv"), dir.path().join("l.csv"));
+    std::fs::write(&file, "old\n").unwrap();
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    for command in [&["export", "--table", "games", "-q"][..], &["annotate", "--depth", "2", "-q", "-f", "csv"][..]] {
+        kifu().args(command).arg("-o").arg(&link).write_stdin("f5d6c3\n").assert().success();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "{command:?}");
+        assert!(std::fs::read_to_string(&file).unwrap().starts_with("source,game,"), "{command:?}");
+    }
+    let fifo = dir.path().join("ff");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    kifu().args(["export", "--table", "games", "-q", "-o"]).arg(&fifo).write_stdin("f5d6c3\n").assert().success();
+    assert!(reader.join().unwrap().starts_with("source,game"));
+    assert!(std::fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "still a FIFO");
+    kifu()
+        .args(["annotate", "--resume", "-q", "-o"])
+        .arg(&fifo)
+        .write_stdin("f5\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--resume needs -o to name a regular file"));
+}

@@ -761,13 +761,24 @@ struct Files {
 
 impl Sink {
     fn open(target: Option<&Path>, resume: bool, settings: &str) -> anyhow::Result<Sink> {
-        let target = match target {
+        let stream =
+            |out: Box<dyn Write>| Sink { out, file: None, next: 0, fresh: true, bytes: 0, players: BTreeMap::new() };
+        let given = match target {
             Some(p) if p.as_os_str() != "-" => p,
-            _ => {
-                let out = Box::new(BufWriter::new(std::io::stdout()));
-                return Ok(Sink { out, file: None, next: 0, fresh: true, bytes: 0, players: BTreeMap::new() });
+            _ => return Ok(stream(Box::new(BufWriter::new(std::io::stdout())))),
+        };
+        // A regular file (through a symlink, its target) gets OUT.partial and its journal beside
+        // it; a device or FIFO is written as it goes, since renaming over it would replace it.
+        let real = match super::output::target(given)? {
+            super::output::Target::Replace(real) => real,
+            super::output::Target::Through if resume => {
+                anyhow::bail!("--resume needs -o to name a regular file, not {}", given.display())
+            }
+            super::output::Target::Through => {
+                return Ok(stream(Box::new(BufWriter::new(super::output::open_through(given)?))));
             }
         };
+        let target = real.as_path();
         let mut partial = target.as_os_str().to_owned();
         partial.push(".partial");
         let partial = PathBuf::from(partial);

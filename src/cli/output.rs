@@ -57,14 +57,51 @@ pub fn on_interrupt(note: impl Into<String>) {
     pending().note = Some(note.into());
 }
 
+/// Where an `-o` path leads.
+pub enum Target {
+    /// A regular file, or no file yet: written under a temporary name and renamed over this
+    /// path, the file's real one (a symlink's target, so the link stays a link).
+    Replace(PathBuf),
+    /// A device, a FIFO, a terminal (`/dev/null`, `/dev/stdout`): written to as it is; renaming
+    /// a file over it would replace it.
+    Through,
+}
+
+/// Where `path` leads: a directory is an error.
+pub fn target(path: &Path) -> anyhow::Result<Target> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => anyhow::bail!("cannot write {}: it is a directory", path.display()),
+        Ok(m) if m.is_file() => {
+            let real = std::fs::canonicalize(path).with_context(|| format!("cannot write {}", path.display()))?;
+            Ok(Target::Replace(real))
+        }
+        Ok(_) => Ok(Target::Through),
+        // A link to nothing yet: writing through it makes the file it names.
+        Err(_) if std::fs::symlink_metadata(path).is_ok() => Ok(Target::Through),
+        Err(_) => Ok(Target::Replace(path.to_path_buf())),
+    }
+}
+
+/// Opens a [`Target::Through`] path for writing as it is.
+pub fn open_through(path: &Path) -> anyhow::Result<File> {
+    File::options()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// A buffered output. A file is written under a temporary name in the same folder and renamed
-/// over the target by [`Output::finish`], so an interrupted run never leaves a half-written file.
+/// over the target by [`Output::finish`], so an interrupted run never leaves a half-written file;
+/// a device or FIFO is written to directly.
 pub struct Output {
     inner: Inner,
 }
 
 enum Inner {
     Stdout(BufWriter<Stdout>),
+    Through(BufWriter<File>),
     File { writer: BufWriter<File>, temp: PathBuf, target: PathBuf, finished: bool },
 }
 
@@ -74,15 +111,22 @@ impl Output {
         let inner = match path {
             None => Inner::Stdout(BufWriter::new(io::stdout())),
             Some(p) if p.as_os_str() == "-" => Inner::Stdout(BufWriter::new(io::stdout())),
-            Some(target) => {
-                let name = target.file_name().with_context(|| format!("{} is not a file name", target.display()))?;
+            Some(given) => {
+                let target = match target(given)? {
+                    Target::Through => {
+                        return Ok(Output { inner: Inner::Through(BufWriter::new(open_through(given)?)) });
+                    }
+                    Target::Replace(real) => real,
+                };
+                let target = target.as_path();
+                let name = target.file_name().with_context(|| format!("{} is not a file name", given.display()))?;
                 let mut temp_name = std::ffi::OsString::from(".");
                 temp_name.push(name);
                 temp_name.push(format!(".kifu-{}.tmp", std::process::id()));
                 let temp = target.with_file_name(temp_name);
                 let mut pending = pending();
                 // Named as the user gave it: the temporary name is ours.
-                let file = File::create(&temp).with_context(|| format!("cannot create {}", target.display()))?;
+                let file = File::create(&temp).with_context(|| format!("cannot create {}", given.display()))?;
                 pending.temps.push(temp.clone());
                 Inner::File { writer: BufWriter::new(file), temp, target: target.to_path_buf(), finished: false }
             }
@@ -94,6 +138,7 @@ impl Output {
     pub fn finish(mut self) -> anyhow::Result<()> {
         match &mut self.inner {
             Inner::Stdout(w) => w.flush().context("writing to stdout")?,
+            Inner::Through(w) => w.flush().context("writing the output")?,
             Inner::File { writer, temp, target, finished } => {
                 writer.flush().with_context(|| format!("writing {}", temp.display()))?;
                 writer.get_ref().sync_all().with_context(|| format!("writing {}", temp.display()))?;
@@ -112,12 +157,14 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Inner::Stdout(w) => w.write(buf),
+            Inner::Through(w) => w.write(buf),
             Inner::File { writer, .. } => writer.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Inner::Stdout(w) => w.flush(),
+            Inner::Through(w) => w.flush(),
             Inner::File { writer, .. } => writer.flush(),
         }
     }
