@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
 fn kifu() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_kifu"));
     command.current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -112,9 +114,14 @@ fn a_node_budget_gives_the_same_bytes_on_any_thread_count() {
 #[test]
 fn three_shards_merged_are_one_run() {
     let dir = tempfile::tempdir().unwrap();
-    for (format, table) in
-        [("csv", "plies"), ("csv", "players"), ("json", "games"), ("text", "plies"), ("pgn", "plies")]
-    {
+    for (format, table) in [
+        ("csv", "plies"),
+        ("csv", "players"),
+        ("json", "games"),
+        ("json", "players"),
+        ("text", "plies"),
+        ("pgn", "plies"),
+    ] {
         let whole = annotate(&["-f", format, "-t", table]);
         let mut shards = Vec::new();
         for k in 1..=3 {
@@ -333,4 +340,24 @@ fn a_voluntary_pass_is_judged_like_a_move() {
     ]);
     let games = rows(&stdout(&games));
     assert_eq!(games[0]["white_moves"], "2", "{games:?}");
+}
+
+#[test]
+fn annotated_pgn_writes_dates_and_results_as_convert_does() {
+    let Some(ggf) = common::shared("ggf/test2.ggf") else { return };
+    let out = run(&[ggf.to_str().unwrap(), "-q", "-j", "1", "--depth", "4", "-f", "pgn"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let converted = kifu().args(["convert", ggf.to_str().unwrap(), "--to", "pgn", "-q"]).output().unwrap();
+    let tags = |text: &str| {
+        text.lines()
+            .filter(|l| l.starts_with("[Date") || l.starts_with("[Result"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let annotated = tags(&stdout(&out));
+    assert!(
+        annotated.contains(&"[Date \"2000.01.08\"]".to_owned()),
+        "GGS's seconds since 1970 as a PGN date: {annotated:?}"
+    );
+    assert_eq!(annotated, tags(&stdout(&converted)));
 }

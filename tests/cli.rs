@@ -434,3 +434,49 @@ fn output_through_symlinks_and_fifos_keeps_them() {
         .code(2)
         .stderr(predicate::str::contains("--resume needs -o to name a regular file"));
 }
+
+/// Engine options out of range are usage errors naming the option, not a panic or an abort.
+#[test]
+fn impossible_times_and_table_sizes_are_usage_errors() {
+    for args in [
+        &["solve", "--time", "nan"][..],
+        &["solve", "--time", "inf"],
+        &["solve", "--time", "1e30"],
+        &["annotate", "--time", "nan"],
+        &["play", "--games", "1", "--time", "inf"],
+        &["solve", "--hash-mb", "0"],
+        &["solve", "--hash-mb", "1000000000"],
+        &["annotate", "--hash-mb", "1000000000"],
+    ] {
+        let option = if args.contains(&"--time") { "--time" } else { "--hash-mb" };
+        kifu().args(args).write_stdin("f5\n").assert().code(2).stderr(predicate::str::contains(option));
+    }
+}
+
+#[test]
+fn perft_suite_reads_stdin_for_dash() {
+    kifu()
+        .args(["perft", "--suite", "-", "-j", "1"])
+        .write_stdin("rules othello\nperft 3 56\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("1 ok, 0 mismatched"));
+}
+
+#[test]
+fn annotate_marks_take_commas_or_spaces() {
+    for marks in [&["1,3,5"][..], &["1", "3", "5"]] {
+        kifu()
+            .args(["annotate", "--depth", "2", "-q", "--marks"])
+            .args(marks)
+            .write_stdin("f5d6c3\n")
+            .assert()
+            .success();
+    }
+    kifu()
+        .args(["annotate", "--depth", "2", "-q", "--marks", "1,3"])
+        .write_stdin("f5\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--marks takes three losses"));
+}

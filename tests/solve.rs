@@ -386,6 +386,14 @@ fn obf_output_gives_the_ffo_lines_back() {
         "{stderr}"
     );
     assert_eq!(run(&["--wld"]).status.code(), Some(2));
+    // Searched all the same: the summary counts their nodes.
+    let summary = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", sample.to_str().unwrap(), "--format", "obf", "-j", "1", "--depth", "4"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&summary.stderr).to_string();
+    assert!(stderr.contains("0 positions solved, 5 not (") && !stderr.contains("(0 nodes"), "{stderr}");
 }
 
 /// `--check` compares the results with the scores the file stores: the FFO sample agrees; a

@@ -36,14 +36,15 @@ pub struct Args {
     /// How positions are searched.
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Losses (discs) from which a move is marked `?!`, `?` and `??`.
-    #[arg(long, value_delimiter = ',', num_args = 3, default_values_t = [2, 6, 12])]
+    /// Losses (discs) from which a move is marked `?!`, `?` and `??`: three values, as
+    /// `--marks 2,6,12` or `--marks 2 6 12`.
+    #[arg(long, value_delimiter = ',', num_args = 1..=3, default_values_t = [2, 6, 12])]
     pub marks: Vec<i32>,
     /// Games annotated at once (default: every core); each has its own search and table.
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 128)]
+    #[arg(long, default_value_t = 128, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
     /// as GGF (values in the moves) or PGN-like (comments).
@@ -219,6 +220,8 @@ struct Annotated {
     source: String,
     game: usize,
     record: Record,
+    /// The position the record's moves lead to (up to an illegal move).
+    end: Position,
     plies: Vec<Ply>,
     summary: Summary,
     margin: Option<i32>,
@@ -237,7 +240,10 @@ impl Annotated {
 /// Runs `kifu annotate`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
-    let thresholds = Thresholds { dubious: args.marks[0], mistake: args.marks[1], blunder: args.marks[2] };
+    let [dubious, mistake, blunder] = args.marks[..] else {
+        anyhow::bail!("--marks takes three losses (for ?!, ? and ??), as 2,6,12; {} given", args.marks.len());
+    };
+    let thresholds = Thresholds { dubious, mistake, blunder };
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     // Files are counted first, for the progress bar's length and the shards.
@@ -386,6 +392,7 @@ fn annotate(
         source: source.name.to_owned(),
         game: raw.index + 1,
         margin: positions.last().and_then(Position::outcome).map(|o| o.score(Color::Black)),
+        end: positions.last().expect("the start at least").clone(),
         record,
         plies: Vec::new(),
         summary: Summary::default(),
@@ -585,6 +592,7 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
         crate::notation::ggf::use_ggs_margin(&mut record);
         crate::notation::format::Format::Ggf
     } else {
+        crate::notation::shape::use_pgn_forms(&mut record, &game.end);
         crate::notation::format::Format::Pgn
     };
     let mut text = crate::notation::format::write(fmt, &record);

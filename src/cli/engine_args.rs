@@ -22,7 +22,7 @@ pub struct EngineArgs {
     pub depth: Option<u32>,
     /// At most this many seconds per position searched by depth (the depth is then a
     /// ceiling; the output then depends on the machine's speed).
-    #[arg(long)]
+    #[arg(long, value_parser = super::parse_seconds)]
     pub time: Option<f64>,
     /// A budget of about this many nodes per position searched by depth: a depth is started
     /// only when the budget is expected to cover it, and then finished (--depth is then a

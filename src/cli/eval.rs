@@ -47,7 +47,7 @@ pub struct Args {
     #[arg(long, default_value_t = 10, requires = "check")]
     pub bucket: u32,
     /// Solver transposition table per thread, in MiB (--check).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]

@@ -133,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if let Some(k) = kinds.iter().find(|&&k| k != first) {
         anyhow::bail!("the shards are not all of one kind ({} and {})", first.name(), k.name());
     }
-    if matches!(first, Kind::Csv(Table::Plies | Table::Games) | Kind::Json(_)) {
+    if matches!(first, Kind::Csv(Table::Plies | Table::Games) | Kind::Json(Table::Plies | Table::Games)) {
         check_order(&texts, &args.shards, matches!(first, Kind::Csv(_)))?;
     }
     let mut out = Output::open(args.output.as_deref())?;

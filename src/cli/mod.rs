@@ -176,6 +176,43 @@ pub fn counted(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
+/// A `--time` value: seconds, from 0 to a billion (about 31 years); not a number, an infinity
+/// or a negative is a usage error (a duration cannot hold them).
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if (0.0..=1e9).contains(&s) => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds from 0 to 1e9")),
+    }
+}
+
+/// A `--hash-mb` value: at least 1, and no more than the machine's memory (a table that large
+/// cannot be allocated, and the failure would abort the run without naming the option).
+pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
+    let mib: usize = text.trim().parse().map_err(|_| format!("`{text}` is not a number of MiB"))?;
+    if mib == 0 {
+        return Err("the table needs at least 1 MiB".into());
+    }
+    match physical_mib() {
+        Some(total) if mib > total => Err(format!("{mib} MiB is more than this machine's memory ({total} MiB)")),
+        _ => Ok(mib),
+    }
+}
+
+/// The machine's memory in MiB, where the system says.
+fn physical_mib() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        // SAFETY: sysconf reads system values and has no preconditions.
+        let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+        let bytes = u128::try_from(pages).ok()? * u128::try_from(page).ok()?;
+        usize::try_from(bytes >> 20).ok().filter(|&m| m > 0)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 /// Seconds for a csv or json row: to a tenth of a millisecond, so that they are written as
 /// decimals (`0.0003`), never in exponent form (`3.1e-6`), which some tools do not read; 0 for
 /// a row with no timing of its own.

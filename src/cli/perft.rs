@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(value_parser = clap::value_parser!(u32).range(0..=80), required_unless_present = "suite")]
     pub depth: Option<u32>,
     /// Check a suite file of expected counts instead (`rules SPEC`, `passes ply|free` and
-    /// `perft DEPTH COUNT` lines; see samples/perft.txt). Exit 1 if any count differs.
+    /// `perft DEPTH COUNT` lines; see samples/perft.txt; `-` is stdin). Exit 1 if any count differs.
     #[arg(long, conflicts_with_all = ["depth", "divide", "all", "rules", "passes"])]
     pub suite: Option<PathBuf>,
     /// With --suite: skip lines deeper than this.
@@ -158,7 +158,12 @@ struct SuiteRow {
 
 /// Checks every `perft` line of a suite file up to `--max-depth`.
 fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Result<Status> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    // `-` is stdin, as for every input.
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+    } else {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+    };
     let mut rules = Rules::othello().shared();
     let mut passes = PassCount::Ply;
     let mut rows = Vec::new();

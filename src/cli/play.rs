@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, short = 'j')]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// The format to write the games in.
     #[arg(long, short, value_parser = parse_format, default_value = "transcript")]

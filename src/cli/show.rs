@@ -58,7 +58,7 @@ pub struct Args {
     #[arg(long, default_value_t = 87, requires = "annotate")]
     pub selectivity: u32,
     /// With --annotate: the solver's transposition table, in MiB.
-    #[arg(long, default_value_t = 64, requires = "annotate")]
+    #[arg(long, default_value_t = 64, requires = "annotate", value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = ShowFormat::Text)]

@@ -51,7 +51,7 @@ pub struct Args {
     pub depth: Option<u32>,
     /// Search as deep as this many seconds allow, up to the exact solve (with --depth: at most
     /// that deep); with --exact or --wld: solve exactly or give up after this many seconds.
-    #[arg(long)]
+    #[arg(long, value_parser = super::parse_seconds)]
     pub time: Option<f64>,
     /// Like --time with nodes instead of seconds: search as deep as about this many nodes allow
     /// (a depth is started only when the budget is expected to cover it, and then finished), so
@@ -73,7 +73,7 @@ pub struct Args {
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
     /// position to the next; positions of 10 empties or fewer use another table per thread, of
     /// half the core's second-level cache and at most 1 MiB).
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
@@ -302,7 +302,8 @@ struct Engines {
     solvers: Mutex<SolverSet>,
     /// The engine for other variants, made on first use.
     generic: Mutex<Option<GenericSearcher>>,
-    /// The nodes of the searches a limit stopped (they have no row), for the summary.
+    /// The nodes of the searches that have no row (a limit stopped them, or `--format obf`
+    /// refused their estimate), for the summary.
     stopped_nodes: AtomicU64,
 }
 
@@ -312,6 +313,8 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
     let (pos, stored) = position(source, raw)?;
     let row = solve_row(source, raw, args, engines, pos)?;
     if args.format == SolveFormat::Obf && !row.exact {
+        // Searched all the same: its nodes count in the summary.
+        engines.stopped_nodes.fetch_add(row.nodes, Ordering::Relaxed);
         let how = format!("estimated at depth {}; OBF holds exact scores only", row.depth);
         return Err(raw.error(source.name, Default::default(), how));
     }

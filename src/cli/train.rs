@@ -74,7 +74,7 @@ pub struct Args {
     #[arg(long, default_value_t = FitOptions::default().shapes, value_parser = shape_count)]
     pub shapes: usize,
     /// Solver transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// The weights file to write.
     #[arg(long, short, required_unless_present = "list_held_out")]

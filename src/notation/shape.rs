@@ -147,19 +147,23 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.set_tag("result", format!("{plain:+}"));
     }
     if matches!(to, Format::Pgn | Format::Playok) {
-        if let Some(date) = record.tag("date").and_then(pgn_date) {
-            record.set_tag("date", date);
-        }
-        let (black, white) = (resolved.end.count(Color::Black), resolved.end.count(Color::White));
-        let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
-        if record.tag("score").is_none()
-            && resolved.end.is_game_over()
-            && margin == Some(f64::from(black) - f64::from(white))
-        {
-            record.set_tag("score", format!("{black}-{white}"));
-        }
+        use_pgn_forms(&mut record, &resolved.end);
     }
     record
+}
+
+/// Gives a record the forms PGN writes, `end` being the position its moves lead to: the date
+/// as PGN writes dates (`1999.10.22`), and the final board's disc counts as the `score` when
+/// they give the stored margin.
+pub fn use_pgn_forms(record: &mut Record, end: &Position) {
+    if let Some(date) = record.tag("date").and_then(pgn_date) {
+        record.set_tag("date", date);
+    }
+    let (black, white) = (end.count(Color::Black), end.count(Color::White));
+    let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
+    if record.tag("score").is_none() && end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
+        record.set_tag("score", format!("{black}-{white}"));
+    }
 }
 
 /// A date in PGN's form (`1999.10.26`) when it is written otherwise in a way kifu can tell:
