@@ -160,6 +160,10 @@ fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
     assert_eq!(rows[1]["plies"], "5");
     assert!(rows[1]["error"].contains("illegal"), "{:?}", rows[1]);
     assert_eq!(rows[2]["plies"], "4");
+    // On stderr, the illegal move is pointed at in the file, as validate points at it.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("games.txt:2:11: record 2: annotated up to move 6, a1, which is illegal"), "{stderr}");
+    assert!(stderr.contains("2 | f5d6c3d3c4a1\n  |           ^^"), "{stderr}");
 }
 
 #[test]

@@ -228,6 +228,8 @@ struct Annotated {
     /// ProbCut's confidence in percent for the estimated plies (100: none).
     selectivity: u32,
     error: Option<String>,
+    /// The illegal move the annotation stopped at, located in the record's text (for stderr).
+    located: Option<RecordError>,
 }
 
 impl Annotated {
@@ -294,10 +296,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     (Vec::new(), Vec::new())
                 }
                 Ok(game) => {
-                    if let Some(e) = &game.error {
-                        bar.suspend(|| stderr!("{}: game {}: {e}", game.source, game.game));
-                        invalid += 1;
+                    match (&game.located, &game.error) {
+                        (Some(e), _) => bar.suspend(|| stderr!("{e}")),
+                        (None, Some(e)) => bar.suspend(|| stderr!("{}: game {}: {e}", game.source, game.game)),
+                        (None, None) => {}
                     }
+                    invalid += u64::from(game.error.is_some());
                     games += 1;
                     let players = [Color::Black, Color::White]
                         .map(|c| (game.player(c).to_owned(), game.summary.sides[c.index()]))
@@ -380,11 +384,15 @@ fn annotate(
         positions.push(before.clone());
         moves.push(mv);
     });
-    let mut error = None;
+    let (mut error, mut located) = (None, None);
     match replay {
         Ok(r) => positions.push(r.position),
         Err(e) => {
             error = Some(format!("annotated up to the illegal move: {e}"));
+            located = record.moves.get(e.ply - 1).map(|token| {
+                let message = format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
+                raw.error(source.name, token.span, message)
+            });
             positions.push(*e.position);
         }
     }
@@ -398,6 +406,7 @@ fn annotate(
         summary: Summary::default(),
         selectivity,
         error,
+        located,
     };
     // Each game starts from an empty table, so that its values do not depend on the games the
     // same thread did before (the output is the same for any thread count and any shards).

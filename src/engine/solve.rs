@@ -414,12 +414,14 @@ impl Solver {
 
     /// Searches a position `depth` moves ahead on the evaluation, deepening one move at a time;
     /// when the depth reaches the end of the game, the last iteration is the exact solve. A node
-    /// or time limit ends the search with the last finished depth (an error only when not even
-    /// depth 1 finished); [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
+    /// or time limit ends the search with the last finished depth (depth 1 always finishes,
+    /// whatever the limits: a few nodes, and an estimate rather than none);
+    /// [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let empties = position.empties();
         let stop = Stop::new(limits);
+        let unlimited = Stop::new(Limits::default());
         let mut nodes = 0;
         let mut done: Option<(u32, i32)> = None;
         // The positions searched for the last depth and the one before.
@@ -429,7 +431,8 @@ impl Solver {
                 break;
             }
             let guess = done.map(|(_, v)| v);
-            let (value, n) = self.run(&stop, d >= empties, |s| match guess {
+            let stop = if d == 1 { &unlimited } else { &stop };
+            let (value, n) = self.run(stop, d >= empties, |s| match guess {
                 // The last iteration reaches the end: the exact search, in whole discs.
                 _ if d >= empties => s.aspiration(p, o, -64, 64) * SCALE,
                 Some(g) => around(g, |low, high| (s.midgame_root(p, o, d, low, high, false), s.aborted)),
