@@ -611,3 +611,20 @@ fn csv_seconds_are_decimals_even_for_the_quickest_positions() {
     let seconds = text.lines().nth(1).expect("a row").split(',').nth(7).unwrap().to_owned();
     assert!(seconds.parse::<f64>().is_ok() && !seconds.contains('e'), "{text}");
 }
+
+#[test]
+fn a_zero_time_budget_still_gives_an_estimate() {
+    for (rules, game) in [("othello", "f5d6c3\n"), ("othello,size=6", "c2\n")] {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "-", "--rules", rules, "--time", "0", "--format", "csv", "-q", "-j", "1"])
+            .write_stdin(game)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{rules}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let row: Vec<&str> = text.lines().nth(1).expect("a row").split(',').collect();
+        assert_eq!(row[10], "false", "{rules}: an estimate");
+        assert!(row[11].parse::<u32>().unwrap() >= 1, "{rules}: {text}");
+    }
+}

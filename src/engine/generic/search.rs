@@ -279,8 +279,8 @@ impl GenericSearcher {
     /// Searches `position` `depth` placements ahead, deepening one at a time (each iteration in
     /// a window of two discs around the last value, widened on the side that fails); when the
     /// depth reaches the end of the game the value is exact. A node or time limit ends the search
-    /// with the last finished depth (an error only when not even depth 1 finished);
-    /// [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
+    /// with the last finished depth (depth 1 always finishes, whatever the limits: an estimate
+    /// rather than none); [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
     ///
     /// # Errors
     /// [`SolveError::TooManyEmpties`] over [`Limits::empties`]; [`SolveError::Stopped`].
@@ -295,10 +295,16 @@ impl GenericSearcher {
                 break;
             }
             let start = run.nodes;
+            // Depth 1 runs free of the limits, which hold again from depth 2.
+            let limits_held = (run.node_limit, run.deadline);
+            if d == 1 {
+                (run.node_limit, run.deadline) = (u64::MAX, None);
+            }
             let value = match done {
                 Some((_, guess, _)) => around(guess, |low, high| (run.search(position, d, low, high), run.stopped)),
                 None => run.search(position, d, -INFINITY, INFINITY),
             };
+            (run.node_limit, run.deadline) = limits_held;
             if run.stopped {
                 break;
             }
