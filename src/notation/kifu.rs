@@ -47,8 +47,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         if lower.is_empty() {
             continue;
         }
-        if let Some(spec) = lower.strip_prefix("rules ") {
-            rules = Some(spec.trim().to_owned());
+        if lower.starts_with("rules ") {
+            // The spec as written (a start board's letters keep their case).
+            rules = Some(line.trim()["rules ".len()..].trim().to_owned());
             continue;
         }
         if lower.ends_with("first") {
