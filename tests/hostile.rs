@@ -269,6 +269,12 @@ fn control_characters_in_records_never_reach_the_terminal_or_the_svg() {
     assert!(!svg.contains('\u{1}') && svg.contains("x\u{FFFD}y"), "XML has no place for U+0001");
     let show = kifu(&["show", pgn.to_str().unwrap()]);
     assert!(show.stdout.contains("x\u{FFFD}y (white)"), "{}", show.stdout);
+    let annotate = kifu(&["annotate", pgn.to_str().unwrap(), "--depth", "2", "-q", "-j", "1"]);
+    assert!(
+        annotate.stdout.contains("vs x\u{FFFD}y (white)") && !annotate.stdout.contains('\u{1}'),
+        "{}",
+        annotate.stdout
+    );
     // An escape sequence in a bad token: shown, each control character replaced, the caret
     // still under the token.
     let esc = write(dir.path(), "esc.txt", b"f5d6\x1b[31mRED\n");

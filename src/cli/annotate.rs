@@ -629,9 +629,11 @@ fn text(game: &Annotated, selectivity: u32) -> String {
     if let Some(m) = game.margin {
         s.push_str(&format!(", black {m:+}"));
     }
+    // Names and errors quote the record: no control characters on a terminal.
+    let mut s = crate::notation::printable(&s).into_owned();
     s.push('\n');
     if let Some(e) = &game.error {
-        s.push_str(&format!("  error: {e}\n"));
+        s.push_str(&format!("  error: {}\n", crate::notation::printable(e)));
     }
     if !game.plies.is_empty() {
         s.push_str("   ply  color  played       best         loss  mark  searched\n");
@@ -704,7 +706,7 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
             for row in player_rows(players) {
                 s.push_str(&format!(
                     "  {}: {} game{}, {} moves, {} discs lost ({:.2} a move), {} best ({:.0}%), {} !, {} ?!, {} ?, {} ??\n",
-                    row.player,
+                    crate::notation::printable(&row.player),
                     row.games,
                     if row.games == 1 { "" } else { "s" },
                     row.moves,
