@@ -224,7 +224,6 @@ struct Annotated {
     end: Position,
     plies: Vec<Ply>,
     summary: Summary,
-    margin: Option<i32>,
     /// ProbCut's confidence in percent for the estimated plies (100: none).
     selectivity: u32,
     error: Option<String>,
@@ -233,6 +232,11 @@ struct Annotated {
 }
 
 impl Annotated {
+    /// Black's final margin under the rules' scoring, when the game is over.
+    fn margin(&self) -> Option<i32> {
+        self.end.outcome().map(|o| o.score(Color::Black))
+    }
+
     fn player(&self, color: Color) -> &str {
         let tag = if color == Color::Black { "black" } else { "white" };
         self.record.tag(tag).filter(|s| !s.trim().is_empty()).unwrap_or("?")
@@ -399,7 +403,6 @@ fn annotate(
     let mut annotated = Annotated {
         source: source.name.to_owned(),
         game: raw.index + 1,
-        margin: positions.last().and_then(Position::outcome).map(|o| o.score(Color::Black)),
         end: positions.last().expect("the start at least").clone(),
         record,
         plies: Vec::new(),
@@ -526,7 +529,7 @@ fn game_row(game: &Annotated) -> GameRow<'_> {
         black_player: game.player(Color::Black),
         white_player: game.player(Color::White),
         plies: game.plies.len(),
-        margin: game.margin,
+        margin: game.margin(),
         black_moves: b.moves,
         black_loss: b.loss,
         black_avg_loss: round2(b.average_loss()),
@@ -626,7 +629,7 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             s.push_str(&format!(", {v}"));
         }
     }
-    if let Some(m) = game.margin {
+    if let Some(m) = game.margin() {
         s.push_str(&format!(", black {m:+}"));
     }
     // Names and errors quote the record: no control characters on a terminal.

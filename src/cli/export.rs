@@ -10,7 +10,7 @@ use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
 use crate::export::{self, GameRow};
-use crate::notation::check::{self, Status as Verdict};
+use crate::notation::check;
 use crate::notation::reader::{RawRecord, RecordError};
 
 /// Arguments of `kifu export`.
@@ -231,7 +231,7 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
         Err(e) => return failed(raw.error(source.name, e.span, e.message)),
     };
     let check = check::check(&record, &rules, source.format);
-    let invalid = !matches!(check.status, Verdict::Ok | Verdict::Unfinished);
+    let invalid = check.status.is_invalid();
     let index = raw.index + 1;
     let mut text = Vec::new();
     let rows = match args.table {

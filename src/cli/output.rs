@@ -101,7 +101,7 @@ pub struct Output {
 
 enum Inner {
     Stdout(BufWriter<Stdout>),
-    Through(BufWriter<File>),
+    Through { writer: BufWriter<File>, path: PathBuf },
     File { writer: BufWriter<File>, temp: PathBuf, target: PathBuf, finished: bool },
 }
 
@@ -114,7 +114,8 @@ impl Output {
             Some(given) => {
                 let target = match target(given)? {
                     Target::Through => {
-                        return Ok(Output { inner: Inner::Through(BufWriter::new(open_through(given)?)) });
+                        let writer = BufWriter::new(open_through(given)?);
+                        return Ok(Output { inner: Inner::Through { writer, path: given.to_path_buf() } });
                     }
                     Target::Replace(real) => real,
                 };
@@ -138,7 +139,7 @@ impl Output {
     pub fn finish(mut self) -> anyhow::Result<()> {
         match &mut self.inner {
             Inner::Stdout(w) => w.flush().context("writing to stdout")?,
-            Inner::Through(w) => w.flush().context("writing the output")?,
+            Inner::Through { writer, path } => writer.flush().with_context(|| format!("writing {}", path.display()))?,
             Inner::File { writer, temp, target, finished } => {
                 writer.flush().with_context(|| format!("writing {}", temp.display()))?;
                 writer.get_ref().sync_all().with_context(|| format!("writing {}", temp.display()))?;
@@ -157,14 +158,14 @@ impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match &mut self.inner {
             Inner::Stdout(w) => w.write(buf),
-            Inner::Through(w) => w.write(buf),
+            Inner::Through { writer, .. } => writer.write(buf),
             Inner::File { writer, .. } => writer.write(buf),
         }
     }
     fn flush(&mut self) -> io::Result<()> {
         match &mut self.inner {
             Inner::Stdout(w) => w.flush(),
-            Inner::Through(w) => w.flush(),
+            Inner::Through { writer, .. } => writer.flush(),
             Inner::File { writer, .. } => writer.flush(),
         }
     }

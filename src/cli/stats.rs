@@ -149,11 +149,7 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
         Err(e) => return failed(e),
     };
     let check = check::check(&record, &rules, source.format);
-    let problem = if matches!(check.status, Verdict::Illegal | Verdict::ResultMismatch) {
-        source.problem(raw, &check)
-    } else {
-        None
-    };
+    let problem = if check.status.is_invalid() { source.problem(raw, &check) } else { None };
     match record.game(rules) {
         Ok(game) => Outcome::Facts(raw.index + 1, Box::new(Facts::new(&record, &game, &check, depth)), problem),
         // A square the board does not have (illegal) or a start board that does not fit.

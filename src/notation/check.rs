@@ -25,6 +25,13 @@ pub enum Status {
 }
 
 impl Status {
+    /// Whether the record is invalid: an illegal move, a stored result that does not match, or
+    /// a record that could not be read (an unfinished game is not invalid).
+    #[must_use]
+    pub fn is_invalid(self) -> bool {
+        !matches!(self, Status::Ok | Status::Unfinished)
+    }
+
     /// The name used in output (`ok`, `illegal`, `unfinished`, `result_mismatch`, `parse_error`).
     #[must_use]
     pub fn name(self) -> &'static str {

@@ -403,16 +403,16 @@ impl Reader {
         &self.name
     }
 
-    /// Ends the reading after a failed read and queues what to report: damaged compressed data
-    /// is an error of the record being read (a whole record already gathered is handed out
-    /// first; one the bracket scanner had not closed is lost with the rest); anything else is
-    /// the stream's error.
     /// Ends the file at once with a problem of the whole file (no record read).
     fn give_up(&mut self, message: String) {
         self.done = true;
         self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message })));
     }
 
+    /// Ends the reading after a failed read and queues what to report: damaged compressed data
+    /// is an error of the record being read (a whole record already gathered is handed out
+    /// first; one the bracket scanner had not closed is lost with the rest); anything else is
+    /// the stream's error.
     fn fail(&mut self, e: io::Error) {
         self.done = true;
         if !is_damaged(&e) {
