@@ -1556,6 +1556,13 @@ impl Search<'_> {
         rayon::scope_fifo(|scope| {
             for (c, slot) in children[1..].iter().zip(&slots) {
                 scope.spawn_fifo(move |_| {
+                    if cx.stop.hit() {
+                        // A limit ended the search: this move goes unsearched (a search started
+                        // now would run until its first check of the limits).
+                        *slot.lock().unwrap_or_else(PoisonError::into_inner) =
+                            Some(Probe { score: 0, nodes: 0, aborted: true, entries: Vec::new() });
+                        return;
+                    }
                     let mut layer = cx.layers.take();
                     let mut s = Search::new(cx, table, Some(&layer), false, level, Vec::new());
                     let (np, no) = child(c);

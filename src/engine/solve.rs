@@ -1009,6 +1009,27 @@ mod tests {
     }
 
     #[test]
+    fn a_node_limit_stops_the_depth_limited_search_near_it() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let poll = super::super::search::POLL;
+        for seed in 0..4 {
+            let pos = random_position(seed, 24, "othello");
+            for limit in [50_000, 200_000] {
+                let limits = Limits { nodes: Some(limit), ..Limits::default() };
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+                let found = solver.search_with(&pos, 30, limits).unwrap();
+                assert!(found.depth < 30, "seed {seed}: depth 30 within {limit} nodes");
+                // The root's moves after the limit go unsearched: none runs on to its own first
+                // check of the limits.
+                assert!(found.nodes < limit + 2 * poll, "seed {seed}: {} for {limit}", found.nodes);
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner).with_threads(2);
+                let found = pool.install(|| solver.search_with(&pos, 30, limits)).unwrap();
+                assert!(found.nodes < limit + 4 * poll, "seed {seed}: {} for {limit}, two threads", found.nodes);
+            }
+        }
+    }
+
+    #[test]
     fn a_deepening_budget_stops_at_a_depth_alike_on_any_thread_count() {
         let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
