@@ -68,6 +68,9 @@ fn every_reason_is_named() {
             assert_eq!(r["error_ply"], ply, "{record}: {r}");
         }
         assert!(r["reason"].as_str().unwrap().contains(reason), "{record}: {r}");
+        // Nothing was replayed from a record that did not parse: no counts.
+        let counts = ["plies", "black", "white", "passes", "empties"];
+        assert_eq!(counts.iter().all(|c| r[c].is_null()), status == "parse_error", "{record}: {r}");
     }
 }
 
@@ -94,6 +97,10 @@ fn a_typo_gets_the_caret_the_reason_and_the_fix() {
     assert!(out.contains("2 | f5d6c2d3c4f4f6f3e6e7\n  |     ^^"), "{out}");
     assert!(out.contains("suggestion: c3? (one character off; the rest of the game then replays)"), "{out}");
     assert!(err.contains("2 games: 0 ok, 1 illegal, 1 unfinished"), "{err}");
+    // A near miss is offered only when moves after it replay too.
+    let (out, _, _) = validate(&[], "f5d6c2a1\nf5d6c2d3a1\n");
+    assert_eq!(out.matches("suggestion").count(), 1, "{out}");
+    assert!(out.contains("suggestion: c3? (one character off; 1 more move then replay)"), "{out}");
 }
 
 #[test]

@@ -67,17 +67,18 @@ struct Row {
     source: String,
     game: usize,
     status: &'static str,
-    plies: usize,
-    black: u32,
-    white: u32,
+    /// Counts of the replay: none for a record that did not parse.
+    plies: Option<usize>,
+    black: Option<u32>,
+    white: Option<u32>,
     winner: &'static str,
     error_ply: Option<usize>,
     error_move: String,
     reason: String,
     suggestion: String,
     margin: Option<i32>,
-    passes: u32,
-    empties: u32,
+    passes: Option<u32>,
+    empties: Option<u32>,
     stored_result: String,
     line: Option<usize>,
     column: Option<usize>,
@@ -215,17 +216,17 @@ fn row(source: &str, game: usize, check: &Check, place: Place) -> Row {
         source: source.to_owned(),
         game,
         status: check.status.name(),
-        plies: check.plies,
-        black: check.black,
-        white: check.white,
+        plies: Some(check.plies),
+        black: Some(check.black),
+        white: Some(check.white),
         winner: check.winner(),
         error_ply: problem.map(|p| p.ply).filter(|&p| p > 0),
         error_move: problem.map(|p| p.mv.clone()).unwrap_or_default(),
         reason: problem.map(|p| p.reason.clone()).unwrap_or_default(),
         suggestion: check.suggestion.clone().unwrap_or_default(),
         margin: check.margin(),
-        passes: check.passes,
-        empties: check.empties,
+        passes: Some(check.passes),
+        empties: Some(check.empties),
         stored_result: check.stored.clone().unwrap_or_default(),
         line: place.line,
         column: place.column,
@@ -240,17 +241,17 @@ fn unreadable(source: &Source, e: RecordError) -> Checked {
         source: source.name.to_owned(),
         game: e.record,
         status: Verdict::ParseError.name(),
-        plies: 0,
-        black: 0,
-        white: 0,
+        plies: None,
+        black: None,
+        white: None,
         winner: "",
         error_ply: None,
         error_move: String::new(),
         reason: e.message.clone(),
         suggestion: String::new(),
         margin: None,
-        passes: 0,
-        empties: 0,
+        passes: None,
+        empties: None,
         stored_result: String::new(),
         line: place.line,
         column: place.column,
@@ -269,12 +270,9 @@ fn text(checked: &Checked) -> String {
             format!("{}{at}: record {}: {}: {}", r.source, r.game, r.status, r.reason)
         }
     };
-    s.push_str(&format!(
-        "\n  = {} replayed; black {}, white {}",
-        super::counted(r.plies as u64, "move"),
-        r.black,
-        r.white
-    ));
+    if let (Some(plies), Some(black), Some(white)) = (r.plies, r.black, r.white) {
+        s.push_str(&format!("\n  = {} replayed; black {black}, white {white}", super::counted(plies as u64, "move")));
+    }
     if !r.suggestion.is_empty() {
         s.push_str(&format!("\n  = suggestion: {}", r.suggestion));
     }

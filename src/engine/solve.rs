@@ -1010,6 +1010,7 @@ mod tests {
 
     #[test]
     fn a_node_limit_stops_the_depth_limited_search_near_it() {
+        let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
         let poll = super::super::search::POLL;
         for seed in 0..4 {
@@ -1017,7 +1018,7 @@ mod tests {
             for limit in [50_000, 200_000] {
                 let limits = Limits { nodes: Some(limit), ..Limits::default() };
                 let mut solver = Solver::new(4, Counting::EmptiesToWinner);
-                let found = solver.search_with(&pos, 30, limits).unwrap();
+                let found = single.install(|| solver.search_with(&pos, 30, limits)).unwrap();
                 assert!(found.depth < 30, "seed {seed}: depth 30 within {limit} nodes");
                 // The root's moves after the limit go unsearched: none runs on to its own first
                 // check of the limits.

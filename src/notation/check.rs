@@ -370,8 +370,9 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
     let rest = if best.complete {
         "the rest of the game then replays".to_owned()
     } else {
-        let more = best.replays.saturating_sub(e.ply);
-        format!("{more} more moves then replay")
+        // A square after which nothing more replays is no likelier than any other.
+        let more = best.replays.checked_sub(e.ply).filter(|&n| n > 0)?;
+        format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
     };
     Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
 }

@@ -607,6 +607,13 @@ impl Reader {
                 }
             }
             Split::Pgn => {
+                if self.in_comment && is_tag_line(line) {
+                    // A `{` never closed: the next game's tags end its record.
+                    self.in_comment = false;
+                    if let Some(p) = self.pending.take() {
+                        self.cut_short(p, "a `{` comment is not closed before the next game's tags");
+                    }
+                }
                 let in_comment = self.in_comment;
                 let tag = !in_comment && line.trim_start().starts_with('[');
                 let moves = if tag { String::new() } else { pgn_moves(line, &mut self.in_comment) };
@@ -658,9 +665,11 @@ impl Reader {
         let mut chars = 0;
         for (i, c) in line.char_indices() {
             chars += 1;
-            // JSON: a `{` that starts a line inside a record starts the next record (a JSON
-            // record's own lines nest their objects deeper); the open one was never closed.
-            if open == '{' && depth > 0 && column == 0 && i == 0 && c == '{' {
+            // Inside a record, a line that starts the next one ends it: for JSON a `{` at the
+            // start of a line (a JSON record's own lines nest their objects deeper), for GGF and
+            // SGF a game at the start of a line (`(;` and a root node with `GM[`, which no
+            // variation has). The open record was never closed.
+            if depth > 0 && column == 0 && i == 0 && (if open == '{' { c == '{' } else { starts_game(line) }) {
                 if let Some(p) = self.pending.take() {
                     self.cut_short(p, "this record is not closed before the next line's record");
                 }
@@ -729,6 +738,14 @@ impl Reader {
     }
 }
 
+/// Whether a line starts a GGF or SGF game: `(;` and a root node that names the game (`GM[`).
+fn starts_game(line: &str) -> bool {
+    let Some(node) = line.strip_prefix('(').and_then(|rest| rest.trim_start().strip_prefix(';')) else {
+        return false;
+    };
+    node.split(';').next().is_some_and(|root| root.contains("GM["))
+}
+
 /// Where to cut `bytes` so that no UTF-8 character is split: before a last character whose
 /// bytes are not all there.
 fn char_boundary(bytes: &[u8]) -> usize {
@@ -778,6 +795,15 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
         }
     }
     out
+}
+
+/// Whether a line is a PGN tag (`[Name "value"]`), as no comment line is likely to be.
+fn is_tag_line(line: &str) -> bool {
+    let Some(rest) = line.trim_start().strip_prefix('[') else { return false };
+    let value = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    rest.starts_with(|c: char| c.is_ascii_alphabetic())
+        && value.starts_with(char::is_whitespace)
+        && value.trim_start().starts_with('"')
 }
 
 /// A PGN result token: `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts `33-31`.
@@ -1028,6 +1054,23 @@ mod tests {
     }
 
     #[test]
+    fn an_unclosed_game_loses_only_itself() {
+        // GGF without its `;)`, SGF without its `)`, and one with a value left open.
+        for (text, format) in [
+            ("(;GM[Othello]TY[8]B[f5]\n(;GM[Othello]B[f5];)\n(;GM[Othello]B[f5];)\n", Format::Ggf),
+            ("(;GM[2]SZ[8];B[fe];W[fd]\n(;FF[4]GM[2];B[fe])\n", Format::Sgf),
+            ("(;GM[2]C[open;B[fe]\n(;GM[2];B[fe])\n", Format::Sgf),
+        ] {
+            let got = read(text, Some(format));
+            assert!(matches!(&got[0], Err(ReadError::Record(e)) if e.message.contains("not closed")), "{got:?}");
+            assert!(got[1..].iter().all(Result::is_ok) && got.len() == text.lines().count(), "{got:?}");
+        }
+        // A variation on a line of its own stays in its game.
+        let got = cut("(;GM[2];B[fe]\n(;W[fd])\n(;W[dd]))\n", Format::Sgf);
+        assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
     fn a_file_of_other_text_is_a_file_problem() {
         for format in [Format::Ggf, Format::Sgf, Format::Json] {
             let got = read("<html>(not a game)</html>\n", Some(format));
@@ -1056,6 +1099,16 @@ mod tests {
         assert_eq!(got.len(), 2);
         assert_eq!((got[0].0, got[1].0), (1, 6));
         assert_eq!(got[1].2, "[Event \"b\"]\n[Black \"x\"]\n\n1. f5");
+    }
+
+    #[test]
+    fn an_unclosed_pgn_comment_ends_at_the_next_tags() {
+        let text = "[Event \"a\"]\n\n1. f5 {open\n2. d6\n\n[Event \"b\"]\n\n1. f5 d6 *\n[Event \"c\"]\n1. f5 {a\n[%eval 2] } *\n";
+        let got = read(text, Some(Format::Pgn));
+        assert!(matches!(&got[0], Err(ReadError::Record(e)) if e.message.contains("not closed")), "{got:?}");
+        // The next games are read, and a comment line that is no tag stays in its comment.
+        let rest: Vec<_> = got[1..].iter().map(|r| r.as_ref().map(|r| r.line).unwrap()).collect();
+        assert_eq!(rest, [6, 9]);
     }
 
     #[test]
