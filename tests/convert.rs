@@ -51,6 +51,25 @@ fn every_game_format_round_trips_the_logbook_sample() {
 }
 
 #[test]
+fn a_logbook_score_becomes_the_rules_margin() {
+    // WTHOR 2004's fifth game as a logbook line: one square left empty at the end, so the
+    // logbook's plain difference (+59) is not the margin with the empty square to the winner.
+    let line = "+f5-d6+c5-f6+e6-f4+c6-e7+d3-c2+f8-e8+d8-c3+f7-d7+c4-b4+c8-b6+g5-h5+e3-g6+c7-e2+a6-b7+b5-a5\
+                +a4-g7+a8-a7+b8-a3+h4-h3+g4-g3+a2+c1-b3+g8-d1+h8-b1+f1-d2+b2-e1+a1+h7+h6-f3+g2-f2+h2+g1: +59\n";
+    for (rules, margin) in [("othello", "+60"), ("anti", "-59")] {
+        let (json, err, code) =
+            convert(&["--from", "logbook", "--rules", rules, "--to", "json", "-q"], line.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert!(text(json.clone()).contains(&format!("\"result\":\"{margin}\"")), "{rules}");
+        // What convert writes validates, and goes back to the logbook's own score.
+        let out = kifu().args(["validate", "--rules", rules, "-q"]).write_stdin(json.clone()).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{rules}: {}", String::from_utf8_lossy(&out.stdout));
+        let (back, _, _) = convert(&["--rules", rules, "--to", "logbook", "-q"], &json);
+        assert_eq!(text(back), line, "{rules}");
+    }
+}
+
+#[test]
 fn formats_are_recognised_without_from() {
     let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
     let (want, _, _) = convert(&["--to", "transcript", "-q"], logbook.as_bytes());

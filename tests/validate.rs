@@ -169,12 +169,17 @@ fn a_stated_winner_is_checked() {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/variants.pgn")).unwrap();
     // The anti-reversi game: black ends with more discs, so white wins.
     assert!(text.contains("[Result \"0-1\"]"), "{text}");
-    let rows = rows(&["--from", "pgn"], &text);
-    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+    let read = rows(&["--from", "pgn"], &text);
+    assert!(read.iter().all(|r| r["status"] == "ok"), "{read:?}");
     let wrong = text.replace("[Result \"0-1\"]", "[Result \"1-0\"]").replace("\n0-1\n", "\n1-0\n");
     let (out, _, code) = validate(&["--from", "pgn", "--format", "json", "-q"], &wrong);
     assert_eq!(code, 1);
     let second: serde_json::Value = serde_json::from_str(out.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["status"], "result_mismatch");
     assert_eq!(second["reason"], "the record says 1-0, the board gives a win for white");
+    // Standard 8x8 games too (their quick replay had skipped the check): black wins GAME.
+    for (stated, status) in [("1-0", "ok"), ("0-1", "result_mismatch"), ("1/2-1/2", "result_mismatch")] {
+        let pgn = format!("[Result \"{stated}\"]\n\n{GAME} {stated}\n");
+        assert_eq!(rows(&["--from", "pgn"], &pgn)[0]["status"], status, "{stated}");
+    }
 }

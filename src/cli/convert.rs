@@ -100,10 +100,13 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
         Ok((record, rules)) => record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message)),
         Err(e) => Err(e),
     };
-    let resolved = match resolved {
+    let mut resolved = match resolved {
         Ok(r) => r,
         Err(e) => return Converted::Failed(e),
     };
+    if source.format == Format::Logbook {
+        shape::from_logbook(&mut resolved);
+    }
     let black = resolved.end.count(Color::Black);
     let variant = resolved.start.rules().variant().clone();
     let record = match shape::for_format(resolved, to) {

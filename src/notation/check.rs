@@ -108,7 +108,8 @@ impl Check {
 #[must_use]
 pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     let stored = record.tag("result").map(str::to_owned);
-    if let Some(check) = quick_check(record, rules, format, &stored) {
+    if let Some(mut check) = quick_check(record, rules, format, &stored) {
+        judge_outcome(&mut check, record.tag("outcome"));
         return check;
     }
     let game = match record.game_before_bad_square(rules.clone()) {
@@ -150,9 +151,7 @@ pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
             judge_result(&mut check, format, record.tag("komi").is_some());
-            if check.status == Status::Ok && check.stored.is_none() {
-                judge_outcome(&mut check, record.tag("outcome"));
-            }
+            judge_outcome(&mut check, record.tag("outcome"));
             check
         }
         Err(e) => {
@@ -310,8 +309,12 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
 }
 
 /// Sets `ResultMismatch` on a finished game whose record states only the winner (PGN's `1-0`,
-/// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared.
+/// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared, nor is a game
+/// with a stored margin or already found wanting.
 fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
+    if check.status != Status::Ok || check.stored.is_some() {
+        return;
+    }
     let stated = match outcome.map(str::trim) {
         Some("1-0") => Some(Color::Black),
         Some("0-1") => Some(Color::White),

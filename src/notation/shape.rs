@@ -33,6 +33,20 @@ pub fn for_format(resolved: Resolved, to: Format) -> Result<Record, ShapeError> 
     Ok(shape(resolved, to))
 }
 
+/// Reads a logbook record's score as other formats read results: the logbook gives the final
+/// board's plain disc difference, the `result` tag black's margin under the rules' scoring
+/// (empty squares to the winner; fewer discs winning in anti-reversi). A finished game whose
+/// score is that difference gets the margin; any other score is left as written (a wrong one
+/// stays wrong, for `validate` to report).
+pub fn from_logbook(resolved: &mut Resolved) {
+    let Some(outcome) = resolved.end.outcome() else { return };
+    let plain = i64::from(resolved.end.count(Color::Black)) - i64::from(resolved.end.count(Color::White));
+    let stated = resolved.record.tag("result").and_then(|r| r.trim().trim_start_matches('+').parse::<i64>().ok());
+    if stated == Some(plain) {
+        resolved.record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
+    }
+}
+
 /// Whether the target format can hold the record: formats without a start board or rules
 /// (transcripts, the logbook, Othello Quest, WTHOR) refuse a start that is not the rules' own,
 /// and WTHOR refuses anything but standard 8x8 Othello.
