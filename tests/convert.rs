@@ -118,6 +118,13 @@ fn wthor_from_names_writes_name_files() {
     assert_eq!(first["tags"]["date"], "2026");
     let second: serde_json::Value = serde_json::from_str(back.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["tags"]["white"], "Cid");
+    // Compressed, as club.wtb.gz, it still has club.JOU and club.TRN as its names.
+    let gz = dir.join("club.wtb.gz");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut enc, &std::fs::read(&out).unwrap()).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let (unzipped, err, code) = convert(&[gz.to_str().unwrap(), "--to", "json"], b"");
+    assert_eq!((code, text(unzipped)), (0, back.clone()), "{err}");
     // Names without a file to go to are an error, not a silent loss.
     let (written, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
     assert_eq!(code, 2);

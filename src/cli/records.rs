@@ -392,7 +392,10 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
 /// files mean no names (the ids are kept).
 fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
     let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
-    let stem = Path::new(input).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
+    // `club.wtb.gz` is `club.wtb` compressed: its names are `club.JOU` too.
+    let name = Path::new(input).file_name().and_then(|s| s.to_str()).unwrap_or("");
+    let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".GZ")).unwrap_or(name);
+    let stem = Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
     let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
         if let Some(p) = given {
             return Some(p.to_path_buf());

@@ -354,6 +354,9 @@ impl Reader {
                     reader.input.consume(BOM.len());
                     reader.offset = BOM.len() as u64;
                 }
+                Ok(head) if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") => {
+                    reader.give_up("UTF-16 text (its byte-order mark says so): kifu reads UTF-8 or Latin-1; save the file as UTF-8".into());
+                }
                 Ok(_) => {}
                 Err(e) if is_damaged(&e) => reader.fail(e),
                 Err(e) => return Err(e),
@@ -492,7 +495,7 @@ impl Reader {
             return Ok(None);
         }
         self.offset += total as u64;
-        Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), total > MAX_RECORD)))
+        Ok(Some((decode(bytes), total > MAX_RECORD)))
     }
 
     /// Reads the next piece of a line for the bracket scanner: the rest of the line with its
@@ -528,7 +531,7 @@ impl Reader {
             self.carry = bytes.split_off(cut);
         }
         self.offset += bytes.len() as u64;
-        Ok(Some((String::from_utf8_lossy(&bytes).into_owned(), newline)))
+        Ok(Some((decode(bytes), newline)))
     }
 
     fn start(&self, text: String, column: usize, offset: u64) -> Pending {
@@ -744,6 +747,12 @@ fn starts_game(line: &str) -> bool {
         return false;
     };
     node.split(';').next().is_some_and(|root| root.contains("GM["))
+}
+
+/// The text of a line (or piece of one): UTF-8, else Latin-1 (one character per byte, as older
+/// European files were written), so that no name is lost to replacement characters.
+fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
 }
 
 /// Where to cut `bytes` so that no UTF-8 character is split: before a last character whose
@@ -1068,6 +1077,29 @@ mod tests {
         // A variation on a line of its own stays in its game.
         let got = cut("(;GM[2];B[fe]\n(;W[fd])\n(;W[dd]))\n", Format::Sgf);
         assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn latin1_is_read_and_utf16_is_named() {
+        let input: Box<dyn BufRead + Send> =
+            Box::new(io::Cursor::new(b"[Black \"J\xe9r\xf4me\"]\n\n1. f5 *\n".to_vec()));
+        let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
+        assert!(got[0].as_ref().unwrap().text().contains("J\u{e9}r\u{f4}me"), "{got:?}");
+        // UTF-8 stays UTF-8.
+        assert!(
+            read("[Black \"J\u{e9}r\u{f4}me\"]\n\n1. f5 *\n", Some(Format::Pgn))[0]
+                .as_ref()
+                .unwrap()
+                .text()
+                .contains("J\u{e9}r\u{f4}me")
+        );
+        for bom in [b"\xFF\xFE", b"\xFE\xFF"] {
+            let mut bytes = bom.to_vec();
+            bytes.extend("f5d6".encode_utf16().flat_map(u16::to_le_bytes));
+            let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
+            let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
+            assert!(matches!(&got[..], [Err(ReadError::File(e))] if e.message.contains("UTF-16")), "{got:?}");
+        }
     }
 
     #[test]
