@@ -70,6 +70,19 @@ fn a_logbook_score_becomes_the_rules_margin() {
 }
 
 #[test]
+fn an_odd_board_reads_with_its_start_board_as_the_rules_start() {
+    // What `kifu play --rules othello,size=5,start=...,first=white --to ggf` writes: a 5x5
+    // board has no centre, so its start board is the rules' start.
+    let ggf = "(;GM[Othello]TY[5]BO[5 ----- --O*- --*O- ----- ----- O]W[b3];)\n";
+    let (out, err, code) = convert(&["--to", "json", "-q"], ggf.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(text(out).contains("\"move\":\"b3\""));
+    let (out, err, code) = convert(&["--to", "transcript"], ggf.as_bytes());
+    assert_eq!((code, text(out)), (0, "b3\n".to_owned()), "{err}");
+    assert!(err.contains("--rules othello,size=5,start=-------OX---XO-----------,first=white"), "{err}");
+}
+
+#[test]
 fn formats_are_recognised_without_from() {
     let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
     let (want, _, _) = convert(&["--to", "transcript", "-q"], logbook.as_bytes());
@@ -356,4 +369,13 @@ fn formats_without_the_rules_warn_and_kifu_grids_keep_them() {
     }
     let (grid, _, _) = convert(&["--to", "kifu"], &json);
     assert!(text(grid).ends_with("\nrules 8stars\n"));
+    // BrainKing's empty start is more than GGF's empty board (the first moves fill the centre):
+    // the GGF reads back only with --rules brainking, and convert says so.
+    let (json, _, _) = convert(&["--rules", "brainking", "--to", "json"], b"d4e5e4d5d6\n");
+    let (ggf, err, code) = convert(&["--to", "ggf"], &json);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("warning: 1 record of other rules than ggf") && err.contains("--rules brainking"), "{err}");
+    let out = kifu().args(["validate", "-q", "--rules", "brainking", "-"]).write_stdin(ggf).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "unfinished, but legal: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("unfinished"));
 }

@@ -185,12 +185,23 @@ impl Record {
     }
 
     /// The rules spec a reader gives the record when no `--rules` is given: its `rules` tag,
-    /// else standard Othello on the size of its start board; `None` for standard Othello.
+    /// else standard Othello on the size of its start board (that board as the rules' start on
+    /// an odd size, which has no centre for the standard one); `None` for standard Othello.
     #[must_use]
     pub fn implied_spec(&self) -> Option<std::borrow::Cow<'_, str>> {
-        match (self.tag("rules"), self.start.as_ref().map(|b| b.size)) {
+        match (self.tag("rules"), self.start.as_ref()) {
             (Some(spec), _) => Some(spec.into()),
-            (None, Some(n)) if n != 8 => Some(format!("othello,size={n}").into()),
+            (None, Some(b)) if b.size % 2 == 1 => {
+                let cell = |c: &Option<Color>| match c {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '-',
+                };
+                let cells: String = b.cells.iter().map(cell).collect();
+                let first = if b.side == Some(Color::White) { ",first=white" } else { "" };
+                Some(format!("othello,size={},start={cells}{first}", b.size).into())
+            }
+            (None, Some(b)) if b.size != 8 => Some(format!("othello,size={}", b.size).into()),
             (None, _) => None,
         }
     }

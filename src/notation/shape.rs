@@ -2,7 +2,7 @@
 //! to what the format writes (passes, start board, last position, result tags). `kifu convert`
 //! and the round-trip checks use the same rules.
 
-use crate::core::{Color, Position, Variant};
+use crate::core::{Color, Position, Start, Variant};
 use crate::notation::format::Format;
 use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved};
 
@@ -95,7 +95,8 @@ pub fn rules_kept(variant: &Variant, to: Format, written: &str) -> bool {
     let Ok(mut read) = back.implied_spec().map_or(Ok(Variant::default()), |spec| spec.parse::<Variant>()) else {
         return false;
     };
-    if back.start.is_some() {
+    // (An empty start is more than its board: the first moves must fill the centre.)
+    if back.start.is_some() && variant.start != Start::Empty {
         read.start = variant.start.clone();
         read.first = variant.first;
     }
