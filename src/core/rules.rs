@@ -782,12 +782,16 @@ impl Rules {
                 vec![candidates[(splitmix64(*seed) % candidates.len() as u64) as usize]]
             }
         };
-        for &hole in &holes {
+        for (i, &hole) in holes.iter().enumerate() {
+            let name = variant.square_name(hole);
+            if holes[..i].contains(&hole) {
+                return Err(RulesError::Impossible(format!("hole {name} is given twice")));
+            }
             if !playable.contains(hole) {
-                return Err(RulesError::Impossible(format!("hole {hole} is outside the board")));
+                return Err(RulesError::Impossible(format!("hole {name} is outside the board")));
             }
             if occupied.contains(hole) || (variant.start == Start::Empty && centre.contains(hole)) {
-                return Err(RulesError::Impossible(format!("hole {hole} is on a start cell")));
+                return Err(RulesError::Impossible(format!("hole {name} is on a start cell")));
             }
             playable &= !WideBits::from_square(hole);
         }
@@ -948,6 +952,16 @@ mod tests {
         let v: Variant = "othello,holes=c3/f6".parse().unwrap();
         assert_eq!(v.holes, Holes::Cells(vec!["c3".parse().unwrap(), "f6".parse().unwrap()]));
         assert_eq!(v.spec().parse::<Variant>().unwrap(), v);
+    }
+
+    #[test]
+    fn a_bad_hole_is_named_as_written() {
+        let error = |spec: &str| Rules::new(spec.parse().unwrap()).err().map(|e| e.to_string()).unwrap_or_default();
+        // d4 counted from the bottom is the top-down d5: a start cell either way.
+        assert!(error("othello,rows=bottom,holes=d4").contains("hole d4 is on a start cell"));
+        assert!(error("othello,rows=bottom,holes=d5").contains("hole d5 is on a start cell"));
+        assert!(error("othello,holes=c3/c3").contains("hole c3 is given twice"));
+        assert!(error("8stars,holes=a1").contains("hole a1 is outside the board"));
     }
 
     #[test]
