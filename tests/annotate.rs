@@ -365,3 +365,61 @@ fn annotated_pgn_writes_dates_and_results_as_convert_does() {
     );
     assert_eq!(annotated, tags(&stdout(&converted)));
 }
+
+/// A 6x6 game (played by `kifu play --rules othello,size=6`), black winning 27-9.
+const SIX_BY_SIX: &str = "c2b4a5a4a3d2c5b1e4d5c6b3a2f4d1e5e3f3e2b6a6d6f5f6e6e1f1f2b5c1a1b2";
+
+/// The tags and start board of a GGF or PGN game (what comes before its moves).
+fn record_head(format: &str, text: &str) -> String {
+    match format {
+        "ggf" => text[..text.find("]B[").unwrap()].to_owned(),
+        _ => text.lines().filter(|l| l.starts_with('[')).collect::<Vec<_>>().join("\n"),
+    }
+}
+
+/// Annotated GGF and PGN games carry their rules (and the rest of their tags and start board) as
+/// `kifu convert` writes them, and read back as the same games: a 6x6 game had been written as
+/// an 8x8 one.
+#[test]
+fn annotated_games_are_written_with_their_rules_as_convert_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("g6.txt");
+    std::fs::write(&game, format!("{SIX_BY_SIX}\n")).unwrap();
+    let game = game.to_str().unwrap();
+    for format in ["ggf", "pgn"] {
+        let out = run(&[game, "--rules", "othello,size=6", "-f", format, "--depth", "2", "-j", "1", "-q"]);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let annotated = stdout(&out);
+        let converted =
+            kifu().args(["convert", game, "--rules", "othello,size=6", "--to", format, "-q"]).output().unwrap();
+        assert_eq!(record_head(format, &annotated), record_head(format, &stdout(&converted)), "{format}");
+        let written = dir.path().join(format!("annotated.{format}"));
+        std::fs::write(&written, &annotated).unwrap();
+        let validated = kifu().args(["validate", written.to_str().unwrap(), "-q"]).output().unwrap();
+        assert_eq!(validated.status.code(), Some(0), "{format}: {annotated}");
+    }
+}
+
+/// GGF cannot name every rule: annotate warns of games written without theirs, as convert does,
+/// unless they came from `--rules`.
+#[test]
+fn annotated_ggf_warns_of_rules_it_cannot_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("ties.pgn");
+    std::fs::write(&game, format!("[Rules \"othello,size=6,ties=second\"]\n\n{SIX_BY_SIX}\n")).unwrap();
+    let game = game.to_str().unwrap();
+    let warning =
+        "warning: 1 record of other rules than ggf can name: read it back with --rules othello,size=6,ties=second";
+    let converted = kifu().args(["convert", game, "--to", "ggf", "-q"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&converted.stderr).contains(&format!("kifu convert: {warning}")));
+    let annotate = |extra: &[&str]| {
+        let mut args = vec![game, "--depth", "2", "-j", "1", "-q"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(annotate(&["-f", "ggf"]).contains(&format!("kifu annotate: {warning}")));
+    assert!(!annotate(&["-f", "ggf", "--rules", "othello,size=6,ties=second"]).contains("warning"));
+    assert!(!annotate(&["-f", "pgn"]).contains("warning"));
+}
