@@ -17,7 +17,7 @@ use super::Status;
 use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source};
-use crate::core::{Color, Move, Passes, Position};
+use crate::core::{Color, Move, Passes, Position, Rules};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
@@ -407,7 +407,7 @@ fn annotate(
     done: &(dyn Fn() + Sync),
 ) -> Result<Annotated, RecordError> {
     let (record, rules) = source.read(raw)?;
-    let game = record.game(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let game = record.game(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
     let mut positions = Vec::new();
     let mut moves = Vec::new();
     let replay = game.replay_with(Passes::Implicit, |before, mv, _| {
@@ -418,7 +418,8 @@ fn annotate(
     match replay {
         Ok(r) => positions.push(r.position),
         Err(e) => {
-            error = Some(format!("annotated up to the illegal move: {e}"));
+            let named = move_name(&rules, e.mv);
+            error = Some(format!("annotated up to the illegal move: ply {}: {named} is illegal: {}", e.ply, e.reason));
             located = record.moves.get(e.ply - 1).map(|token| {
                 let message = format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
                 raw.error(source.name, token.span, message)
@@ -464,10 +465,12 @@ fn annotate(
     Ok(annotated)
 }
 
-fn move_name(mv: Move) -> String {
+/// A move's name under the rules' row numbering (`Move`'s own display is always top-down),
+/// `pass` for a pass.
+fn move_name(rules: &Rules, mv: Move) -> String {
     match mv {
         Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => sq.to_string(),
+        Move::Place(sq) => rules.square_name(sq),
     }
 }
 
@@ -530,6 +533,7 @@ fn render(game: &Annotated, args: &Args) -> anyhow::Result<(Vec<u8>, Option<Stri
 }
 
 fn ply_rows(game: &Annotated, selectivity: u32) -> Vec<PlyRow<'_>> {
+    let rules = game.start.rules();
     game.plies
         .iter()
         .map(|p| PlyRow {
@@ -537,8 +541,8 @@ fn ply_rows(game: &Annotated, selectivity: u32) -> Vec<PlyRow<'_>> {
             game: game.game,
             ply: p.ply,
             color: p.color.name(),
-            played: move_name(p.played),
-            best_move: move_name(p.best),
+            played: move_name(rules, p.played),
+            best_move: move_name(rules, p.best),
             best_score: p.best_score,
             played_score: p.played_score,
             loss: p.loss,
@@ -607,11 +611,15 @@ fn value(score: i32, exact: bool) -> String {
 /// start board, GGF's type and margins, PGN's date and score), and the rules spec the text was
 /// written without when `to` cannot name the game's rules.
 fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, Option<String>) {
+    let rules = game.start.rules();
     let mut record = Record { tags: game.record.tags.clone(), start: game.record.start.clone(), moves: Vec::new() };
     for p in &game.plies {
         let mv = match p.played {
             Move::Pass => MoveSyntax::Pass,
-            Move::Place(sq) => MoveSyntax::Square { file: sq.file(), rank: sq.row() + 1 },
+            Move::Place(sq) => {
+                let (file, rank) = rules.file_and_rank(sq);
+                MoveSyntax::Square { file, rank }
+            }
         };
         let mut token = MoveToken::new(mv);
         token.color = Some(p.color);
@@ -621,7 +629,7 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
             if p.loss > 0 {
                 comment.push_str(&format!(
                     ", best {} {}, loss {}",
-                    move_name(p.best),
+                    move_name(rules, p.best),
                     value(p.best_score, p.exact),
                     p.loss
                 ));
@@ -652,6 +660,7 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
 
 /// The text table of one game.
 fn text(game: &Annotated, selectivity: u32) -> String {
+    let rules = game.start.rules();
     let mut s = format!(
         "{} game {}: {} (black) vs {} (white)",
         game.source,
@@ -682,9 +691,9 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             "  {:>4}  {:<5}  {:<4} {:>6}  {:<4} {:>6}  {:>4}  {:<4}  {}\n",
             p.ply,
             p.color.name(),
-            move_name(p.played),
+            move_name(rules, p.played),
             format!("{:+}", p.played_score),
-            if p.forced { String::new() } else { move_name(p.best) },
+            if p.forced { String::new() } else { move_name(rules, p.best) },
             if p.forced { String::new() } else { format!("{:+}", p.best_score) },
             p.loss,
             p.mark.symbol(),
@@ -702,7 +711,7 @@ fn text(game: &Annotated, selectivity: u32) -> String {
         s.push_str(&format!(
             "  decisive mistake: ply {ply}, {} {} ({} to {})\n",
             p.color.name(),
-            move_name(p.played),
+            move_name(rules, p.played),
             value(p.best_score, p.exact),
             value(p.played_score, p.exact)
         ));
