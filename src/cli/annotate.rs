@@ -14,14 +14,16 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use super::Status;
+use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source};
-use crate::core::{Color, Move, Passes, Position};
+use crate::core::{Color, Move, Passes, Position, Rules};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
+use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
-use crate::notation::{MoveSyntax, MoveToken, Record};
+use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
 
 /// Arguments of `kifu annotate`.
 #[derive(clap::Args, Debug)]
@@ -81,6 +83,17 @@ pub enum OutFormat {
     Ggf,
     /// PGN-like games with a comment after each move.
     Pgn,
+}
+
+impl OutFormat {
+    /// The record format the games are written in (`ggf` and `pgn`); `None` for the tables.
+    fn records(self) -> Option<Format> {
+        match self {
+            OutFormat::Ggf => Some(Format::Ggf),
+            OutFormat::Pgn => Some(Format::Pgn),
+            OutFormat::Text | OutFormat::Csv | OutFormat::Json => None,
+        }
+    }
 }
 
 /// `--table` values.
@@ -220,6 +233,8 @@ struct Annotated {
     source: String,
     game: usize,
     record: Record,
+    /// The position the record starts from.
+    start: Position,
     /// The position the record's moves lead to (up to an illegal move).
     end: Position,
     plies: Vec<Ply>,
@@ -279,6 +294,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         .collect();
     let engines = Engines { settings, generic, selectivity: args.engine.selectivity.min(100), hash_mb: args.hash_mb };
     let (mut games, mut invalid) = (0u64, 0u64);
+    let mut lost_rules = LostRules::default();
     let first = sink.next;
     let wanted = |index: u64| range.contains(&index) && index >= first;
     let problems = records::for_each_ordered(
@@ -312,7 +328,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         .into_iter()
                         .filter(|(_, t)| t.moves > 0)
                         .collect();
-                    (render(&game, &args)?, players)
+                    let (bytes, lost) = render(&game, &args)?;
+                    if let Some(spec) = lost {
+                        lost_rules.add(spec);
+                    }
+                    (bytes, players)
                 }
             };
             bar.inc(1);
@@ -321,6 +341,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     )?;
     bar.finish_and_clear();
     problems.warn("kifu annotate");
+    // As `kifu convert` does: rules given with --rules are known to the user.
+    if args.input.rules.is_none()
+        && let Some(to) = args.format.records()
+    {
+        lost_rules.warn("kifu annotate", to);
+    }
     let trailer = trailer(args.format, args.table, &sink.players, args.shard.is_some());
     sink.finish(&trailer)?;
     if !args.quiet {
@@ -381,7 +407,7 @@ fn annotate(
     done: &(dyn Fn() + Sync),
 ) -> Result<Annotated, RecordError> {
     let (record, rules) = source.read(raw)?;
-    let game = record.game(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let game = record.game(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
     let mut positions = Vec::new();
     let mut moves = Vec::new();
     let replay = game.replay_with(Passes::Implicit, |before, mv, _| {
@@ -392,7 +418,8 @@ fn annotate(
     match replay {
         Ok(r) => positions.push(r.position),
         Err(e) => {
-            error = Some(format!("annotated up to the illegal move: {e}"));
+            let named = move_name(&rules, e.mv);
+            error = Some(format!("annotated up to the illegal move: ply {}: {named} is illegal: {}", e.ply, e.reason));
             located = record.moves.get(e.ply - 1).map(|token| {
                 let message = format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
                 raw.error(source.name, token.span, message)
@@ -403,6 +430,7 @@ fn annotate(
     let mut annotated = Annotated {
         source: source.name.to_owned(),
         game: raw.index + 1,
+        start: positions[0].clone(),
         end: positions.last().expect("the start at least").clone(),
         record,
         plies: Vec::new(),
@@ -437,10 +465,12 @@ fn annotate(
     Ok(annotated)
 }
 
-fn move_name(mv: Move) -> String {
+/// A move's name under the rules' row numbering (`Move`'s own display is always top-down),
+/// `pass` for a pass.
+fn move_name(rules: &Rules, mv: Move) -> String {
     match mv {
         Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => sq.to_string(),
+        Move::Place(sq) => rules.square_name(sq),
     }
 }
 
@@ -484,20 +514,26 @@ pub(crate) fn rows<T: Serialize>(rows: &[T], csv: bool) -> anyhow::Result<Vec<u8
     Ok(out)
 }
 
-/// One game's output.
-fn render(game: &Annotated, args: &Args) -> anyhow::Result<Vec<u8>> {
+/// One game's output, and the rules spec it was written without (a record format that cannot
+/// name the game's rules).
+fn render(game: &Annotated, args: &Args) -> anyhow::Result<(Vec<u8>, Option<String>)> {
     let (format, table, selectivity) = (args.format, args.table, game.selectivity);
     let csv = format == OutFormat::Csv;
-    match (format, table) {
-        (OutFormat::Text, _) => Ok(text(game, selectivity).into_bytes()),
-        (OutFormat::Ggf | OutFormat::Pgn, _) => Ok(annotated_record(game, format, selectivity).into_bytes()),
-        (_, Table::Plies) => rows(&ply_rows(game, selectivity), csv),
-        (_, Table::Games) => rows(&[game_row(game)], csv),
-        (_, Table::Players) => Ok(Vec::new()),
+    if let Some(to) = format.records() {
+        let (text, lost) = annotated_record(game, to, selectivity);
+        return Ok((text.into_bytes(), lost));
     }
+    let bytes = match (format, table) {
+        (OutFormat::Text, _) => text(game, selectivity).into_bytes(),
+        (_, Table::Plies) => rows(&ply_rows(game, selectivity), csv)?,
+        (_, Table::Games) => rows(&[game_row(game)], csv)?,
+        (_, Table::Players) => Vec::new(),
+    };
+    Ok((bytes, None))
 }
 
 fn ply_rows(game: &Annotated, selectivity: u32) -> Vec<PlyRow<'_>> {
+    let rules = game.start.rules();
     game.plies
         .iter()
         .map(|p| PlyRow {
@@ -505,8 +541,8 @@ fn ply_rows(game: &Annotated, selectivity: u32) -> Vec<PlyRow<'_>> {
             game: game.game,
             ply: p.ply,
             color: p.color.name(),
-            played: move_name(p.played),
-            best_move: move_name(p.best),
+            played: move_name(rules, p.played),
+            best_move: move_name(rules, p.best),
             best_score: p.best_score,
             played_score: p.played_score,
             loss: p.loss,
@@ -570,13 +606,20 @@ fn value(score: i32, exact: bool) -> String {
     format!("{}{score:+}", if exact { "" } else { "~" })
 }
 
-/// The game with each move's annotation: its value (for GGF, in the move) and a comment.
-fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> String {
+/// The game with each move's annotation (its value, for GGF in the move, and a comment) in
+/// `to`, shaped as `kifu convert` shapes records for it (the rules and the result filled in, the
+/// start board, GGF's type and margins, PGN's date and score), and the rules spec the text was
+/// written without when `to` cannot name the game's rules.
+fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, Option<String>) {
+    let rules = game.start.rules();
     let mut record = Record { tags: game.record.tags.clone(), start: game.record.start.clone(), moves: Vec::new() };
     for p in &game.plies {
         let mv = match p.played {
             Move::Pass => MoveSyntax::Pass,
-            Move::Place(sq) => MoveSyntax::Square { file: sq.file(), rank: sq.row() + 1 },
+            Move::Place(sq) => {
+                let (file, rank) = rules.file_and_rank(sq);
+                MoveSyntax::Square { file, rank }
+            }
         };
         let mut token = MoveToken::new(mv);
         token.color = Some(p.color);
@@ -586,7 +629,7 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
             if p.loss > 0 {
                 comment.push_str(&format!(
                     ", best {} {}, loss {}",
-                    move_name(p.best),
+                    move_name(rules, p.best),
                     value(p.best_score, p.exact),
                     p.loss
                 ));
@@ -600,23 +643,24 @@ fn annotated_record(game: &Annotated, format: OutFormat, selectivity: u32) -> St
     if let Some(e) = &game.error {
         record.set_tag("comment", format!("kifu annotate: {e}"));
     }
-    let fmt = if format == OutFormat::Ggf {
-        crate::notation::ggf::use_ggs_margin(&mut record);
-        crate::notation::format::Format::Ggf
-    } else {
-        crate::notation::shape::use_pgn_forms(&mut record, &game.end);
-        crate::notation::format::Format::Pgn
-    };
-    let mut text = crate::notation::format::write(fmt, &record);
+    // The position the written moves lead to: none are written when the analysis failed.
+    let end = if game.plies.is_empty() { &game.start } else { &game.end };
+    record.fill_in(end);
+    // GGF and PGN hold any start board, passes and rules: every game fits them (`shape::fits`).
+    let resolved = Resolved { record, start: game.start.clone(), end: end.clone() };
+    let mut text = format::write(to, &shape::shape(resolved, to));
+    let variant = game.start.rules().variant();
+    let lost = (!shape::rules_kept(variant, to, &text)).then(|| variant.spec());
     text.push('\n');
-    if fmt == crate::notation::format::Format::Pgn {
+    if to == Format::Pgn {
         text.push('\n');
     }
-    text
+    (text, lost)
 }
 
 /// The text table of one game.
 fn text(game: &Annotated, selectivity: u32) -> String {
+    let rules = game.start.rules();
     let mut s = format!(
         "{} game {}: {} (black) vs {} (white)",
         game.source,
@@ -647,9 +691,9 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             "  {:>4}  {:<5}  {:<4} {:>6}  {:<4} {:>6}  {:>4}  {:<4}  {}\n",
             p.ply,
             p.color.name(),
-            move_name(p.played),
+            move_name(rules, p.played),
             format!("{:+}", p.played_score),
-            if p.forced { String::new() } else { move_name(p.best) },
+            if p.forced { String::new() } else { move_name(rules, p.best) },
             if p.forced { String::new() } else { format!("{:+}", p.best_score) },
             p.loss,
             p.mark.symbol(),
@@ -667,7 +711,7 @@ fn text(game: &Annotated, selectivity: u32) -> String {
         s.push_str(&format!(
             "  decisive mistake: ply {ply}, {} {} ({} to {})\n",
             p.color.name(),
-            move_name(p.played),
+            move_name(rules, p.played),
             value(p.best_score, p.exact),
             value(p.played_score, p.exact)
         ));

@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 Converted::Text(text, lost) => {
                     sink.write_text(&text, &mut out)?;
                     if let Some(spec) = lost {
-                        *sink.lost_rules.entry(spec).or_default() += 1;
+                        sink.lost_rules.add(spec);
                     }
                     converted += 1;
                 }
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     problems.warn("kifu convert");
     // Rules given with --rules are known to the user; rules read from the records may be news.
     if args.input.rules.is_none() {
-        sink.warn_lost_rules();
+        sink.lost_rules.warn("kifu convert", args.to);
     }
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
@@ -138,8 +138,34 @@ struct Sink {
     year: u16,
     /// Every year the games name (a WTHOR file holds one).
     years: std::collections::BTreeSet<u16>,
-    /// The records written without their rules (the format has no place for them), by spec.
-    lost_rules: std::collections::BTreeMap<String, u64>,
+    /// The records written without their rules (the format has no place for them).
+    lost_rules: LostRules,
+}
+
+/// Records written in a format that cannot name their rules, counted by rules spec.
+#[derive(Default)]
+pub(super) struct LostRules(std::collections::BTreeMap<String, u64>);
+
+impl LostRules {
+    /// Counts a record of the rules `spec` written without them.
+    pub(super) fn add(&mut self, spec: String) {
+        *self.0.entry(spec).or_default() += 1;
+    }
+
+    /// Warns, as `command`, of the records written to `to` without their rules: read back, they
+    /// replay under other rules unless `--rules` gives theirs again.
+    pub(super) fn warn(&self, command: &str, to: Format) {
+        let records: u64 = self.0.values().sum();
+        if records == 0 {
+            return;
+        }
+        let specs: Vec<&str> = self.0.keys().map(String::as_str).collect();
+        let how = match specs.as_slice() {
+            [spec] => format!("read {} back with --rules {spec}", if records == 1 { "it" } else { "them" }),
+            _ => format!("read each back with its --rules ({})", specs.join("; ")),
+        };
+        stderr!("{command}: warning: {} of other rules than {to} can name: {how}", super::counted(records, "record"));
+    }
 }
 
 /// A game encoded for WTHOR, with what the database files need to number it.
@@ -205,27 +231,8 @@ impl Sink {
             tournaments: Names::default(),
             year: 0,
             years: std::collections::BTreeSet::new(),
-            lost_rules: std::collections::BTreeMap::new(),
+            lost_rules: LostRules::default(),
         }
-    }
-
-    /// Warns of records written in a format that cannot name their rules: read back, they
-    /// replay under other rules unless `--rules` gives theirs again.
-    fn warn_lost_rules(&self) {
-        let records: u64 = self.lost_rules.values().sum();
-        if records == 0 {
-            return;
-        }
-        let specs: Vec<&str> = self.lost_rules.keys().map(String::as_str).collect();
-        let how = match specs.as_slice() {
-            [spec] => format!("read {} back with --rules {spec}", if records == 1 { "it" } else { "them" }),
-            _ => format!("read each back with its --rules ({})", specs.join("; ")),
-        };
-        stderr!(
-            "kifu convert: warning: {} of other rules than {} can name: {how}",
-            super::counted(records, "record"),
-            self.to
-        );
     }
 
     /// Writes one text record (multi-line formats get a blank line between records).

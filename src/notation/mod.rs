@@ -170,6 +170,21 @@ impl Record {
         }
     }
 
+    /// Writes in what the replay of the record's moves, ending at `end`, tells and the record
+    /// left unsaid: the result (black's margin) of a finished game, and the rules spec of a
+    /// variant other than standard Othello. Tags the record has are kept.
+    pub fn fill_in(&mut self, end: &Position) {
+        if self.tag("result").is_none()
+            && let Some(outcome) = end.outcome()
+        {
+            self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
+        }
+        let variant = end.rules().variant();
+        if *variant != crate::core::Variant::default() && self.tag("rules").is_none() {
+            self.set_tag("rules", variant.spec());
+        }
+    }
+
     /// The record with every move's span cleared, to compare records read from different texts.
     #[must_use]
     pub fn without_spans(mut self) -> Record {
@@ -321,15 +336,7 @@ impl Record {
                 }
             })?;
         let mut record = Record { tags: self.tags.clone(), start: self.start.clone(), moves };
-        if record.tag("result").is_none()
-            && let Some(outcome) = replay.outcome()
-        {
-            record.set_tag("result", wthor::signed(outcome.score(Color::Black)));
-        }
-        let standard = *rules.variant() == crate::core::Variant::default();
-        if !standard && record.tag("rules").is_none() {
-            record.set_tag("rules", rules.variant().spec());
-        }
+        record.fill_in(&replay.position);
         Ok(Resolved { record, start: game.start().clone(), end: replay.position })
     }
 }
