@@ -83,6 +83,20 @@ fn an_odd_board_reads_with_its_start_board_as_the_rules_start() {
 }
 
 #[test]
+fn rules_given_over_a_records_own_replace_its_tag() {
+    // The record says 6x6 with ranks from the top; --rules counts them from the bottom, so
+    // its c5 is the top-down c2. The output must say which rules it was replayed under.
+    let pgn = "[Rules \"othello,size=6\"]\n\n1. c5 *\n";
+    let (out, err, code) = convert(&["--rules", "othello,size=6,rows=bottom", "--to", "pgn", "-q"], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let out = text(out);
+    assert!(
+        out.contains("[Rules \"othello,size=6,rows=bottom\"]") && !out.contains("[Rules \"othello,size=6\"]"),
+        "{out}"
+    );
+}
+
+#[test]
 fn formats_are_recognised_without_from() {
     let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
     let (want, _, _) = convert(&["--to", "transcript", "-q"], logbook.as_bytes());

@@ -172,7 +172,9 @@ impl Record {
 
     /// Writes in what the replay of the record's moves, ending at `end`, tells and the record
     /// left unsaid: the result (black's margin) of a finished game, and the rules spec of a
-    /// variant other than standard Othello. Tags the record has are kept.
+    /// variant other than standard Othello. A `rules` tag that names other rules than the
+    /// replay's (`--rules` given over it) is replaced, with the GGF type that went with it;
+    /// other tags the record has are kept.
     pub fn fill_in(&mut self, end: &Position) {
         if self.tag("result").is_none()
             && let Some(outcome) = end.outcome()
@@ -180,8 +182,13 @@ impl Record {
             self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
         }
         let variant = end.rules().variant();
-        if *variant != crate::core::Variant::default() && self.tag("rules").is_none() {
-            self.set_tag("rules", variant.spec());
+        match self.tag("rules").map(str::parse::<crate::core::Variant>) {
+            None if *variant != crate::core::Variant::default() => self.set_tag("rules", variant.spec()),
+            Some(tagged) if tagged.as_ref() != Ok(variant) => {
+                self.set_tag("rules", variant.spec());
+                self.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("ggf_type"));
+            }
+            _ => {}
         }
     }
 
