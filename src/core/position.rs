@@ -214,7 +214,6 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// The score from `color`'s side: the margin if it won, minus the margin if it lost, 0 for a
     /// The outcome of a board with these counts under `variant`'s scoring and tie rule.
     #[must_use]
     pub fn scored(variant: &Variant, black: u32, white: u32, empties: u32) -> Outcome {
@@ -236,6 +235,7 @@ impl Outcome {
         Outcome { black, white, empties, winner, margin }
     }
 
+    /// The score from `color`'s side: the margin if it won, minus the margin if it lost, 0 for a
     /// draw.
     #[must_use]
     pub fn score(&self, color: Color) -> i32 {

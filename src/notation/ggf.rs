@@ -339,7 +339,7 @@ pub fn ggs_margin(result: &str) -> Option<String> {
 }
 
 /// Puts a record's `result` in GGS's form ([`ggs_margin`]): for records that come from other
-/// formats, before [`write`] (which keeps a GGF record's own text as read).
+/// formats, before [`write()`] (which keeps a GGF record's own text as read).
 pub fn use_ggs_margin(record: &mut Record) {
     if let Some(margin) = record.tag("result").and_then(ggs_margin) {
         record.set_tag("result", margin);
