@@ -648,6 +648,27 @@ impl Reader {
         }
     }
 
+    /// JSON: a whole line outside records that is a JSON value holding something other than
+    /// objects (`42`, `null`, `[1, 2]`) is a record of its own, reported: a JSON Lines file
+    /// gives one object per line, and the value would otherwise go unsaid. Other text beside
+    /// records (an array's brackets and commas, notes) is skipped as before.
+    fn not_an_object(&mut self, line: &str, line_offset: u64) {
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('{') {
+            return;
+        }
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(text) else { return };
+        let objects = match &value {
+            serde_json::Value::Array(items) => items.iter().all(serde_json::Value::is_object),
+            _ => false,
+        };
+        if !objects {
+            let column = line.len() - line.trim_start().len() + 1;
+            let p = self.start(text.to_owned(), column, line_offset);
+            self.cut_short(p, "a JSON record is an object `{...}`; this line's value is not (nor an array of them)");
+        }
+    }
+
     /// Feeds a line, or a piece of one that starts `column` characters into its line, to the
     /// bracket scanner: records are balanced `open`..`close` spans at the top level, with
     /// `quote` pairs (GGF values, JSON strings) skipped. A `(` opens a record only when a `;`
@@ -847,6 +868,9 @@ impl Iterator for Reader {
                         if !self.mid_line {
                             self.line += 1;
                             self.line_chars = 0;
+                            if open == '{' && ends_line && self.nest.depth == 0 && !self.nest.quoted {
+                                self.not_an_object(&chunk, line_offset);
+                            }
                         }
                         let column = self.line_chars;
                         self.line_chars += self.scan_nested(&chunk, line_offset, column, open, close, quote);
@@ -1100,6 +1124,25 @@ mod tests {
             let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
             assert!(matches!(&got[..], [Err(ReadError::File(e))] if e.message.contains("UTF-16")), "{got:?}");
         }
+    }
+
+    #[test]
+    fn json_values_that_are_not_objects_are_reported() {
+        let text = "{\"moves\":[]}\n[1,2,3]\n\"hello\"\n42\nnull\n[]\n[{\"moves\":[]}]\n[\n{\"moves\":[]},\n]\nnote\n";
+        let got = read(text, Some(Format::Json));
+        let lines: Vec<_> = got
+            .iter()
+            .map(|r| match r {
+                Ok(r) => (r.line, true),
+                Err(ReadError::Record(e)) => match e.location {
+                    Location::Text { line, .. } => (line, false),
+                    Location::Byte(_) => panic!("text"),
+                },
+                Err(e) => panic!("{e:?}"),
+            })
+            .collect();
+        // The four values that are not objects, each at its line; the records around them read.
+        assert_eq!(lines, [(1, true), (2, false), (3, false), (4, false), (5, false), (7, true), (9, true)]);
     }
 
     #[test]
