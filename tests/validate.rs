@@ -87,6 +87,23 @@ fn stored_results_are_checked() {
     assert_eq!(r["status"], "result_mismatch");
     assert_eq!(r["reason"], "the record says +20, the board gives +18");
     assert_eq!(r["stored_result"], "+20");
+    // Other forms of the same result are read (black wins GAME by 18, 41-23), flagged and
+    // SGF's non-margin wins are not compared, and anything else is named as unreadable.
+    for (result, status) in [
+        ("41-23", "ok"),
+        ("B+18", "ok"),
+        ("23-41", "result_mismatch"),
+        ("W+18", "result_mismatch"),
+        ("+18.000:r", "ok"),
+        ("B+R", "ok"),
+        ("?", "ok"),
+        ("abc", "result_mismatch"),
+    ] {
+        let r = &rows(&[], &format!("{GAME}: {result}\n"))[0];
+        assert_eq!(r["status"], status, "{result}: {r}");
+    }
+    let r = &rows(&[], &format!("{GAME}: abc\n"))[0];
+    assert!(r["reason"].as_str().unwrap().contains("result `abc` is neither a margin"), "{r}");
 }
 
 #[test]

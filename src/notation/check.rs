@@ -273,7 +273,10 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     if !check.over {
         check.status = Status::Unfinished;
         let mut reason = format!("the game is not over ({} empty cells)", check.empties);
-        let stored = check.stored.as_deref().and_then(|s| s.trim().trim_start_matches('+').parse::<f64>().ok());
+        let stored = check.stored.as_deref().and_then(|s| match stated_margin(s) {
+            Stated::Margin(v) => Some(v),
+            _ => None,
+        });
         if stored.is_some_and(|v| (v - f64::from(plain)).abs() > 1e-9) {
             reason.push_str(&format!(
                 "; the record says {}, the board as it stands gives {}",
@@ -285,10 +288,26 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
         return;
     }
     let Some(stored) = check.stored.as_deref() else { return };
-    if stored.contains(':') || komi {
+    if komi {
         return;
     }
-    let Ok(value) = stored.trim().trim_start_matches('+').parse::<f64>() else { return };
+    let value = match stated_margin(stored) {
+        Stated::Margin(value) => value,
+        Stated::NotCompared => return,
+        Stated::Unreadable => {
+            check.status = Status::ResultMismatch;
+            check.problem = Some(Problem {
+                ply: 0,
+                mv: String::new(),
+                reason: format!(
+                    "the record's result `{}` is neither a margin (+4, -12, B+4) nor disc counts (34-30)",
+                    stored.trim()
+                ),
+                span: Span::default(),
+            });
+            return;
+        }
+    };
     let rules_margin = check.score.score(Color::Black);
     let fits = |m: i32| (value - f64::from(m)).abs() < 1e-9;
     let right = match format {
@@ -305,6 +324,40 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             reason: format!("the record says {stored}, the board gives {}", super::wthor::signed(board)),
             span: Span::default(),
         });
+    }
+}
+
+/// What a stored result says of black's margin.
+enum Stated {
+    /// A margin: `+4`, `-12`, `0`, `+4.000` (GGS), SGF's `B+4` / `W+4`, or disc counts `34-30`.
+    Margin(f64),
+    /// A result that gives no margin to compare: GGS's flagged ones (`+64.000:r`, a resignation),
+    /// SGF's wins by resignation, time or forfeit (`B+R`, `W+Time`), `?`, `Void`.
+    NotCompared,
+    /// Text that is none of those.
+    Unreadable,
+}
+
+fn stated_margin(stored: &str) -> Stated {
+    let text = stored.trim();
+    let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
+    if text.contains(':') || text == "?" || text.eq_ignore_ascii_case("void") {
+        return Stated::NotCompared;
+    }
+    if let Some(v) = number(text.strip_prefix('+').unwrap_or(text)) {
+        return Stated::Margin(v);
+    }
+    for (prefix, sign) in [("B+", 1.0), ("W+", -1.0)] {
+        if let Some(rest) = text.strip_prefix(prefix).or_else(|| text.strip_prefix(&prefix.to_lowercase())) {
+            return number(rest).map_or(Stated::NotCompared, |v| Stated::Margin(sign * v));
+        }
+    }
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    match text.split_once('-') {
+        Some((b, w)) if digits(b) && digits(w) => {
+            Stated::Margin(f64::from(b.parse::<u32>().unwrap_or(0)) - f64::from(w.parse::<u32>().unwrap_or(0)))
+        }
+        _ => Stated::Unreadable,
     }
 }
 
