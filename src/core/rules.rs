@@ -266,7 +266,7 @@ pub const KEYS: &[Key] = &[
         default: "none",
         description: "cells removed from the board (black holes); random picks one empty cell from the seed",
     },
-    Key { name: "seed", values: "0..2^64", default: "1", description: "seed for holes=random" },
+    Key { name: "seed", values: "0..2^64-1", default: "1", description: "seed for holes=random" },
     Key {
         name: "start",
         values: "diagonal|parallel|empty|BOARD",
@@ -337,6 +337,9 @@ pub enum RulesError {
     /// Settings that each make sense but not together.
     #[error("impossible rules: {0}")]
     Impossible(String),
+    /// A key given twice (which would leave one of its values unused).
+    #[error("rules key `{0}` is given twice")]
+    RepeatedKey(String),
 }
 
 fn preset_names() -> String {
@@ -680,7 +683,15 @@ impl FromStr for Variant {
             let (key, value) = part.split_once('=').ok_or_else(|| RulesError::MissingValue(part.to_owned()))?;
             let (key, value) = (canonical_key(key), value.trim());
             let rank = KEYS.iter().position(|k| k.name == key).ok_or_else(|| RulesError::UnknownKey(key.clone()))?;
+            if pairs.iter().any(|(r, _, _)| *r == rank) {
+                return Err(RulesError::RepeatedKey(key));
+            }
             pairs.push((rank, key, value));
+        }
+        let given =
+            |name: &str| pairs.iter().find(|(_, key, _)| key == name).map(|(_, _, value)| value.to_ascii_lowercase());
+        if given("seed").is_some() && given("holes").is_some_and(|h| h == "none" || h.is_empty()) {
+            return Err(RulesError::Impossible("`seed` picks a random hole; it can't go with holes=none".into()));
         }
         // Keys apply in KEYS order whatever order they are written in: square names in `holes`
         // depend on `size` and `rows`, and `borrow` on `supply`.
@@ -952,6 +963,17 @@ mod tests {
         let v: Variant = "othello,holes=c3/f6".parse().unwrap();
         assert_eq!(v.holes, Holes::Cells(vec!["c3".parse().unwrap(), "f6".parse().unwrap()]));
         assert_eq!(v.spec().parse::<Variant>().unwrap(), v);
+    }
+
+    #[test]
+    fn a_key_given_twice_is_an_error() {
+        assert_eq!("othello,size=6,size=8".parse::<Variant>(), Err(RulesError::RepeatedKey("size".into())));
+        assert_eq!("rows=top,rows=bottom".parse::<Variant>(), Err(RulesError::RepeatedKey("rows".into())));
+        // A preset's own settings may be given again, once.
+        assert!("grand,size=10".parse::<Variant>().is_ok());
+        // An explicit `holes=none` is not turned into a random hole by a seed.
+        assert!(matches!("holes=none,seed=3".parse::<Variant>(), Err(RulesError::Impossible(_))));
+        assert!("seed=3".parse::<Variant>().is_ok_and(|v| v.holes == Holes::Random { seed: 3 }));
     }
 
     #[test]
