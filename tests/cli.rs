@@ -56,6 +56,13 @@ fn perft_suite_passes_and_reports_mismatches() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("bad.txt:2"));
+    // A suite with nothing to check (an empty file, the wrong file) is no pass.
+    std::fs::write(&bad, "# nothing\nrules othello\n").unwrap();
+    kifu()
+        .args(["perft", "--suite", bad.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no `perft DEPTH COUNT` line"));
 }
 
 #[test]

@@ -91,7 +91,12 @@ fn invalid_records_are_included_skipped_or_fatal() {
     let (_, err, code) = export(&["--table", "games", "--invalid", "fail", "-q", "-o", file.to_str().unwrap()], input);
     assert_eq!(code, 1);
     assert!(err.contains("-:2:3: record 2: illegal") && err.contains("kifu export: -: record 2 is invalid"), "{err}");
+    assert!(err.contains(&format!("stopped, {} not written", file.display())), "{err}");
     assert!(!file.exists(), "no half-written output");
+    // To stdout, the rows before it are out already, and the message says so.
+    let (out, err, _) = export(&["--table", "games", "--columns", "game", "--invalid", "fail", "-q"], input);
+    assert_eq!(out, "game\n1\n");
+    assert!(err.contains("stopped, the rows before it written"), "{err}");
 }
 
 #[test]

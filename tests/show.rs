@@ -217,6 +217,14 @@ fn every_game_to_its_own_file() {
         check_svg(&std::fs::read_to_string(dir.join(name)).unwrap());
     }
     std::fs::remove_dir_all(&dir).unwrap();
+    // A file where the folder should be is named as such.
+    let file = std::env::temp_dir().join(format!("kifu-show-all-file-{}", std::process::id()));
+    std::fs::write(&file, "kept").unwrap();
+    let (_, err, code) = run(&["show", "--all", &sample("logbook.gam"), "-o", file.to_str().unwrap()], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("-o names a folder") && err.contains("is a file"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "kept");
+    std::fs::remove_file(&file).unwrap();
     // Without a folder, SVG has nowhere to go; text goes to stdout one after the other.
     let (_, err, code) = run(&["show", "--all", &sample("wthor-2004.pgn"), "--format", "svg"], "");
     assert_eq!(code, 2);

@@ -129,7 +129,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     problems.warn("kifu export");
     if let Some(at) = stop {
         // Dropping the output unfinished leaves no -o file behind.
-        stderr!("kifu export: {at} is invalid and --invalid fail was given: stopped, no output file written");
+        let left = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
+            Some(path) => format!("{} not written", path.display()),
+            None => "the rows before it written".to_owned(),
+        };
+        stderr!("kifu export: {at} is invalid and --invalid fail was given: stopped, {left}");
         return Ok(Status::SomeInvalid);
     }
     out.finish()?;

@@ -204,6 +204,10 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
             ),
         }
     }
+    if rows.is_empty() {
+        // Nothing checked is no pass: most likely the wrong file.
+        anyhow::bail!("{}: no `perft DEPTH COUNT` line to check", path.display());
+    }
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
         Format::Text => {

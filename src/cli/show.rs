@@ -117,6 +117,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
     let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
         Some(dir) if args.all => {
+            if dir.exists() && !dir.is_dir() {
+                anyhow::bail!("with --all, -o names a folder (one file per record); {} is a file", dir.display());
+            }
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             Sink::Folder(dir.to_path_buf())
         }
