@@ -17,7 +17,7 @@ use super::Status;
 use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source};
-use crate::core::{Color, Move, Passes, Position, Rules};
+use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
@@ -418,7 +418,7 @@ fn annotate(
     match replay {
         Ok(r) => positions.push(r.position),
         Err(e) => {
-            let named = move_name(&rules, e.mv);
+            let named = rules.move_name(e.mv);
             error = Some(format!("annotated up to the illegal move: ply {}: {named} is illegal: {}", e.ply, e.reason));
             located = record.moves.get(e.ply - 1).map(|token| {
                 let message = format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
@@ -463,15 +463,6 @@ fn annotate(
         Err(e) => annotated.error = Some(e.to_string()),
     }
     Ok(annotated)
-}
-
-/// A move's name under the rules' row numbering (`Move`'s own display is always top-down),
-/// `pass` for a pass.
-fn move_name(rules: &Rules, mv: Move) -> String {
-    match mv {
-        Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => rules.square_name(sq),
-    }
 }
 
 /// The header of an output (the CSV header row), or nothing.
@@ -541,8 +532,8 @@ fn ply_rows(game: &Annotated, selectivity: u32) -> Vec<PlyRow<'_>> {
             game: game.game,
             ply: p.ply,
             color: p.color.name(),
-            played: move_name(rules, p.played),
-            best_move: move_name(rules, p.best),
+            played: rules.move_name(p.played),
+            best_move: rules.move_name(p.best),
             best_score: p.best_score,
             played_score: p.played_score,
             loss: p.loss,
@@ -629,7 +620,7 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
             if p.loss > 0 {
                 comment.push_str(&format!(
                     ", best {} {}, loss {}",
-                    move_name(rules, p.best),
+                    rules.move_name(p.best),
                     value(p.best_score, p.exact),
                     p.loss
                 ));
@@ -691,9 +682,9 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             "  {:>4}  {:<5}  {:<4} {:>6}  {:<4} {:>6}  {:>4}  {:<4}  {}\n",
             p.ply,
             p.color.name(),
-            move_name(rules, p.played),
+            rules.move_name(p.played),
             format!("{:+}", p.played_score),
-            if p.forced { String::new() } else { move_name(rules, p.best) },
+            if p.forced { String::new() } else { rules.move_name(p.best) },
             if p.forced { String::new() } else { format!("{:+}", p.best_score) },
             p.loss,
             p.mark.symbol(),
@@ -711,7 +702,7 @@ fn text(game: &Annotated, selectivity: u32) -> String {
         s.push_str(&format!(
             "  decisive mistake: ply {ply}, {} {} ({} to {})\n",
             p.color.name(),
-            move_name(rules, p.played),
+            rules.move_name(p.played),
             value(p.best_score, p.exact),
             value(p.played_score, p.exact)
         ));

@@ -97,11 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     .collect()
             });
             for &(mv, leaves) in &split {
-                let name = match mv {
-                    Move::Place(sq) => rules.square_name(sq),
-                    Move::Pass => "pass".into(),
-                };
-                rows.push(Row { depth, first_move: Some(name), leaves, seconds: f64::NAN });
+                rows.push(Row { depth, first_move: Some(rules.move_name(mv)), leaves, seconds: f64::NAN });
             }
             if split.is_empty() { 1 } else { split.iter().map(|s| s.1).sum() }
         } else {

@@ -448,7 +448,7 @@ fn solve_row(
         let searcher = generic.get_or_insert_with(|| GenericSearcher::new(args.hash_mb));
         return solve_generic(source, raw, args, &pos, searcher).map_err(fail);
     };
-    let name = |mv: Move| move_name(&pos, mv);
+    let name = |mv: Move| pos.rules().move_name(mv);
     let target = if args.wld { Target::WinLossDraw } else { Target::Exact };
     let mut solvers = engines.solvers.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let solver = solvers.get(counting);
@@ -549,7 +549,7 @@ fn row(
     nodes: u64,
     started: Instant,
 ) -> Row {
-    let name = |mv: Move| move_name(pos, mv);
+    let name = |mv: Move| pos.rules().move_name(mv);
     Row {
         source: source.name.to_owned(),
         index: raw.index + 1,
@@ -568,17 +568,10 @@ fn row(
     }
 }
 
-/// A move's name on the board of `pos`, `pass` for a pass.
-fn move_name(pos: &Position, mv: Move) -> String {
-    match mv {
-        Move::Pass => "pass".to_owned(),
-        Move::Place(sq) => pos.rules().square_name(sq),
-    }
-}
-
 /// Every move's estimate as `move:score`, `~` before a score that is not exact.
 fn estimates_text(pos: &Position, all: &[(Move, Estimate)]) -> String {
-    let text =
-        |(mv, e): &(Move, Estimate)| format!("{}:{}{:+}", move_name(pos, *mv), if e.exact { "" } else { "~" }, e.score);
+    let text = |(mv, e): &(Move, Estimate)| {
+        format!("{}:{}{:+}", pos.rules().move_name(*mv), if e.exact { "" } else { "~" }, e.score)
+    };
     all.iter().map(text).collect::<Vec<_>>().join(" ")
 }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use super::square::{Color, MAX_SIZE, Square};
+use super::square::{Color, MAX_SIZE, Move, Square};
 use super::wide::WideBits;
 
 /// The outline of the board.
@@ -872,6 +872,16 @@ impl Rules {
     #[must_use]
     pub fn square_name(&self, sq: Square) -> String {
         self.variant.square_name(sq)
+    }
+
+    /// The name of a move under these rules' row numbering (`c4`; `pass` for a pass), where
+    /// [`Move`]'s own display always counts rows from the top.
+    #[must_use]
+    pub fn move_name(&self, mv: Move) -> String {
+        match mv {
+            Move::Place(sq) => self.square_name(sq),
+            Move::Pass => "pass".to_owned(),
+        }
     }
 
     /// The file (0 = `a`) and the rank number a square is written with under these rules' row

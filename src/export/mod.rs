@@ -231,10 +231,7 @@ pub fn move_rows(source: &str, index: usize, game: &Game) -> Vec<MoveRow> {
             game: index,
             ply: rows.len() + 1,
             color: mover.name(),
-            mv: match mv {
-                Move::Pass => "pass".to_owned(),
-                Move::Place(sq) => rules.square_name(sq),
-            },
+            mv: rules.move_name(mv),
             flipped,
             black: after.count(Color::Black),
             white: after.count(Color::White),

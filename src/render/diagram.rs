@@ -113,10 +113,7 @@ impl Diagram {
         scores: Option<&[MoveScore]>,
     ) -> Diagram {
         let rules = position.rules().clone();
-        let name = |mv: Move| match mv {
-            Move::Place(sq) => rules.square_name(sq),
-            Move::Pass => "pass".to_owned(),
-        };
+        let name = |mv: Move| rules.move_name(mv);
         let mut diagram = Diagram::board(position);
         if let Some((Move::Place(sq), _)) = last
             && let Cell::Disc { last, .. } = diagram.cell_mut(sq)
