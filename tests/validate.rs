@@ -111,6 +111,8 @@ fn a_typo_gets_the_caret_the_reason_and_the_fix() {
     let (out, err, code) = validate(&[], "f5d6c3d3c4f4f6f3e6e7\nf5d6c2d3c4f4f6f3e6e7\n");
     assert_eq!(code, 1);
     assert!(out.contains("-:2:5: record 2: illegal: move 3, c2: the move flips no disc"), "{out}");
+    // A record with no problem at a move is placed at its start, line and column alike.
+    assert!(out.contains("-:1:1: record 1: unfinished"), "{out}");
     assert!(out.contains("2 | f5d6c2d3c4f4f6f3e6e7\n  |     ^^"), "{out}");
     assert!(out.contains("suggestion: c3? (one character off; the rest of the game then replays)"), "{out}");
     assert!(err.contains("2 games: 0 ok, 1 illegal, 1 unfinished"), "{err}");

@@ -266,7 +266,11 @@ fn text(checked: &Checked) -> String {
     let mut s = match &checked.located {
         Some(e) => e.to_string(),
         None => {
-            let at = r.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let at = match (r.line, r.column) {
+                (Some(line), Some(column)) => format!(":{line}:{column}"),
+                (Some(line), None) => format!(":{line}"),
+                _ => String::new(),
+            };
             format!("{}{at}: record {}: {}: {}", r.source, r.game, r.status, r.reason)
         }
     };
