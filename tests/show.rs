@@ -333,3 +333,41 @@ fn kifu_diagrams_read_back() {
     assert_eq!(back, direct);
     assert_eq!(back.lines().count(), 3);
 }
+
+/// The plain kifu of a game of another variant reads back with `kifu convert --from kifu`, with
+/// `--rules` and without (its `rules` line names them): 8-stars' cut corners are drawn `.` and
+/// holes `#`, as the kifu writer draws them. From a ply too, and an unfinished game, whose count
+/// line names the side to move at its end, not at its start.
+#[test]
+fn kifu_diagrams_of_variants_read_back() {
+    // The squares played, from the `skip`th move (passes count) of a JSON record.
+    let placed = |json: &str, skip: usize| -> Vec<serde_json::Value> {
+        let record: serde_json::Value = serde_json::from_str(json).unwrap();
+        let moves = record["moves"].as_array().unwrap().iter().skip(skip).map(|m| m["move"].clone());
+        moves.filter(|m| m != "pass").collect()
+    };
+    for rules in ["8stars", "8stars,size=6", "othello,size=6,holes=b2", "8stars,rows=bottom,holes=e3"] {
+        let (game, err, code) = run(&["play", "--rules", rules, "-n", "1", "--to", "transcript", "-q"], "");
+        assert_eq!(code, 0, "{rules}: {err}");
+        let (moves, _, _) = run(&["convert", "-", "--rules", rules, "--to", "json", "-q"], &game);
+        let (grid, _, code) = run(&["show", "-", "--rules", rules, "--kifu"], &game);
+        assert_eq!(code, 0, "{rules}");
+        assert!(grid.contains(&format!("\nrules {rules}\n")), "{grid}");
+        for given in [vec![], vec!["--rules", rules]] {
+            let args = [&["convert", "-", "--from", "kifu", "--to", "json", "-q"], &given[..]].concat();
+            let (back, err, code) = run(&args, &grid);
+            assert_eq!(code, 0, "{rules} {given:?}: {err}\n{grid}");
+            assert_eq!(placed(&back, 0), placed(&moves, 0), "{rules} {given:?}");
+            assert!(back.contains(&format!(r#""rules":"{rules}""#)), "{back}");
+        }
+        let (from, _, code) = run(&["show", "-", "--rules", rules, "--kifu", "--ply", "20"], &game);
+        assert_eq!(code, 0);
+        let (back, err, code) = run(&["convert", "-", "--from", "kifu", "--to", "json", "-q"], &from);
+        assert_eq!(code, 0, "{rules}: {err}\n{from}");
+        assert_eq!(placed(&back, 0), placed(&moves, 20), "{rules}: the moves after ply 20");
+    }
+    let (grid, _, _) = run(&["show", "-", "--kifu"], "f5d6c3\n");
+    assert!(grid.contains("after move 3; white to move"), "{grid}");
+    let (back, err, code) = run(&["convert", "-", "--from", "kifu", "--to", "transcript", "-q"], &grid);
+    assert_eq!((back.as_str(), code), ("f5d6c3\n", 0), "{err}");
+}

@@ -3,7 +3,8 @@
 //!
 //! One line per rank (rank 1 first, or as the rank numbers say), optional file letters over the
 //! columns and rank numbers before or after each line. A cell is a move number (`1`..), a start
-//! disc (`X x B b * ●` black, `O o W w ○` white) or empty (`.`, `-`, `--`, `·`). A line with
+//! disc (`X x B b * ●` black, `O o W w ○` white), empty (`.`, `-`, `--`, `·`) or a hole (`#`).
+//! A cell off the board's shape (the cut corners of 8-stars) is written as an empty one. A line with
 //! more tokens than the board has files has its rank number first (when the first token is that
 //! rank), last, or both. The moves are read in
 //! number order; the numbers must run 1, 2, 3, ... without a gap or a repeat. Passes are not
@@ -16,6 +17,11 @@
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
 
+/// A cell with no disc and no move: empty, or not on the board (8-stars' cut corners).
+pub const BLANK: &str = ".";
+/// A hole: a cell of the board nobody may play on.
+pub const HOLE: &str = "#";
+
 enum Cell {
     Empty,
     Disc(Color),
@@ -24,7 +30,7 @@ enum Cell {
 
 fn cell(word: &str) -> Option<Cell> {
     match word {
-        "." | "-" | "--" | "·" | "+" => Some(Cell::Empty),
+        BLANK | HOLE | "-" | "--" | "·" | "+" => Some(Cell::Empty),
         "X" | "x" | "B" | "b" | "*" | "●" => Some(Cell::Disc(Color::Black)),
         "O" | "o" | "W" | "w" | "○" => Some(Cell::Disc(Color::White)),
         _ => word.parse::<u16>().ok().filter(|&n| n > 0).map(Cell::Move),
@@ -71,17 +77,17 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             continue;
         }
         // Lines of text around the grid (players, passes, the count, as `kifu show --kifu`
-        // writes them): a word of two letters or more is never a cell. What they say of the
-        // first move is kept.
+        // writes them): a word of two letters or more is never a cell. What the `from move`
+        // line says of the first move is kept (the side to move in the count line is the end's).
         if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
             if let Some(at) = lower.find("from move ") {
                 let digits: String = lower[at + 10..].chars().take_while(char::is_ascii_digit).collect();
                 from = digits.parse().unwrap_or(1).max(1);
-            }
-            if lower.contains("black to move") {
-                first = Some(Color::Black);
-            } else if lower.contains("white to move") {
-                first = Some(Color::White);
+                if lower.contains("black to move") {
+                    first = Some(Color::Black);
+                } else if lower.contains("white to move") {
+                    first = Some(Color::White);
+                }
             }
             continue;
         }
@@ -184,8 +190,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 }
 
 /// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
-/// when it has none): file letters on top, rank numbers on the left, two-digit cells; then
-/// `white first` for a game White opened and `rules SPEC` for the record's `rules` tag.
+/// when it has none): file letters on top, rank numbers on the left, two-digit cells, holes as
+/// `#`; then the [`footer`].
 #[must_use]
 pub fn write(record: &Record) -> String {
     let board = record.start.clone().unwrap_or_else(standard_start);
@@ -196,9 +202,17 @@ pub fn write(record: &Record) -> String {
         .map(|c| match c {
             Some(Color::Black) => "X".to_owned(),
             Some(Color::White) => "O".to_owned(),
-            None => ".".to_owned(),
+            None => BLANK.to_owned(),
         })
         .collect();
+    let rules = record.rules().and_then(Result::ok);
+    // Holes, from rules of the board's size.
+    if let Some(rules) = rules.as_ref().filter(|r| r.size() == board.size) {
+        for &sq in rules.holes() {
+            let (file, rank) = rules.file_and_rank(sq);
+            grid[usize::from(rank - 1) * n + usize::from(file)] = HOLE.to_owned();
+        }
+    }
     let placements = record.moves.iter().filter_map(|t| match t.mv {
         MoveSyntax::Square { file, rank } if file < board.size && (1..=board.size).contains(&rank) => {
             Some(usize::from(rank - 1) * n + usize::from(file))
@@ -215,8 +229,7 @@ pub fn write(record: &Record) -> String {
     out.push('\n');
     // Ranks as the rules number them: rank 1 at the bottom under `rows=bottom` (the labels say
     // which way the grid runs, and the reader follows them).
-    let bottom_up =
-        record.rules().and_then(Result::ok).is_some_and(|r| r.variant().rows == crate::core::RowNumbering::Bottom);
+    let bottom_up = rules.is_some_and(|r| r.variant().rows == crate::core::RowNumbering::Bottom);
     let ranks: Vec<usize> = if bottom_up { (0..n).rev().collect() } else { (0..n).collect() };
     for rank in ranks {
         out.push_str(&format!("{:>2}", rank + 1));
@@ -225,13 +238,19 @@ pub fn write(record: &Record) -> String {
         }
         out.push('\n');
     }
-    if board.side == Some(Color::White) {
-        out.push_str("white first\n");
-    }
-    if let Some(spec) = record.tag("rules") {
-        out.push_str(&format!("rules {spec}\n"));
+    for line in footer(board.side, record.tag("rules")) {
+        out.push_str(&line);
+        out.push('\n');
     }
     out
+}
+
+/// The lines under a grid for what its cells cannot say: `white first` for a game White opened
+/// (`first`), `rules SPEC` for a game of another variant than standard Othello.
+#[must_use]
+pub fn footer(first: Option<Color>, rules: Option<&str>) -> Vec<String> {
+    let white = (first == Some(Color::White)).then(|| "white first".to_owned());
+    white.into_iter().chain(rules.map(|spec| format!("rules {spec}"))).collect()
 }
 
 fn standard_start() -> BoardSyntax {
@@ -302,6 +321,26 @@ mod tests {
     }
 
     #[test]
+    fn holes_are_written_and_read_as_hashes() {
+        let grid = "1 . . . . . .\n2 . # . . . .\n3 . . O X . .\n4 . . X O 1 .\n5 . . . . . .\n6 . . . . . .\n\
+                    rules othello,size=6,holes=b2\n";
+        let record = parse(grid).unwrap();
+        assert_eq!(record.moves.len(), 1);
+        let written = write(&record);
+        assert_eq!(written.lines().nth(2), Some(" 2  .  #  .  .  .  ."), "{written}");
+        assert_eq!(parse(&written).unwrap().without_spans(), record.without_spans());
+    }
+
+    #[test]
+    fn only_the_from_move_line_names_the_first_side() {
+        let grid =
+            "  a b c d\n1 . . . .\n2 . O X 1\n3 . X O .\n4 . . . .\nblack 4, white 1 after move 1; white to move\n";
+        assert_eq!(parse(grid).unwrap().start.unwrap().side, None, "the count line's side is the end's");
+        let from = grid.replace("black 4,", "from move 1, black to move; the discs before it are drawn\nblack 4,");
+        assert_eq!(parse(&from).unwrap().start.unwrap().side, Some(Color::Black));
+    }
+
+    #[test]
     fn rank_numbers_on_the_right() {
         let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
         let grid = write(&transcript::parse(game).unwrap());
@@ -328,7 +367,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn never_panics(text in "[-.XO0-9 a-h\n]{0,200}") {
+        fn never_panics(text in "[-.#XO0-9 a-h\n]{0,200}") {
             let _ = parse(&text);
         }
     }

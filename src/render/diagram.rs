@@ -68,6 +68,8 @@ pub struct Diagram {
     pub title: Vec<String>,
     /// Lines under the board (side to move, counts, passes, scores).
     pub notes: Vec<String>,
+    /// A kifu: plain text draws it as a grid `kifu convert --from kifu` reads.
+    pub kifu: bool,
 }
 
 impl Diagram {
@@ -88,7 +90,7 @@ impl Diagram {
             }
         }
         let ranks = (0..n).map(|row| rules.square_name(Square::new(0, row))[1..].to_owned()).collect();
-        Diagram { size: n, ranks, cells, players: None, title: Vec::new(), notes: Vec::new() }
+        Diagram { size: n, ranks, cells, players: None, title: Vec::new(), notes: Vec::new(), kifu: false }
     }
 
     fn cell_mut(&mut self, sq: Square) -> &mut Cell {
@@ -191,10 +193,12 @@ impl Diagram {
 
     /// A kifu: the discs of `start`, then each of `moves` (with the colour that played it) as
     /// its number on its square, numbers going on from `first_number`; passes are listed under
-    /// the board, with the discs of `end` (the position after the moves) and the result.
+    /// the board, with the discs of `end` (the position after the moves) and the result, then
+    /// the kifu grid's [`footer`](crate::notation::kifu::footer) (who moved first, the rules).
     #[must_use]
     pub fn kifu(start: &Position, moves: &[(Move, Color)], first_number: u32, end: &Position) -> Diagram {
         let mut diagram = Diagram::board(start);
+        diagram.kifu = true;
         let mut number = first_number;
         let mut passes = Vec::new();
         for &(mv, color) in moves {
@@ -223,6 +227,11 @@ impl Diagram {
             },
             None => format!("black {black}, white {white} after move {}; {} to move", number - 1, end.side_to_move()),
         });
+        // A kifu from a later move says who moves first in its `from move` line.
+        let first = (first_number == 1).then(|| start.side_to_move());
+        let variant = start.rules().variant();
+        let spec = (*variant != crate::core::Variant::default()).then(|| variant.spec());
+        diagram.notes.extend(crate::notation::kifu::footer(first, spec.as_deref()));
         diagram
     }
 }

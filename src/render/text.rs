@@ -1,8 +1,10 @@
 //! Diagrams as text: plain ASCII (`X` black, `O` white, `-` empty, `.` a legal move, `#` a hole,
-//! the last move in brackets), or Unicode discs on a green board in ANSI colours for a terminal.
+//! the last move in brackets; in a kifu, `.` a cell off the board, so that the grid reads back),
+//! or Unicode discs on a green board in ANSI colours for a terminal.
 
 use super::diagram::{Cell, Diagram};
 use crate::core::Color;
+use crate::notation::kifu;
 
 /// ANSI styles of the coloured board.
 const RESET: &str = "\x1b[0m";
@@ -22,7 +24,7 @@ impl Diagram {
     #[must_use]
     pub fn to_text(&self, color: bool) -> String {
         let n = usize::from(self.size);
-        let width = self.cells.iter().map(|c| plain(c).len()).max().unwrap_or(1);
+        let width = self.cells.iter().map(|c| plain(c, self.kifu).len()).max().unwrap_or(1);
         let gutter = self.ranks.iter().map(String::len).max().unwrap_or(1);
         let mut out = String::new();
         if let Some([black, white]) = &self.players {
@@ -59,7 +61,7 @@ impl Diagram {
                 // spaces next to it.
                 let mut row = String::new();
                 for cell in cells {
-                    let text = plain(cell);
+                    let text = plain(cell, self.kifu);
                     let pad = " ".repeat(width - text.len());
                     if matches!(cell, Cell::Disc { last: true, .. }) {
                         if width > text.len() {
@@ -86,11 +88,13 @@ impl Diagram {
     }
 }
 
-/// A cell in plain ASCII.
-fn plain(cell: &Cell) -> String {
+/// A cell in plain ASCII; in a kifu (`in_kifu`), a cell off the board is a kifu grid's blank (a space
+/// would not read back).
+fn plain(cell: &Cell, in_kifu: bool) -> String {
     match cell {
+        Cell::Off if in_kifu => kifu::BLANK.into(),
         Cell::Off => " ".into(),
-        Cell::Hole => "#".into(),
+        Cell::Hole => kifu::HOLE.into(),
         Cell::Empty => "-".into(),
         Cell::Disc { color: Color::Black, .. } => "X".into(),
         Cell::Disc { color: Color::White, .. } => "O".into(),
@@ -141,6 +145,19 @@ mod tests {
         assert_eq!(lines[4], "4 - - - O X . - -");
         assert_eq!(lines[5], "5 - - - X X[X]- -");
         assert_eq!(lines[6], "6 - - - . - . - -");
+    }
+
+    #[test]
+    fn a_plain_kifu_draws_cells_off_the_board_as_blanks() {
+        let rules = "8stars,holes=e3".parse::<Rules>().unwrap().shared();
+        let start = Position::start(rules.clone());
+        let text = Diagram::kifu(&start, &[], 1, &start).to_text(false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], " 1 . . - - - - - - . .");
+        assert_eq!(lines[3], " 3 - - - - # - - - - -");
+        assert_eq!(lines.last(), Some(&"rules 8stars,holes=e3"));
+        let position = Diagram::position(&start, None, None, None).to_text(false);
+        assert!(position.lines().nth(1).is_some_and(|l| l.starts_with(" 1     - ")), "{position}");
     }
 
     #[test]
