@@ -202,3 +202,15 @@ fn a_stated_winner_is_checked() {
         assert_eq!(rows(&["--from", "pgn"], &pgn)[0]["status"], status, "{stated}");
     }
 }
+
+/// A position file (OBF, board strings) holds positions to play on, not games that stopped.
+#[test]
+fn legal_positions_are_ok() {
+    let obf = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf")).unwrap();
+    let (_, err, code) = validate(&[], &obf);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("5 ok"), "{err}");
+    // A board of the wrong size for its rules is still no position.
+    let r = &rows(&["--rules", "othello,size=6"], obf.lines().next().unwrap())[0];
+    assert_ne!(r["status"], "ok", "{r}");
+}

@@ -152,6 +152,12 @@ pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
             judge_result(&mut check, format, record.tag("komi").is_some());
             judge_outcome(&mut check, record.tag("outcome"));
+            // A position (a board string, an OBF line, a diagram) is a position to play on, not
+            // a game that stopped: a legal one is all it has to be.
+            if format.is_position() && record.moves.is_empty() && check.status == Status::Unfinished {
+                check.status = Status::Ok;
+                check.problem = None;
+            }
             check
         }
         Err(e) => {
