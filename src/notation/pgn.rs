@@ -8,8 +8,9 @@
 //! space), `%` escape lines (skipped), and a result token at the end (`1-0`, `0-1`, `1/2-1/2`,
 //! `*` or disc counts `33-31`). A result token must match the `Result` tag when both are given
 //! (`*`, the result unknown, leaves the tag's standing).
-//! Only comments may follow the result; a second game (a tag pair after the movetext) and
-//! variations `( ... )` are errors: [`parse`] reads one game. A byte-order mark and CRLF line
+//! Only comments may follow the result; a second game (a tag pair after the movetext) is an
+//! error: [`parse`] reads one game. Variations `( ... )` are skipped (nested ones and their
+//! comments too): the main line is the game, as in SGF. A byte-order mark and CRLF line
 //! ends are accepted.
 //!
 //! Tags become kifu's tags:
@@ -162,10 +163,15 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             continue;
         }
         if rest.starts_with('(') {
-            return Err(SyntaxError {
-                span: Span { start: offset, end: offset + 1 },
-                message: "variations `( ... )` are not supported".into(),
-            });
+            // A variation: skipped, as SGF's are (the main line is the game).
+            let Some(after) = skip_variation(rest) else {
+                return Err(SyntaxError {
+                    span: Span { start: offset, end: offset + 1 },
+                    message: "this variation `(` is never closed with `)`".into(),
+                });
+            };
+            rest = after;
+            continue;
         }
         return Err(unexpected(text, offset));
     }
@@ -177,6 +183,32 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         first.color = Some(Color::White);
     }
     Ok(record)
+}
+
+/// The text after the variation that `text` starts with (a `(`), nested variations, `{ }`
+/// comments and `;` line comments included; `None` when it is never closed.
+fn skip_variation(text: &str) -> Option<&str> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[i + 1..]);
+                }
+            }
+            '{' => {
+                chars.find(|&(_, c)| c == '}')?;
+            }
+            ';' => {
+                chars.find(|&(_, c)| c == '\n')?;
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
@@ -630,6 +662,17 @@ f4 4. pass PA 5. @@ 33-31
 "#;
 
     #[test]
+    fn variations_are_skipped() {
+        let r = parse("1. f5 (1. d3 c3 {a (b} (2. c4)) d6 ; (x\n 2. c3 *").unwrap();
+        let moves: Vec<String> = r.moves.iter().map(|t| t.mv.to_string()).collect();
+        assert_eq!(moves, ["f5", "d6", "c3"]);
+        let e = parse("1. f5 (1. d3 c3 d6 2. c3").unwrap_err();
+        assert!(e.message.contains("never closed"), "{e:?}");
+        // Deep nesting is no stack overflow.
+        assert!(parse(&format!("1. f5 {}{} d6", "(".repeat(100_000), ")".repeat(100_000))).is_ok());
+    }
+
+    #[test]
     fn evaluations_and_times_live_in_comments() {
         let r = parse("1. f5 {[%eval 2.5] good [%emt 1:02:03.5]} d6 {[%emt 7]} 2. c3 {[%eval x]}").unwrap();
         assert_eq!((r.moves[0].eval, r.moves[0].time), (Some(2.5), Some(3723.5)));
@@ -670,7 +713,7 @@ f4 4. pass PA 5. @@ 33-31
         let r = parse("[Result \"33-31\"]\n1. f5 *").unwrap();
         assert_eq!((r.tag("result"), r.moves.len()), (Some("+2"), 1));
         assert!(parse("1. f5 1-0 d6").is_err());
-        assert!(parse("1. f5 (1... d6) 1-0").is_err());
+        assert_eq!(parse("1. f5 (1... d6) 1-0").unwrap().moves.len(), 1, "a variation is skipped");
         assert!(parse("1. f5 1-0\n[Event \"next\"]").is_err());
         let fen = "---------------------------OX------XO--------------------------- O";
         let r = parse(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n1... f4")).unwrap();
