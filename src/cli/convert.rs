@@ -105,7 +105,7 @@ fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
         Err(e) => return Converted::Failed(e),
     };
     if source.format == Format::Logbook {
-        shape::from_logbook(&mut resolved);
+        shape::from_logbook(&mut resolved.record, &resolved.end);
     }
     let black = resolved.end.count(Color::Black);
     let variant = resolved.start.rules().variant().clone();

@@ -249,7 +249,8 @@ fn side_char(side: Option<Color>) -> &'static str {
     }
 }
 
-fn cell_char(c: Option<Color>) -> char {
+/// A cell as board strings write it: `X` black, `O` white, `-` empty.
+pub(crate) fn cell_char(c: Option<Color>) -> char {
     match c {
         Some(Color::Black) => 'X',
         Some(Color::White) => 'O',

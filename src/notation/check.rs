@@ -358,12 +358,9 @@ fn stated_margin(stored: &str) -> Stated {
             return number(rest).map_or(Stated::NotCompared, |v| Stated::Margin(sign * v));
         }
     }
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    match text.split_once('-') {
-        Some((b, w)) if digits(b) && digits(w) => {
-            Stated::Margin(f64::from(b.parse::<u32>().unwrap_or(0)) - f64::from(w.parse::<u32>().unwrap_or(0)))
-        }
-        _ => Stated::Unreadable,
+    match super::pgn::counts(text) {
+        Some((black, white)) => Stated::Margin(f64::from(black - white)),
+        None => Stated::Unreadable,
     }
 }
 

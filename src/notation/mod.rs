@@ -214,12 +214,7 @@ impl Record {
         match (self.tag("rules"), self.start.as_ref()) {
             (Some(spec), _) => Some(spec.into()),
             (None, Some(b)) if b.size % 2 == 1 => {
-                let cell = |c: &Option<Color>| match c {
-                    Some(Color::Black) => 'X',
-                    Some(Color::White) => 'O',
-                    None => '-',
-                };
-                let cells: String = b.cells.iter().map(cell).collect();
+                let cells: String = b.cells.iter().copied().map(board::cell_char).collect();
                 let first = if b.side == Some(Color::White) { ",first=white" } else { "" };
                 Some(format!("othello,size={},start={cells}{first}", b.size).into())
             }

@@ -405,7 +405,7 @@ fn apply_tag(
 }
 
 /// Black's and White's discs in a disc-count result (`33-31`), not `1-0` or `0-1`.
-fn counts(result: &str) -> Option<(i32, i32)> {
+pub(crate) fn counts(result: &str) -> Option<(i32, i32)> {
     if result == "1-0" || result == "0-1" {
         return None;
     }

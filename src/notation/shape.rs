@@ -38,12 +38,12 @@ pub fn for_format(resolved: Resolved, to: Format) -> Result<Record, ShapeError> 
 /// (empty squares to the winner; fewer discs winning in anti-reversi). A finished game whose
 /// score is that difference gets the margin; any other score is left as written (a wrong one
 /// stays wrong, for `validate` to report).
-pub fn from_logbook(resolved: &mut Resolved) {
-    let Some(outcome) = resolved.end.outcome() else { return };
-    let plain = i64::from(resolved.end.count(Color::Black)) - i64::from(resolved.end.count(Color::White));
-    let stated = resolved.record.tag("result").and_then(|r| r.trim().trim_start_matches('+').parse::<i64>().ok());
+pub fn from_logbook(record: &mut Record, end: &Position) {
+    let Some(outcome) = end.outcome() else { return };
+    let plain = i64::from(end.count(Color::Black)) - i64::from(end.count(Color::White));
+    let stated = record.tag("result").and_then(|r| r.trim().trim_start_matches('+').parse::<i64>().ok());
     if stated == Some(plain) {
-        resolved.record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
+        record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
     }
 }
 
