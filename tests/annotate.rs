@@ -400,6 +400,24 @@ fn annotated_games_are_written_with_their_rules_as_convert_writes_them() {
     }
 }
 
+/// A logbook game's score (the plain difference) is written as the rules' margin, as `kifu
+/// convert` writes it: WTHOR 2004's fifth game leaves one square empty (+59 plain, +60).
+#[test]
+fn annotated_logbook_games_have_the_rules_margin() {
+    let line = "+f5-d6+c5-f6+e6-f4+c6-e7+d3-c2+f8-e8+d8-c3+f7-d7+c4-b4+c8-b6+g5-h5+e3-g6+c7-e2+a6-b7+b5-a5\
+                +a4-g7+a8-a7+b8-a3+h4-h3+g4-g3+a2+c1-b3+g8-d1+h8-b1+f1-d2+b2-e1+a1+h7+h6-f3+g2-f2+h2+g1: +59\n";
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("one.gam");
+    std::fs::write(&game, line).unwrap();
+    let game = game.to_str().unwrap();
+    let out = run(&[game, "-f", "ggf", "--depth", "1", "--exact-empties", "4", "-j", "1", "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let annotated = stdout(&out);
+    assert!(annotated.contains("RE[+60.000]"), "{annotated}");
+    let converted = kifu().args(["convert", game, "--to", "ggf", "-q"]).output().unwrap();
+    assert_eq!(record_head("ggf", &annotated), record_head("ggf", &stdout(&converted)));
+}
+
 /// GGF cannot name every rule: annotate warns of games written without theirs, as convert does,
 /// unless they came from `--rules`.
 #[test]

@@ -406,7 +406,7 @@ fn annotate(
     thresholds: &Thresholds,
     done: &(dyn Fn() + Sync),
 ) -> Result<Annotated, RecordError> {
-    let (record, rules) = source.read(raw)?;
+    let (mut record, rules) = source.read(raw)?;
     let game = record.game(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
     let mut positions = Vec::new();
     let mut moves = Vec::new();
@@ -426,6 +426,10 @@ fn annotate(
             });
             positions.push(*e.position);
         }
+    }
+    if source.format == Format::Logbook {
+        // As `kifu convert` reads it: the logbook's plain difference as the rules' margin.
+        shape::from_logbook(&mut record, positions.last().expect("the start at least"));
     }
     let mut annotated = Annotated {
         source: source.name.to_owned(),
