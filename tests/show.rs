@@ -371,3 +371,45 @@ fn kifu_diagrams_of_variants_read_back() {
     let (back, err, code) = run(&["convert", "-", "--from", "kifu", "--to", "transcript", "-q"], &grid);
     assert_eq!((back.as_str(), code), ("f5d6c3\n", 0), "{err}");
 }
+
+/// The plain position diagram reads back as the same board and side to move: `kifu convert`
+/// recognises it without `--from`, takes the last move's brackets `[O]` and legal-move dots
+/// for what they mark, and skips the lines of text around it (players, event, counts, the ply,
+/// the legal moves). On 8x8, 6x6 and 10x10 boards and with ranks numbered from the bottom.
+#[test]
+fn position_diagrams_read_back() {
+    use kifu::notation::{BoardSyntax, board};
+    for spec in ["othello", "othello,size=6", "othello,size=10", "othello,rows=bottom"] {
+        let rules = spec.parse::<Rules>().unwrap().shared();
+        let mut pos = Position::start(rules.clone());
+        let mut moves = String::new();
+        let mut ply = 0;
+        while !pos.is_game_over() {
+            if [1, 7, 20, 33].contains(&ply) {
+                let (diagram, err, code) =
+                    run(&["show", "--rules", spec, "--color", "never", "--ply", &ply.to_string()], &moves);
+                assert_eq!((code, err.as_str()), (0, ""), "{spec} ply {ply}");
+                let (back, err, code) = run(&["convert", "-", "--rules", spec, "--to", "board", "-q"], &diagram);
+                assert_eq!(code, 0, "{spec} ply {ply}: {err}\n{diagram}");
+                assert_eq!(
+                    back.trim(),
+                    board::write_string(&BoardSyntax::of_position(&pos)),
+                    "{spec} ply {ply}\n{diagram}"
+                );
+            }
+            let legal = pos.legal_moves();
+            let mv = legal[(ply * 7 + 3) % legal.len()];
+            if let Some(sq) = mv.square() {
+                moves.push_str(&rules.square_name(sq));
+            }
+            pos.play_mut(mv).unwrap();
+            ply += 1;
+        }
+    }
+    // A players' line and an event line over a game's diagram are text too.
+    let (diagram, _, _) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "20", "--color", "never"], "");
+    assert!(diagram.starts_with("Vecchi Elisabetta (black)"), "{diagram}");
+    let (back, err, code) = run(&["convert", "-", "--to", "board", "-q"], &diagram);
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert_eq!(back, "------------XO-----OOOX---XOOOX---OOXOX---OOXX-----XXX----X----- X\n");
+}

@@ -54,6 +54,19 @@ pub(crate) fn leading_cells(line: &str) -> usize {
     line.chars().take_while(|&c| is_cell(c)).count()
 }
 
+/// Whether a line is text around a diagram (players, an event, the ply, the legal moves, as
+/// `kifu show` writes them) rather than a rank: it has a word with two letters or more that are
+/// not cells. (So a stray letter in a rank, even one written without spaces, stays an error.)
+pub(crate) fn is_text_line(line: &str) -> bool {
+    line.split_whitespace().any(|word| word.chars().filter(|&c| c.is_alphabetic() && !is_cell(c)).count() >= 2)
+}
+
+/// Whether `c` separates the cells of a diagram's rank: a space, `|`, or the brackets that
+/// mark the last move (`.[O].`).
+pub(crate) fn is_cell_separator(c: char) -> bool {
+    c.is_whitespace() || matches!(c, '|' | '[' | ']')
+}
+
 /// The side to move from what follows a board: `X`, `O`, `black`, `White to move`, ...
 fn side(text: &str) -> Option<Color> {
     let word = text.trim().trim_end_matches(['.', ';']).split_whitespace().next()?.to_ascii_lowercase();
@@ -163,6 +176,9 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         {
             continue;
         }
+        if is_text_line(content) {
+            continue;
+        }
         // Rank numbers at either end of the line.
         let mut rest = content;
         // Where `rest` starts in `content` (a trailing label shortens `rest` at its end only).
@@ -170,7 +186,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         let mut label = None;
         let lead: String = rest.chars().take_while(char::is_ascii_digit).collect();
         let lead_is_label = !lead.is_empty()
-            && rest[lead.len()..].starts_with(|c: char| c.is_whitespace() || c == '|')
+            && rest[lead.len()..].starts_with(is_cell_separator)
             && (lead.len() > 1 || digits == Digits::EmptyBlackWhite || lead != "0" && lead != "1" || {
                 // A `1` or `0` followed by a full row is a label, else a cell.
                 rest[lead.len()..].chars().filter(|&c| cell(c, digits).is_some()).count() >= 4
@@ -181,12 +197,12 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             rest_at = lead.len();
         }
         let trail: String = rest.chars().rev().take_while(char::is_ascii_digit).collect();
-        if !trail.is_empty() && label.is_some() && rest[..rest.len() - trail.len()].ends_with([' ', '|']) {
+        if !trail.is_empty() && label.is_some() && rest[..rest.len() - trail.len()].ends_with(is_cell_separator) {
             rest = &rest[..rest.len() - trail.len()];
         }
         let mut cells = Vec::new();
         for (i, c) in rest.char_indices() {
-            if c.is_whitespace() || c == '|' {
+            if is_cell_separator(c) {
                 continue;
             }
             match cell(c, digits) {
@@ -370,6 +386,17 @@ mod tests {
         assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
         let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
         assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn skips_text_lines_and_last_move_brackets() {
+        let shown = "Ann (black) - Bob (white)\n  a b c d\n1 - - - -\n2 - O X -\n3 -[X]X -\n4 - . - -\nwhite to move; black 3, white 1, 12 empty\nply 1 of 1, last move b3 by black\nlegal moves: b4\n";
+        let board = parse(shown, Digits::default()).unwrap().start.unwrap();
+        assert_eq!(write_string(&board), "-----OX--XX----- O");
+        // Rows of cell letters are ranks, not text; a stray letter in a rank is still an error.
+        assert!(!is_text_line("1 bwbw") && !is_text_line("XO--") && is_text_line("legal moves: b4"));
+        let err = parse("....\n.OX.\n.XOq\n....", Digits::default()).unwrap_err();
+        assert_eq!(err.span, Span { start: 13, end: 14 });
     }
 
     #[test]

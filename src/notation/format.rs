@@ -256,7 +256,7 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     let block: Vec<&str> = text
         .lines()
         .take_while(|l| !l.trim().is_empty())
-        .filter(|l| !is_file_letters(l) && !is_side_line(l) && !is_rules_line(l))
+        .filter(|l| !is_file_letters(l) && !is_side_line(l) && !is_rules_line(l) && !board::is_text_line(l))
         .collect();
     if block.len() >= 4 && is_kifu_grid(&block) {
         return Format::Kifu;
@@ -314,20 +314,20 @@ fn is_kifu_grid(lines: &[&str]) -> bool {
     moves > 0
 }
 
-/// Whether a line is a diagram's rank: cell characters, spaces and `|`, with optional rank
-/// numbers at either end.
+/// Whether a line is a diagram's rank: cell characters, spaces, `|` and the last move's `[ ]`,
+/// with optional rank numbers at either end.
 fn is_diagram_line(line: &str) -> bool {
     let mut rest = line.trim();
     let lead = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-    if lead > 0 && rest[lead..].starts_with(|c: char| c.is_whitespace() || c == '|') {
+    if lead > 0 && rest[lead..].starts_with(board::is_cell_separator) {
         rest = &rest[lead..];
     }
     let trail = rest.len() - rest.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    if trail > 0 && rest[..rest.len() - trail].ends_with(|c: char| c.is_whitespace() || c == '|') {
+    if trail > 0 && rest[..rest.len() - trail].ends_with(board::is_cell_separator) {
         rest = &rest[..rest.len() - trail];
     }
     let mut cells = 0;
-    for c in rest.chars().filter(|&c| !c.is_whitespace() && c != '|') {
+    for c in rest.chars().filter(|&c| !board::is_cell_separator(c)) {
         if !board::is_cell(c) {
             return false;
         }
@@ -387,6 +387,11 @@ mod tests {
             ("....\n.01.\n.10.\n....\n", Format::Board),
             ("- - - -\n- 0 1 -\n- 1 0 -\n- - - -\n", Format::Board),
             ("8 . . . .\n7 . O X .\n6 . X O .\n5 . . . .\n", Format::Board),
+            // `kifu show`'s diagram: the last move in brackets, lines of text around it.
+            (
+                "Ann (black) - Bob (white)\n  a b c d\n1 . . . .\n2 .[O]X .\n3 . X O .\n4 . . . .\nblack to move; black 2\nply 1 of 1, last move b2\n",
+                Format::Board,
+            ),
             // Transcripts are not grids.
             ("f5 d6 c3 d3\nf5 f6 e6 f4\nf5 d6 c3 d3\nf5 f6 e6 f4\n", Format::Transcript),
             ("1 2 3 4\n", Format::Transcript),
