@@ -214,3 +214,30 @@ fn legal_positions_are_ok() {
     let r = &rows(&["--rules", "othello,size=6"], obf.lines().next().unwrap())[0];
     assert_ne!(r["status"], "ok", "{r}");
 }
+
+/// The summary names what it counted: positions for OBF and board strings, records for a mix,
+/// and a single count in the singular.
+#[test]
+fn the_summary_counts_positions_games_or_records() {
+    let obf = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let obf = obf.to_str().unwrap();
+    let (_, err, code) = validate(&[obf], "");
+    assert_eq!(code, 0);
+    assert!(err.contains("5 positions: 5 ok"), "{err}");
+    let (_, err, code) = validate(&[obf, "-"], "f5d6c3d3c4f4f6f3e6e7\nf5d6q9\n");
+    assert_eq!(code, 1);
+    assert!(err.contains("7 records: 5 ok, 0 illegal, 1 unfinished, 0 result mismatches, 1 parse error ("), "{err}");
+}
+
+/// Disc counts are checked as counts: `50-32` has the game's margin (+18) but 82 discs.
+#[test]
+fn stated_disc_counts_must_add_up() {
+    let pgn = |result: &str| format!("[Event \"x\"]\n[Result \"{result}\"]\n\n{GAME} {result}\n");
+    assert_eq!(rows(&["--from", "pgn"], &pgn("41-23"))[0]["status"], "ok");
+    let row = &rows(&["--from", "pgn"], &pgn("50-32"))[0];
+    assert_eq!(row["status"], "result_mismatch");
+    assert_eq!(row["stored_result"], "50-32");
+    let (out, _, code) = validate(&["--from", "pgn"], &pgn("50-32"));
+    assert_eq!(code, 1);
+    assert!(out.contains("the record says 50-32, but the board has 41 black and 23 white discs"), "{out}");
+}

@@ -105,6 +105,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "validating");
     let mut counts = [0u64; 5];
+    // Records read from a position format (board strings, OBF): the summary says positions.
+    let mut positions = 0u64;
     let mut sink = match args.format {
         Format::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(out);
@@ -116,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let problems = records::for_each(&args.input, &progress, validate, |source, result| {
         let checked = result.unwrap_or_else(|e| unreadable(source, e));
         counts[status_index(checked.row.status)] += 1;
+        positions += u64::from(source.format.is_position());
         match &mut sink {
             Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
             Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
@@ -144,13 +147,20 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let total: u64 = counts.iter().sum();
     if !args.quiet {
         stderr!(
-            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {} result mismatches, {} parse errors{} ({:.2} s)",
-            super::counted(total, "game"),
+            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {}, {}{} ({:.2} s)",
+            super::counted(
+                total,
+                match positions {
+                    0 => "game",
+                    n if n == total => "position",
+                    _ => "record",
+                }
+            ),
             counts[0],
             counts[1],
             counts[2],
-            counts[3],
-            counts[4],
+            if counts[3] == 1 { "1 result mismatch".to_owned() } else { format!("{} result mismatches", counts[3]) },
+            super::counted(counts[4], "parse error"),
             match file_problems {
                 0 => String::new(),
                 1 => "; 1 file problem".to_owned(),

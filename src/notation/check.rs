@@ -107,7 +107,10 @@ impl Check {
 /// Checks a record of `format` under `rules`.
 #[must_use]
 pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
-    let stored = record.tag("result").map(str::to_owned);
+    // Disc counts as the record wrote them (PGN's `33-31`, kept in `score`) say more than the
+    // margin read from them: their sum is checked too.
+    let stored =
+        record.tag("score").filter(|s| super::pgn::counts(s).is_some()).or(record.tag("result")).map(str::to_owned);
     if let Some(mut check) = quick_check(record, rules, format, &stored) {
         judge_outcome(&mut check, record.tag("outcome"));
         return check;
@@ -281,6 +284,7 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
         let mut reason = format!("the game is not over ({} empty cells)", check.empties);
         let stored = check.stored.as_deref().and_then(|s| match stated_margin(s) {
             Stated::Margin(v) => Some(v),
+            Stated::Counts(black, white) => Some(f64::from(black - white)),
             _ => None,
         });
         if stored.is_some_and(|v| (v - f64::from(plain)).abs() > 1e-9) {
@@ -299,6 +303,32 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     }
     let value = match stated_margin(stored) {
         Stated::Margin(value) => value,
+        Stated::Counts(black, white) => {
+            // Counts must add up to the discs on the board, or to every square when the
+            // empty ones went to the winner.
+            let discs = (check.black + check.white) as i32;
+            let sum = black + white;
+            if sum != discs && sum != discs + check.empties as i32 {
+                check.status = Status::ResultMismatch;
+                let empty = match check.empties {
+                    0 => String::new(),
+                    n => format!(" and {n} empty squares"),
+                };
+                check.problem = Some(Problem {
+                    ply: 0,
+                    mv: String::new(),
+                    reason: format!(
+                        "the record says {}, but the board has {} black and {} white discs{empty}",
+                        stored.trim(),
+                        check.black,
+                        check.white
+                    ),
+                    span: Span::default(),
+                });
+                return;
+            }
+            f64::from(black - white)
+        }
         Stated::NotCompared => return,
         Stated::Unreadable => {
             check.status = Status::ResultMismatch;
@@ -335,8 +365,10 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
 
 /// What a stored result says of black's margin.
 enum Stated {
-    /// A margin: `+4`, `-12`, `0`, `+4.000` (GGS), SGF's `B+4` / `W+4`, or disc counts `34-30`.
+    /// A margin: `+4`, `-12`, `0`, `+4.000` (GGS), SGF's `B+4` / `W+4`.
     Margin(f64),
+    /// Black's and White's disc counts: `34-30`.
+    Counts(i32, i32),
     /// A result that gives no margin to compare: GGS's flagged ones (`+64.000:r`, a resignation),
     /// SGF's wins by resignation, time or forfeit (`B+R`, `W+Time`), `?`, `Void`.
     NotCompared,
@@ -359,7 +391,7 @@ fn stated_margin(stored: &str) -> Stated {
         }
     }
     match super::pgn::counts(text) {
-        Some((black, white)) => Stated::Margin(f64::from(black - white)),
+        Some((black, white)) => Stated::Counts(black, white),
         None => Stated::Unreadable,
     }
 }
