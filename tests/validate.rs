@@ -60,6 +60,14 @@ fn every_reason_is_named() {
         (&[], &format!("{GAME}a1"), "illegal", 61, "the game is already over"),
         (&[], "f5d6c3", "unfinished", 0, "the game is not over"),
         (&[], "f5 {never closed", "parse_error", 0, "never closed"),
+        // A start board the rules cannot play on is a parse error found at replay.
+        (
+            &["--from", "ggf"],
+            "(;GM[Othello]TY[8]BO[6 ------ ------ --O*-- --*O-- ------ ------ *]B[c2];)",
+            "parse_error",
+            0,
+            "the board is 6x6 but the rules play on 8x8",
+        ),
     ];
     for &(args, record, status, ply, reason) in cases {
         let r = &rows(args, &format!("{record}\n"))[0];

@@ -222,21 +222,24 @@ fn position(located: Option<&RecordError>, raw: &RawRecord) -> Place {
 
 fn row(source: &str, game: usize, check: &Check, place: Place) -> Row {
     let problem = check.problem.as_ref();
+    // A record whose start could not be set up was never replayed: no counts, as for one that
+    // could not be read.
+    let replayed = check.status != Verdict::ParseError;
     Row {
         source: source.to_owned(),
         game,
         status: check.status.name(),
-        plies: Some(check.plies),
-        black: Some(check.black),
-        white: Some(check.white),
-        winner: check.winner(),
+        plies: Some(check.plies).filter(|_| replayed),
+        black: Some(check.black).filter(|_| replayed),
+        white: Some(check.white).filter(|_| replayed),
+        winner: if replayed { check.winner() } else { "" },
         error_ply: problem.map(|p| p.ply).filter(|&p| p > 0),
         error_move: problem.map(|p| p.mv.clone()).unwrap_or_default(),
         reason: problem.map(|p| p.reason.clone()).unwrap_or_default(),
         suggestion: check.suggestion.clone().unwrap_or_default(),
-        margin: check.margin(),
-        passes: Some(check.passes),
-        empties: Some(check.empties),
+        margin: check.margin().filter(|_| replayed),
+        passes: Some(check.passes).filter(|_| replayed),
+        empties: Some(check.empties).filter(|_| replayed),
         stored_result: check.stored.clone().unwrap_or_default(),
         line: place.line,
         column: place.column,
