@@ -236,7 +236,7 @@ fn eval_takes_other_rules_and_refuses_bad_weights() {
         .write_stdin(START)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("not a kifu weights file"));
+        .stderr(predicate::str::contains("bad-weights.bin: not a kifu weights file"));
 }
 
 #[test]
@@ -264,6 +264,12 @@ fn eval_check_tables_errors_against_exact_scores() {
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows[0]["empties"], "10-19");
     assert_eq!(rows[0]["positions"], 1);
+    // A finished position is checked by the value `kifu eval` gives it, its final margin (the
+    // empty squares to the winner): no error.
+    let finished = format!("{}{} O\n{} X\n", "X".repeat(40), "O".repeat(24), "X".repeat(64));
+    let out = kifu().args(["eval", "--check", "-", "--format", "csv"]).write_stdin(finished).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("\nall,2,0.0,0.0,"), "{text}");
 }
 
 #[test]
@@ -456,6 +462,20 @@ fn impossible_times_and_table_sizes_are_usage_errors() {
         &["annotate", "--hash-mb", "1000000000"],
     ] {
         let option = if args.contains(&"--time") { "--time" } else { "--hash-mb" };
+        kifu().args(args).write_stdin("f5\n").assert().code(2).stderr(predicate::str::contains(option));
+    }
+    // Other values that mean nothing, each refused naming its option.
+    for (args, option) in [
+        (&["solve", "--exact", "--depth", "3"][..], "--exact"),
+        (&["solve", "--depth", "0"], "--depth"),
+        (&["annotate", "--depth", "0"], "--depth"),
+        (&["annotate", "--marks", "0,0,0"], "--marks"),
+        (&["annotate", "--marks", "6,2,12"], "--marks"),
+        (&["eval", "--check", "--bucket", "0"], "--bucket"),
+        (&["train", "-", "-o", "never-written.bin", "--ridge", "nan"], "--ridge"),
+        (&["train", "-", "-o", "never-written.bin", "--ridge=-5"], "--ridge"),
+        (&["train", "-", "-o", "never-written.bin", "--branches", "inf"], "--branches"),
+    ] {
         kifu().args(args).write_stdin("f5\n").assert().code(2).stderr(predicate::str::contains(option));
     }
 }

@@ -264,6 +264,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let [dubious, mistake, blunder] = args.marks[..] else {
         anyhow::bail!("--marks takes three losses (for ?!, ? and ??), as 2,6,12; {} given", args.marks.len());
     };
+    anyhow::ensure!(
+        1 <= dubious && dubious <= mistake && mistake <= blunder,
+        "--marks takes three losses from 1 disc up, each at least the one before (for ?!, ? and ??), as 2,6,12"
+    );
     let thresholds = Thresholds { dubious, mistake, blunder };
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);

@@ -18,7 +18,7 @@ pub struct EngineArgs {
     #[arg(long)]
     pub exact_empties: Option<u32>,
     /// Search earlier positions this many moves ahead [default: 10; 6 for other variants].
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// At most this many seconds per position searched by depth (the depth is then a
     /// ceiling; the output then depends on the machine's speed).
@@ -58,13 +58,13 @@ impl EngineArgs {
         Ok(Engine {
             settings: Settings {
                 exact_empties: self.exact_empties.unwrap_or(18),
-                depth: self.depth.unwrap_or(10).max(1),
+                depth: self.depth.unwrap_or(10),
                 time,
                 nodes: self.nodes,
             },
             generic: Settings {
                 exact_empties: self.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
-                depth: self.depth.unwrap_or(generic::DEFAULT_DEPTH).max(1),
+                depth: self.depth.unwrap_or(generic::DEFAULT_DEPTH),
                 time,
                 nodes: self.nodes,
             },

@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long, default_value_t = 14, requires = "check")]
     pub exact_empties: u32,
     /// With --check: empty-square counts per line of the table.
-    #[arg(long, default_value_t = 10, requires = "check")]
+    #[arg(long, default_value_t = 10, requires = "check", value_parser = clap::value_parser!(u32).range(1..=61))]
     pub bucket: u32,
     /// Solver transposition table per thread, in MiB (--check).
     #[arg(long, default_value_t = 16, value_parser = super::parse_hash_mb)]
@@ -114,15 +114,14 @@ fn standard(pos: &Position) -> bool {
 }
 
 /// The static evaluation in discs: the pattern evaluation for standard Othello, the generic one
-/// for other variants; a finished game's final margin. The pattern sum can pass a margin the
-/// board allows on extreme positions; it is held to +-64 discs.
+/// for other variants (held to +-64 discs); a finished game's final margin under its rules.
 fn static_eval(evaluator: &Evaluator, pos: &Position) -> f64 {
     if pos.is_game_over() {
         return f64::from(pos.score().score(pos.side_to_move()));
     }
     let units = if standard(pos) {
         let (p, o) = view(pos);
-        evaluator.evaluate(p, o).clamp(-64 * SCALE, 64 * SCALE)
+        evaluator.value(p, o)
     } else {
         GenericEval::new(pos.rules()).evaluate(pos)
     };

@@ -29,7 +29,7 @@ pub struct Args {
     #[command(flatten)]
     pub input: InputArgs,
     /// The exact final margin (the default).
-    #[arg(long, conflicts_with = "wld")]
+    #[arg(long, conflicts_with_all = ["wld", "depth"])]
     pub exact: bool,
     /// Only win, loss or draw (faster): the score is 1, 0 or -1 and the pv only the best move.
     #[arg(long)]
@@ -47,7 +47,7 @@ pub struct Args {
     pub check: bool,
     /// Search this many moves ahead on the evaluation instead of solving (exact where the depth
     /// reaches the end).
-    #[arg(long, conflicts_with = "wld")]
+    #[arg(long, conflicts_with = "wld", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
     /// Search as deep as this many seconds allow, up to the exact solve (with --depth: at most
     /// that deep); with --exact or --wld: solve exactly or give up after this many seconds.

@@ -151,7 +151,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     anyhow::ensure!((0.0..=1.0).contains(&args.sample), "--sample must be between 0 and 1");
     anyhow::ensure!((0.0..1.0).contains(&args.held_out), "--held-out must be at least 0 and below 1");
-    anyhow::ensure!(args.branches >= 0.0, "--branches must not be negative");
+    anyhow::ensure!((0.0..=1000.0).contains(&args.branches), "--branches must be between 0 and 1000");
+    anyhow::ensure!(
+        args.ridge.is_finite() && args.ridge >= 0.0,
+        "--ridge must be a number of squared discs, 0 or more"
+    );
     anyhow::ensure!((0.0..=1.0).contains(&args.noise), "--noise must be between 0 and 1");
     anyhow::ensure!(args.depth >= 4, "--depth must be at least 4 (the search must reach fitted phases)");
     let started = Instant::now();

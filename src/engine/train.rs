@@ -226,12 +226,12 @@ impl ErrorTable {
         s.product += value * target;
     }
 
-    /// The errors of `evaluator` on `samples`.
+    /// The errors of `evaluator` on `samples`, by its static value ([`Evaluator::value`]).
     #[must_use]
     pub fn of(evaluator: &Evaluator, samples: &[Sample]) -> ErrorTable {
         let mut table = ErrorTable::default();
         for s in samples {
-            let value = f64::from(evaluator.evaluate(s.player, s.opponent)) / f64::from(SCALE);
+            let value = f64::from(evaluator.value(s.player, s.opponent)) / f64::from(SCALE);
             table.add(s.empties(), value, f64::from(s.target));
         }
         table

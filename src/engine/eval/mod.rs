@@ -85,6 +85,14 @@ pub enum EvalError {
         /// Why.
         source: std::io::Error,
     },
+    /// A file read whole whose contents are not weights this build reads.
+    #[error("{}: {reason}", path.display())]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its contents.
+        reason: Box<EvalError>,
+    },
 }
 
 /// A pattern evaluation with its weights.
@@ -142,6 +150,19 @@ impl Evaluator {
     #[must_use]
     pub fn evaluate(&self, player: u64, opponent: u64) -> i32 {
         self.evaluate_with(player, opponent, pattern::pext)
+    }
+
+    /// The static value as `kifu eval` gives it, in units of `1 / SCALE` disc: a finished
+    /// game's final margin (empty squares to the winner), else [`Evaluator::evaluate`] held to
+    /// +-64 discs (the pattern sum can pass the margins a board allows on extreme positions).
+    #[must_use]
+    pub fn value(&self, player: u64, opponent: u64) -> i32 {
+        if legal_moves(player, opponent) == 0 && legal_moves(opponent, player) == 0 {
+            let diff = player.count_ones() as i32 - opponent.count_ones() as i32;
+            let empties = 64 - (player | opponent).count_ones() as i32;
+            return SCALE * (diff + diff.signum() * empties);
+        }
+        self.evaluate(player, opponent).clamp(-64 * SCALE, 64 * SCALE)
     }
 
     /// The [`Features`] of `p` to move against `o` for these weights' shapes, read from the
@@ -317,7 +338,7 @@ impl Evaluator {
     /// Reads a weights file.
     pub fn load(path: &Path) -> Result<Evaluator, EvalError> {
         let bytes = std::fs::read(path).map_err(|source| EvalError::Io { path: path.to_path_buf(), source })?;
-        Evaluator::from_bytes(&bytes)
+        Evaluator::from_bytes(&bytes).map_err(|e| EvalError::File { path: path.to_path_buf(), reason: Box::new(e) })
     }
 }
 
