@@ -442,20 +442,54 @@ fn annotated_ggf_warns_of_rules_it_cannot_name() {
     assert!(!annotate(&["-f", "pgn"]).contains("warning"));
 }
 
-/// `text` with every square name of a 6x6 board that stands alone (`c2`, not `1e2`) numbered
-/// from the other side (`c5`): the names under `rows=bottom` of the squares named top-down.
-fn rows_flipped(text: &str) -> String {
+/// `text` with every square name of a `size`x`size` board (up to 9) that stands alone (`c2`,
+/// not `1e2`) numbered from the other side (`c5` on 6x6): the names under `rows=bottom` of the
+/// squares named top-down.
+fn rows_flipped(text: &str, size: u8) -> String {
     let b = text.as_bytes();
     let mut out = b.to_vec();
     for i in 0..b.len().saturating_sub(1) {
-        let square = (b'a'..=b'f').contains(&b[i]) && (b'1'..=b'6').contains(&b[i + 1]);
+        let square = (b'a'..b'a' + size).contains(&b[i]) && (b'1'..b'1' + size).contains(&b[i + 1]);
         let alone =
             (i == 0 || !b[i - 1].is_ascii_alphanumeric()) && b.get(i + 2).is_none_or(|c| !c.is_ascii_alphanumeric());
         if square && alone {
-            out[i + 1] = b'0' + 7 - (b[i + 1] - b'0');
+            out[i + 1] = b'0' + size + 1 - (b[i + 1] - b'0');
         }
     }
     String::from_utf8(out).unwrap()
+}
+
+/// On 8x8, rows numbered from the bottom change only the names: the fast engine annotates the
+/// game (it had fallen back to the generic one, ten times slower, with its other defaults),
+/// and the output is that of the same game under `rows=top`, nodes included, names flipped.
+#[test]
+fn rows_from_the_bottom_keep_the_fast_engine() {
+    let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+    let moves: Vec<&str> = (0..game.len()).step_by(2).map(|i| &game[i..i + 2]).collect();
+    let top = &format!("{}\n", moves.join(" "));
+    let bottom = rows_flipped(top, 8);
+    let annotate = |rules: &str, game: &str| {
+        kifu()
+            .args([
+                "annotate",
+                "-",
+                "--rules",
+                rules,
+                "-f",
+                "csv",
+                "--depth",
+                "4",
+                "--exact-empties",
+                "12",
+                "-j",
+                "1",
+                "-q",
+            ])
+            .write_stdin_bytes(game.to_owned())
+    };
+    let got = annotate("othello,rows=bottom", &bottom);
+    assert!(got.lines().nth(1).unwrap().contains(",87,"), "ProbCut at the fast engine's 87%: {got}");
+    assert_eq!(got, rows_flipped(&annotate("othello", top), 8));
 }
 
 /// Under `rows=bottom` every output names the squares (played, best, the decisive mistake, an
@@ -465,7 +499,7 @@ fn rows_flipped(text: &str) -> String {
 fn squares_are_named_as_the_rules_number_the_rows() {
     let moves: Vec<&str> = (0..SIX_BY_SIX.len()).step_by(2).map(|i| &SIX_BY_SIX[i..i + 2]).collect();
     let top = format!("{}\n", moves.join(" "));
-    let bottom = rows_flipped(&top);
+    let bottom = rows_flipped(&top, 6);
     assert!(bottom.starts_with("c5 b3 a2 a3 "), "{bottom}");
     let annotate = |rules: &str, format: &str, game: &str| {
         kifu()
@@ -473,7 +507,7 @@ fn squares_are_named_as_the_rules_number_the_rows() {
             .write_stdin_bytes(game.to_owned())
     };
     for format in ["text", "csv", "json", "pgn", "ggf"] {
-        let expected = rows_flipped(&annotate("othello,size=6", format, &top));
+        let expected = rows_flipped(&annotate("othello,size=6", format, &top), 6);
         let got = annotate("othello,size=6,rows=bottom", format, &bottom).replace(",rows=bottom", "");
         // GGF's start board is written from rank 1, which is another row; the node counts of
         // the generic search differ a little between the two rules.

@@ -507,3 +507,16 @@ fn annotate_marks_take_commas_or_spaces() {
         .code(2)
         .stderr(predicate::str::contains("--marks takes three losses"));
 }
+
+/// `kifu train` points at an illegal move as the other commands do: its line, column and token.
+#[test]
+fn train_names_an_illegal_move_at_its_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w.bin");
+    kifu()
+        .args(["train", "-", "-q", "-j", "1", "--exact-empties", "4", "--iterations", "1", "-o"])
+        .arg(&out)
+        .write_stdin("f5d6c3d3c4f4f6f3e6e7\nf5d6a1\n")
+        .assert()
+        .stderr(predicate::str::contains("-:2:5: record 2: move 3, a1, is illegal: the move flips no disc"));
+}

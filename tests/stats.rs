@@ -160,7 +160,7 @@ fn duplicates_are_found_with_their_sources() {
     assert_eq!(rows(&table)[0]["canonical_hash"], games[0].3);
     // The text report lists them too.
     let (text, _, _) = run(&["stats", "-q"], &input);
-    assert!(text.contains("Duplicate games (same game up to symmetry) (1 groups)"), "{text}");
+    assert!(text.contains("Duplicate games (same game up to symmetry) (1 group)"), "{text}");
     assert!(text.contains("-#1, -#3, -#4"), "{text}");
     let t = totals("-", &input);
     assert_eq!(t["duplicate_games"], 2.0);
@@ -250,7 +250,8 @@ fn a_whole_wthor_year() {
         }
     }
     let repeated = by_hash.values().filter(|&&k| k > 1).count();
-    assert!(text.contains(&format!("Duplicate games (same game up to symmetry) ({repeated} groups)")), "{text}");
+    let groups = if repeated == 1 { "1 group".to_owned() } else { format!("{repeated} groups") };
+    assert!(text.contains(&format!("Duplicate games (same game up to symmetry) ({groups})")), "{text}");
 }
 
 #[test]

@@ -30,7 +30,7 @@ are fewer openings than games), its moves kept. --random plays that many uniform
 kifu plays both sides: positions with at most --exact-empties empty squares perfectly, earlier ones by a \
 --depth search. Each game's random moves follow from --seed and its number, and each game starts from an empty \
 table, so the games are the same for any --threads (not with --time). Each move's value (discs, for the side \
-that moved; exact or searched) is written where the format holds it (GGF). See docs/output.md.")]
+that moved; exact or searched) is written where the format holds it (GGF, SGF, PGN, JSON). See docs/output.md.")]
 pub struct Args {
     /// Openings (default: none, the start position; `-` is stdin).
     #[command(flatten)]
@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         to: args.to,
     };
     if plan.openings.is_empty() {
-        anyhow::bail!("no opening to play from: every record read had errors");
+        anyhow::bail!("no opening to play from: the input holds no record that replays");
     }
     if let Some(e) = plan.openings.iter().find_map(|o| shape::fits(o, plan.to).err()) {
         anyhow::bail!("an opening does not fit --to {}: {e}", plan.to);

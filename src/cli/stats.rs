@@ -365,7 +365,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     aligned(&mut out, &["result", "games", "share"], &rows);
     let _ = writeln!(
         out,
-        "  black's margin: mean {}, median {}; mean winning margin (absolute) {}",
+        "  black's margin: mean {}, median {}; mean absolute margin {}",
         get("margin_mean"),
         get("margin_median"),
         get("abs_margin_mean")
@@ -470,7 +470,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     aligned(&mut out, &["year", "games", "black%", "white%", "draw%"], &rows);
 
     let groups = |out: &mut String, title: &str, groups: &[Duplicate]| {
-        section(out, format!("{title} ({} groups)", groups.len()));
+        section(out, format!("{title} ({})", super::counted(groups.len() as u64, "group")));
         for g in groups {
             let games: Vec<String> = g.games.iter().map(|(src, i)| format!("{src}#{i}")).collect();
             let _ = writeln!(out, "  {:016x}  {}", g.hash, games.join(", "));

@@ -119,9 +119,11 @@ pub(super) fn game_boards(source: &Source, raw: &RawRecord) -> Result<Option<Vec
         if pos.side_to_move() == Color::Black { (black, white) } else { (white, black) }
     };
     let mut boards = Vec::with_capacity(64);
-    let replay = game
-        .replay_with(Passes::Implicit, |before: &Position, _: Move, _| boards.push(view(before)))
-        .map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
+    let replay =
+        game.replay_with(Passes::Implicit, |before: &Position, _: Move, _| boards.push(view(before))).map_err(|e| {
+            let e = record.illegal(e);
+            raw.error(source.name, e.span, e.message)
+        })?;
     boards.push(view(&replay.position));
     Ok(Some(boards))
 }
@@ -250,7 +252,15 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     println!("  empties   training (n, error)   held out (n, error)");
     for (t, h) in train_errors.rows(4).iter().zip(held_errors.rows(4)) {
         let what = if (t.lo, t.hi) == (0, 60) { "all".to_owned() } else { format!("{:2}-{:2}", t.lo, t.hi) };
-        println!("  {what:>5}   {:>9} {:>7.2}    {:>9} {:>7.2}", t.count, t.mean_abs, h.count, h.mean_abs);
+        // No positions, no error to print.
+        let error = |n: u64, e: f64| if n == 0 { "-".to_owned() } else { format!("{e:.2}") };
+        println!(
+            "  {what:>5}   {:>9} {:>7}    {:>9} {:>7}",
+            t.count,
+            error(t.count, t.mean_abs),
+            h.count,
+            error(h.count, h.mean_abs)
+        );
     }
     let bytes = evaluator.to_bytes();
     let path = args.output.as_ref().context("no weights file to write (-o)")?;

@@ -467,7 +467,9 @@ impl Variant {
                 match &mut self.supply {
                     Supply::Limited { borrow: b, .. } => *b = borrow,
                     Supply::Unlimited => {
-                        return Err(RulesError::Impossible("`borrow` needs a limited `supply=N` before it".into()));
+                        return Err(RulesError::Impossible(
+                            "`borrow` needs a limited supply: give `supply=N` too".into(),
+                        ));
                     }
                 }
             }

@@ -287,11 +287,13 @@ impl Solver {
     }
 
     /// The scoring a position's rules call for, when the solver can play them (standard 8x8
-    /// Othello captures and forced passes; either scoring).
+    /// Othello captures and forced passes; either scoring; ranks numbered either way).
     #[must_use]
     pub fn counting_for(position: &Position) -> Option<Counting> {
         let v = position.rules().variant();
-        let standard = crate::core::Variant { scoring: v.scoring, ties: v.ties, ..crate::core::Variant::default() };
+        // Rows numbered from the bottom change the squares' names only, never the position.
+        let standard =
+            crate::core::Variant { scoring: v.scoring, ties: v.ties, rows: v.rows, ..crate::core::Variant::default() };
         if *v != standard {
             return None;
         }

@@ -329,17 +329,21 @@ impl Record {
                 token.color = color;
                 moves.push(token);
             })
-            .map_err(|e| {
-                let token = &self.moves[e.ply - 1];
-                ResolveError {
-                    span: token.span,
-                    message: format!("move {}, {}, is illegal: {}", e.ply, token.mv, e.reason),
-                    illegal: Some(e),
-                }
-            })?;
+            .map_err(|e| self.illegal(e))?;
         let mut record = Record { tags: self.tags.clone(), start: self.start.clone(), moves };
         record.fill_in(&replay.position);
         Ok(Resolved { record, start: game.start().clone(), end: replay.position })
+    }
+
+    /// The error of an illegal move found replaying this record's game: at the move's token.
+    #[must_use]
+    pub fn illegal(&self, e: crate::core::IllegalMove) -> ResolveError {
+        let token = &self.moves[e.ply - 1];
+        ResolveError {
+            span: token.span,
+            message: format!("move {}, {}, is illegal: {}", e.ply, token.mv, e.reason),
+            illegal: Some(e),
+        }
     }
 }
 

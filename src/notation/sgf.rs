@@ -546,6 +546,8 @@ pub fn write(record: &Record) -> String {
         }
         if let Some(eval) = t.eval.filter(|x| x.is_finite()) {
             let v = if color == Color::White { -eval } else { eval };
+            // A white move's 0 is written 0, not -0.
+            let v = if v == 0.0 { 0.0 } else { v };
             put(&mut out, "V", &[&v.to_string()]);
         }
     }
@@ -608,6 +610,10 @@ pub(super) mod tests {
         assert!(text.contains("RE[0]C[Played on GGS;\\] a comment with a bracket]\n;B[dc];W[ce];"), "{text}");
         assert!(text.contains(";W[db]C[white thinks +2.39]V[-2.39];B[cd]"), "{text}");
         assert_eq!(parse(&text).unwrap().without_spans(), r.without_spans());
+        // A white move valued 0 is written `V[0]`, not `V[-0]`.
+        let mut zero = parse("(;GM[2];B[fe];W[df])").unwrap();
+        zero.moves[1].eval = Some(0.0);
+        assert!(write(&zero).contains(";W[df]V[0])"), "{}", write(&zero));
     }
 
     #[test]
