@@ -520,3 +520,19 @@ fn train_names_an_illegal_move_at_its_token() {
         .assert()
         .stderr(predicate::str::contains("-:2:5: record 2: move 3, a1, is illegal: the move flips no disc"));
 }
+
+/// An exact solve far from the end warns before it starts (it can run for hours); a limit
+/// (here a depth) silences it.
+#[test]
+fn an_exact_solve_far_from_the_end_warns_first() {
+    let out = kifu()
+        .args(["solve", "-", "-j", "1"])
+        .write_stdin("f5\n")
+        .timeout(std::time::Duration::from_secs(3))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: -#1 has 59 empty squares"), "{err}");
+    let out = kifu().args(["solve", "-", "-j", "1", "--depth", "2"]).write_stdin("f5\n").output().unwrap();
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

@@ -74,6 +74,9 @@ fn columns_are_chosen_and_checked() {
     let (_, err, code) = export(&["--table", "games", "--columns", "nope"], "f5\n");
     assert_eq!(code, 2);
     assert!(err.contains("no column `nope`"), "{err}");
+    let (_, err, code) = export(&["--table", "games", "--columns", "game,game,status"], "f5\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("`game` is asked for twice"), "{err}");
 }
 
 #[test]

@@ -248,4 +248,16 @@ fn stated_disc_counts_must_add_up() {
     let (out, _, code) = validate(&["--from", "pgn"], &pgn("50-32"));
     assert_eq!(code, 1);
     assert!(out.contains("the record says 50-32, but the board has 41 black and 23 white discs"), "{out}");
+    // In another format the counts a PGN game carried along (GGF's `SCORE`) are a tag like any
+    // other: the result checked is the format's own (`RE`).
+    let out =
+        kifu().args(["convert", "--from", "pgn", "--to", "ggf", "-q"]).write_stdin(pgn("41-23")).output().unwrap();
+    let ggf = String::from_utf8(out.stdout).unwrap().replace("RE[+18.000]", "RE[+10.000]");
+    assert!(ggf.contains("RE[+10.000]SCORE[41-23]"), "{ggf}");
+    let row = &rows(&["--from", "ggf"], &ggf)[0];
+    assert_eq!(
+        (row["status"].as_str(), row["stored_result"].as_str()),
+        (Some("result_mismatch"), Some("+10.000")),
+        "{row}"
+    );
 }

@@ -198,9 +198,13 @@ fn names(table: Table) -> &'static [&'static str] {
 /// The `--columns` asked for, checked against the table (empty = all, in order).
 fn check_columns(table: Table, asked: &[String]) -> anyhow::Result<Vec<String>> {
     let known = names(table);
-    for c in asked {
+    for (i, c) in asked.iter().enumerate() {
         if !known.contains(&c.as_str()) {
             anyhow::bail!("--columns: no column `{c}` in the {table:?} table (columns: {})", known.join(", "));
+        }
+        // A JSON object cannot hold a key twice, so CSV must not either.
+        if asked[..i].contains(c) {
+            anyhow::bail!("--columns: `{c}` is asked for twice");
         }
     }
     Ok(asked.to_vec())

@@ -443,6 +443,17 @@ fn solve_row(
         }
         raw.error(source.name, Default::default(), e.to_string())
     };
+    // An exact solve far from the end can run for hours: say so before it starts.
+    let far = if Solver::counting_for(&pos).is_some() { 36 } else { 24 };
+    if args.depth.is_none() && args.time.is_none() && args.nodes.is_none() && !args.quiet && pos.empties() > far {
+        stderr!(
+            "kifu solve: warning: {}#{} has {} empty squares: an exact solve this far from the end can take \
+             hours; --depth D or --time T searches instead",
+            source.name,
+            raw.index + 1,
+            pos.empties()
+        );
+    }
     let Some(counting) = Solver::counting_for(&pos) else {
         let mut generic = engines.generic.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let searcher = generic.get_or_insert_with(|| GenericSearcher::new(args.hash_mb));

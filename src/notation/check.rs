@@ -107,10 +107,11 @@ impl Check {
 /// Checks a record of `format` under `rules`.
 #[must_use]
 pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
-    // Disc counts as the record wrote them (PGN's `33-31`, kept in `score`) say more than the
-    // margin read from them: their sum is checked too.
-    let stored =
-        record.tag("score").filter(|s| super::pgn::counts(s).is_some()).or(record.tag("result")).map(str::to_owned);
+    // Disc counts as a PGN record wrote them (`33-31`, kept in `score`) say more than the
+    // margin read from them: their sum is checked too. (Other formats' result is `result`.)
+    let pgn = matches!(format, Format::Pgn | Format::Playok);
+    let counts = record.tag("score").filter(|s| pgn && super::pgn::counts(s).is_some());
+    let stored = counts.or(record.tag("result")).map(str::to_owned);
     if let Some(mut check) = quick_check(record, rules, format, &stored) {
         judge_outcome(&mut check, record.tag("outcome"));
         return check;
