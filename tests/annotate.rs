@@ -223,6 +223,19 @@ fn resume_refuses_other_options() {
     let stderr = String::from_utf8_lossy(&refused.stderr).to_string();
     assert!(stderr.contains("cannot resume:") && stderr.contains("then: kifu 0.0.0; other"), "{stderr}");
     assert!(partial.exists() && journal.exists(), "kept for a resume with the right options");
+    // A journal of this kifu run at another depth: the message names the one option that differs.
+    let now = stderr.lines().find_map(|l| l.strip_prefix("  now:  ")).unwrap();
+    let then = now.replace("depth: Some(2)", "depth: Some(3)");
+    assert_ne!(then, now);
+    let settings = serde_json::json!({ "settings": then }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
+    let refused = run(&[&args[..], &["--resume"]].concat());
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(
+        stderr.ends_with("was written with other options (or another kifu):\n  depth: then Some(3), now Some(2)\n"),
+        "{stderr}"
+    );
 }
 
 #[test]

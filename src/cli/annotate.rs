@@ -788,6 +788,55 @@ fn settings_text(args: &Args) -> String {
     )
 }
 
+/// The parts of two [`settings_text`]s that differ, one line each (`  depth: then Some(8), now
+/// Some(4)`): the fields of the settings' structures, found by splitting at the commas and
+/// semicolons outside brackets.
+fn settings_differences(then: &str, now: &str) -> String {
+    fn parts(text: &str) -> Vec<String> {
+        let (mut out, mut part, mut open) = (Vec::new(), String::new(), Vec::new());
+        for c in text.chars() {
+            // A top-level structure's braces and commas separate its fields; any other bracket
+            // keeps what it holds together.
+            let top = open.is_empty() || open == ['{'];
+            let split = match c {
+                '(' | '[' | '{' => {
+                    open.push(c);
+                    c == '{' && open.len() == 1
+                }
+                ')' | ']' | '}' => {
+                    open.pop();
+                    c == '}' && open.is_empty()
+                }
+                ',' | ';' => top,
+                _ => false,
+            };
+            if split {
+                out.push(std::mem::take(&mut part).trim().to_owned());
+            } else {
+                part.push(c);
+            }
+        }
+        out.push(part.trim().to_owned());
+        out.retain(|p| !p.is_empty());
+        out
+    }
+    let (then_parts, now_parts) = (parts(then), parts(now));
+    let raw = format!("  then: {then}\n  now:  {now}");
+    if then_parts.len() != now_parts.len() || then_parts == now_parts {
+        return raw;
+    }
+    let lines: Vec<String> = then_parts
+        .iter()
+        .zip(&now_parts)
+        .filter(|(a, b)| a != b)
+        .map(|(a, b)| match (a.split_once(": "), b.split_once(": ")) {
+            (Some((key, a)), Some((same, b))) if key == same => format!("  {key}: then {a}, now {b}"),
+            _ => format!("  then {a}, now {b}"),
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// The journal's first line: the run's settings ([`settings_text`]).
 #[derive(Serialize, Deserialize)]
 struct RunSettings {
@@ -868,9 +917,9 @@ impl Sink {
                     reader.read_line(&mut line)?;
                     match serde_json::from_str::<RunSettings>(&line) {
                         Ok(then) if then.settings != settings => anyhow::bail!(
-                            "cannot resume: {} was written with other options (or another kifu)\n  then: {}\n  now:  {settings}",
+                            "cannot resume: {} was written with other options (or another kifu):\n{}",
                             partial.display(),
-                            then.settings
+                            settings_differences(&then.settings, settings)
                         ),
                         Ok(_) => line.clear(),
                         // A journal of a kifu that wrote no settings line: its first entry.
