@@ -144,24 +144,24 @@ struct GameRow<'a> {
     game: usize,
     black_player: &'a str,
     white_player: &'a str,
-    plies: usize,
+    plies: Option<usize>,
     margin: Option<i32>,
-    black_moves: u32,
-    black_loss: i64,
-    black_avg_loss: f64,
-    black_accuracy: f64,
-    black_only: u32,
-    black_dubious: u32,
-    black_mistakes: u32,
-    black_blunders: u32,
-    white_moves: u32,
-    white_loss: i64,
-    white_avg_loss: f64,
-    white_accuracy: f64,
-    white_only: u32,
-    white_dubious: u32,
-    white_mistakes: u32,
-    white_blunders: u32,
+    black_moves: Option<u32>,
+    black_loss: Option<i64>,
+    black_avg_loss: Option<f64>,
+    black_accuracy: Option<f64>,
+    black_only: Option<u32>,
+    black_dubious: Option<u32>,
+    black_mistakes: Option<u32>,
+    black_blunders: Option<u32>,
+    white_moves: Option<u32>,
+    white_loss: Option<i64>,
+    white_avg_loss: Option<f64>,
+    white_accuracy: Option<f64>,
+    white_only: Option<u32>,
+    white_dubious: Option<u32>,
+    white_mistakes: Option<u32>,
+    white_blunders: Option<u32>,
     decisive_ply: Option<usize>,
     decisive_color: &'static str,
     error: String,
@@ -317,7 +317,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 Err(e) => {
                     bar.suspend(|| stderr!("{e}"));
                     invalid += 1;
-                    (Vec::new(), Vec::new())
+                    // The games table has a row for every record, the unreadable ones too.
+                    let row = match (args.format, args.table) {
+                        (OutFormat::Csv | OutFormat::Json, Table::Games) => {
+                            rows(&[unreadable_game_row(&e)], args.format == OutFormat::Csv)?
+                        }
+                        _ => Vec::new(),
+                    };
+                    (row, Vec::new())
                 }
                 Ok(game) => {
                     match (&game.located, &game.error) {
@@ -563,27 +570,59 @@ fn game_row(game: &Annotated) -> GameRow<'_> {
         game: game.game,
         black_player: game.player(Color::Black),
         white_player: game.player(Color::White),
-        plies: game.plies.len(),
+        plies: Some(game.plies.len()),
         margin: game.margin(),
-        black_moves: b.moves,
-        black_loss: b.loss,
-        black_avg_loss: round2(b.average_loss()),
-        black_accuracy: round2(b.accuracy()),
-        black_only: b.only,
-        black_dubious: b.dubious,
-        black_mistakes: b.mistakes,
-        black_blunders: b.blunders,
-        white_moves: w.moves,
-        white_loss: w.loss,
-        white_avg_loss: round2(w.average_loss()),
-        white_accuracy: round2(w.accuracy()),
-        white_only: w.only,
-        white_dubious: w.dubious,
-        white_mistakes: w.mistakes,
-        white_blunders: w.blunders,
+        black_moves: Some(b.moves),
+        black_loss: Some(b.loss),
+        black_avg_loss: Some(round2(b.average_loss())),
+        black_accuracy: Some(round2(b.accuracy())),
+        black_only: Some(b.only),
+        black_dubious: Some(b.dubious),
+        black_mistakes: Some(b.mistakes),
+        black_blunders: Some(b.blunders),
+        white_moves: Some(w.moves),
+        white_loss: Some(w.loss),
+        white_avg_loss: Some(round2(w.average_loss())),
+        white_accuracy: Some(round2(w.accuracy())),
+        white_only: Some(w.only),
+        white_dubious: Some(w.dubious),
+        white_mistakes: Some(w.mistakes),
+        white_blunders: Some(w.blunders),
         decisive_ply: decisive,
         decisive_color: decisive.map_or("", |ply| game.plies[ply - 1].color.name()),
         error: game.error.clone().unwrap_or_default(),
+    }
+}
+
+/// The games-table row of a record that could not be read or replayed: its place and why, no
+/// figures.
+fn unreadable_game_row(e: &RecordError) -> GameRow<'_> {
+    GameRow {
+        source: &e.file,
+        game: e.record,
+        black_player: "",
+        white_player: "",
+        plies: None,
+        margin: None,
+        black_moves: None,
+        black_loss: None,
+        black_avg_loss: None,
+        black_accuracy: None,
+        black_only: None,
+        black_dubious: None,
+        black_mistakes: None,
+        black_blunders: None,
+        white_moves: None,
+        white_loss: None,
+        white_avg_loss: None,
+        white_accuracy: None,
+        white_only: None,
+        white_dubious: None,
+        white_mistakes: None,
+        white_blunders: None,
+        decisive_ply: None,
+        decisive_color: "",
+        error: e.message.clone(),
     }
 }
 
