@@ -118,6 +118,7 @@ fn three_shards_merged_are_one_run() {
         ("csv", "plies"),
         ("csv", "players"),
         ("json", "games"),
+        ("csv", "games"),
         ("json", "players"),
         ("text", "plies"),
         ("pgn", "plies"),
@@ -143,6 +144,17 @@ fn three_shards_merged_are_one_run() {
                 let refused = kifu().args(&args).output().unwrap();
                 assert_eq!(refused.status.code(), Some(2), "{format} {table} {order:?}");
                 assert!(String::from_utf8_lossy(&refused.stderr).contains("in shard order"), "{format} {table}");
+            }
+        }
+        // The games table numbers every record: a shard left out shows as a gap.
+        if table == "games" {
+            for left in [[1, 2], [0, 2]] {
+                let mut args = vec!["merge"];
+                args.extend(left.iter().map(|&i| shards[i].to_str().unwrap()));
+                let refused = kifu().args(&args).output().unwrap();
+                assert_eq!(refused.status.code(), Some(2), "{format} {table} {left:?}");
+                let stderr = String::from_utf8_lossy(&refused.stderr);
+                assert!(stderr.contains("a shard is missing or was cut short"), "{stderr}");
             }
         }
     }

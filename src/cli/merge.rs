@@ -57,8 +57,11 @@ type GameKey = (String, u64);
 
 /// Checks that the shards' rows come in record order: within one source, a shard's first game
 /// comes after the last game of the shard before (shards given out of order, or one twice,
-/// would otherwise be joined without a word).
-fn check_order(texts: &[String], paths: &[PathBuf], csv: bool) -> anyhow::Result<()> {
+/// would otherwise be joined without a word). The games table has a row for every record, so
+/// there (`every_game`) a shard must also start right after the one before, or at the first
+/// game of a source: a gap is a shard left out or cut short. (A missing last shard leaves no
+/// gap to see.)
+fn check_order(texts: &[String], paths: &[PathBuf], csv: bool, every_game: bool) -> anyhow::Result<()> {
     // The (source, game) of a shard's first and last rows.
     let ends = |text: &str| -> anyhow::Result<Option<(GameKey, GameKey)>> {
         let key = |line: &str| -> Option<GameKey> {
@@ -76,15 +79,16 @@ fn check_order(texts: &[String], paths: &[PathBuf], csv: bool) -> anyhow::Result
         let bad = |line: &str| anyhow::anyhow!("not a row of kifu annotate: {line}");
         Ok(Some((key(first).ok_or_else(|| bad(first))?, key(last).ok_or_else(|| bad(last))?)))
     };
-    let mut before: Option<(GameKey, &PathBuf)> = None;
+    let mut shards: Vec<((GameKey, GameKey), &PathBuf)> = Vec::new();
     for (text, path) in texts.iter().zip(paths) {
-        let Some((first, last)) = ends(text).with_context(|| format!("reading {}", path.display()))? else {
-            continue;
-        };
-        if let Some(((source, game), earlier)) = &before
-            && *source == first.0
-            && first.1 <= *game
-        {
+        if let Some(ends) = ends(text).with_context(|| format!("reading {}", path.display()))? {
+            shards.push((ends, path));
+        }
+    }
+    // Out of order or twice first: that says more than a gap.
+    for pair in shards.windows(2) {
+        let (((_, (source, game)), earlier), ((first, _), path)) = (&pair[0], &pair[1]);
+        if *source == first.0 && first.1 <= *game {
             anyhow::bail!(
                 "{} starts at game {} of {source}, not after {}'s last game ({game}): give the shards once each, in shard order",
                 path.display(),
@@ -92,7 +96,25 @@ fn check_order(texts: &[String], paths: &[PathBuf], csv: bool) -> anyhow::Result
                 earlier.display()
             );
         }
-        before = Some((last, path));
+    }
+    if every_game {
+        for (i, ((first, _), path)) in shards.iter().enumerate() {
+            let before = i.checked_sub(1).map(|j| (&shards[j].0.1, shards[j].1));
+            let after = match before {
+                Some(((source, game), _)) if *source == first.0 && first.1 == game + 1 => continue,
+                Some(((source, game), earlier)) if *source == first.0 => {
+                    format!("{}'s last game is {game}", earlier.display())
+                }
+                _ if first.1 == 1 => continue,
+                _ => "no shard before it has the games before".to_owned(),
+            };
+            anyhow::bail!(
+                "{} starts at game {} of {}, but {after}: a shard is missing or was cut short",
+                path.display(),
+                first.1,
+                first.0
+            );
+        }
     }
     Ok(())
 }
@@ -134,7 +156,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("the shards are not all of one kind ({} and {})", first.name(), k.name());
     }
     if matches!(first, Kind::Csv(Table::Plies | Table::Games) | Kind::Json(Table::Plies | Table::Games)) {
-        check_order(&texts, &args.shards, matches!(first, Kind::Csv(_)))?;
+        // JSON games rows are told from plies rows by their fields.
+        let every_game = first == Kind::Csv(Table::Games)
+            || first == Kind::Json(Table::Plies)
+                && texts.iter().find_map(|t| t.lines().next()).is_some_and(|l| l.contains("\"black_moves\":"));
+        check_order(&texts, &args.shards, matches!(first, Kind::Csv(_)), every_game)?;
     }
     let mut out = Output::open(args.output.as_deref())?;
     let mut players: BTreeMap<String, (u32, Tally)> = BTreeMap::new();
