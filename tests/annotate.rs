@@ -167,11 +167,11 @@ fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
     std::fs::write(&input, "f5d6c3d3c4f4\nf5d6c3d3c4a1\nf5f6e6f4\n").unwrap();
     let out = run(&[input.to_str().unwrap(), "-q", "-f", "csv", "-t", "games", "--depth", "2"]);
     assert_eq!(out.status.code(), Some(1));
-    let rows = rows(&stdout(&out));
-    assert_eq!(rows.len(), 3);
-    assert_eq!(rows[1]["plies"], "5");
-    assert!(rows[1]["error"].contains("illegal"), "{:?}", rows[1]);
-    assert_eq!(rows[2]["plies"], "4");
+    let games = rows(&stdout(&out));
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1]["plies"], "5");
+    assert!(games[1]["error"].contains("illegal"), "{:?}", games[1]);
+    assert_eq!(games[2]["plies"], "4");
     // On stderr, the illegal move is pointed at in the file, as validate points at it.
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("games.txt:2:11: record 2: annotated up to move 6, a1, which is illegal"), "{stderr}");
@@ -180,7 +180,7 @@ fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
     std::fs::write(&input, "f5d6c3d3c4f4\nf5zz\nf5f6e6f4\n").unwrap();
     let out = run(&[input.to_str().unwrap(), "-q", "-f", "csv", "-t", "games", "--depth", "2"]);
     assert_eq!(out.status.code(), Some(1));
-    let table = self::rows(&stdout(&out));
+    let table = rows(&stdout(&out));
     assert_eq!(table.iter().map(|r| r["game"].as_str()).collect::<Vec<_>>(), ["1", "2", "3"]);
     assert_eq!((table[1]["plies"].as_str(), table[1]["black_moves"].as_str()), ("", ""));
     assert!(table[1]["error"].contains("`z` is not a move"), "{:?}", table[1]);
