@@ -393,3 +393,17 @@ fn formats_without_the_rules_warn_and_kifu_grids_keep_them() {
     assert_eq!(out.status.code(), Some(1), "unfinished, but legal: {}", String::from_utf8_lossy(&out.stdout));
     assert!(String::from_utf8_lossy(&out.stdout).contains("unfinished"));
 }
+
+/// A stated winner the board contradicts (`0-1` for a game black wins 41-23) is written back as
+/// stated, not corrected from the board: convert keeps what a record claims, validate judges it.
+/// One the board agrees with gains the counts.
+#[test]
+fn a_contradicted_winner_is_kept_as_stated() {
+    let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+    for (stated, written) in [("0-1", "0-1"), ("1/2-1/2", "1/2-1/2"), ("1-0", "41-23")] {
+        let pgn = format!("[Event \"x\"]\n[Result \"{stated}\"]\n\n{game} {stated}\n");
+        let (out, err, code) = convert(&["--from", "pgn", "--to", "pgn", "-q"], pgn.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert!(text(out).contains(&format!("[Result \"{written}\"]")), "{stated}");
+    }
+}

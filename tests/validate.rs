@@ -254,6 +254,13 @@ fn stated_disc_counts_must_add_up() {
         kifu().args(["convert", "--from", "pgn", "--to", "ggf", "-q"]).write_stdin(pgn("41-23")).output().unwrap();
     let ggf = String::from_utf8(out.stdout).unwrap().replace("RE[+18.000]", "RE[+10.000]");
     assert!(ggf.contains("RE[+10.000]SCORE[41-23]"), "{ggf}");
+    // A stated winner is the stored result shown.
+    let row = &rows(&["--from", "pgn"], &pgn("0-1"))[0];
+    assert_eq!(
+        (row["status"].as_str(), row["stored_result"].as_str()),
+        (Some("result_mismatch"), Some("0-1")),
+        "{row}"
+    );
     let row = &rows(&["--from", "ggf"], &ggf)[0];
     assert_eq!(
         (row["status"].as_str(), row["stored_result"].as_str()),

@@ -107,6 +107,16 @@ impl Check {
 /// Checks a record of `format` under `rules`.
 #[must_use]
 pub fn check(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
+    let mut check = judge(record, rules, format);
+    // A record that states only the winner (`0-1`) shows that as its stored result.
+    if check.stored.is_none() {
+        check.stored = record.tag("outcome").map(str::to_owned);
+    }
+    check
+}
+
+/// [`check`] but for the stored result shown.
+fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     // Disc counts as a PGN record wrote them (`33-31`, kept in `score`) say more than the
     // margin read from them: their sum is checked too. (Other formats' result is `result`.)
     let pgn = matches!(format, Format::Pgn | Format::Playok);

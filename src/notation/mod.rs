@@ -174,12 +174,23 @@ impl Record {
     /// left unsaid: the result (black's margin) of a finished game, and the rules spec of a
     /// variant other than standard Othello. A `rules` tag that names other rules than the
     /// replay's (`--rules` given over it) is replaced, with the GGF type that went with it;
-    /// other tags the record has are kept.
+    /// other tags the record has are kept. A stated winner (PGN's `1-0`, `0-1`, `1/2-1/2`)
+    /// that the board contradicts is kept as stated, with no margin beside it: converting a
+    /// record never corrects what it claims (`kifu validate` reports it).
     pub fn fill_in(&mut self, end: &Position) {
         if self.tag("result").is_none()
             && let Some(outcome) = end.outcome()
         {
-            self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
+            let margin = outcome.score(Color::Black);
+            let contradicted = match self.tag("outcome").map(str::trim) {
+                Some("1-0") => margin <= 0,
+                Some("0-1") => margin >= 0,
+                Some("1/2-1/2") => margin != 0,
+                _ => false,
+            };
+            if !contradicted {
+                self.set_tag("result", wthor::signed(margin));
+            }
         }
         let variant = end.rules().variant();
         match self.tag("rules").map(str::parse::<crate::core::Variant>) {

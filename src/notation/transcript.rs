@@ -3,8 +3,9 @@
 //! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`), any
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}` after a
-//! move, a trailing score (`: -04 10`, kept as the tags `result` and `extra`) and a trailing
-//! name after two spaces or a tab (`F5d6C3d3C4   Tiger`, the tag `name`). Ranks up to 16
+//! move, a trailing score (`: -04 10`, kept as the tags `result` and `extra`), a result alone
+//! after the moves (`35-29` as `result`, `1-0` as `outcome`) and a trailing name after two
+//! spaces or a tab (`F5d6C3d3C4   Tiger`, the tag `name`; nothing square-like in it). Ranks up to 16
 //! (`a10`, `p16`). Written back compact, spaced or numbered.
 
 use nom::branch::alt;
@@ -58,6 +59,10 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
                 let span = Span { start: offset, end: text.len() - after.len() };
                 record.moves.push(MoveToken { mv, span, color, upper, ..MoveToken::default() });
                 rest = after;
+            }
+            Err(_) if let Some(tag) = trailing_result(rest, &record) => {
+                record.tags.push(tag);
+                return Ok(record);
             }
             Err(_) if is_trailing_name(text, offset, &record) => {
                 record.tags.push(("name".into(), text[offset..].trim().to_owned()));
@@ -152,16 +157,33 @@ fn push_score(record: &mut Record, tail: &str) {
     }
 }
 
-/// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, as opening
-/// lists write them): at least two spaces or a tab before it, moves before it, and a first word
-/// that is not square-like (a letter then a digit).
+/// A result written alone after the moves, as players add it (`... a1 35-29`, `... a1 1-0`): the
+/// tag `result` for disc counts (as after `:`), `outcome` for a winner; `None` for anything else.
+fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
+    let word = rest.trim();
+    if record.moves.is_empty() || word.contains(char::is_whitespace) {
+        return None;
+    }
+    match word {
+        "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
+        _ => super::pgn::counts(word).map(|_| ("result".into(), word.to_owned())),
+    }
+}
+
+/// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, `8-Shot`, as
+/// opening lists write them): at least two spaces or a tab before it, moves before it, starting
+/// with a letter or a digit, its first word not a score (`29-35`), and nothing square-like (a
+/// letter then a digit) anywhere in it: a garbled move (`bb3`, `(b3)`, `c4!`) followed by the
+/// rest of the game is an error at that move, never a name.
 fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
     let before = &text[..offset];
     let gap = before.ends_with("  ") || before.ends_with('\t');
-    let mut chars = text[offset..].chars();
-    let square_like =
-        matches!((chars.next(), chars.next()), (Some(a), Some(b)) if a.is_ascii_alphabetic() && b.is_ascii_digit());
-    gap && !record.moves.is_empty() && !square_like
+    let rest = &text[offset..];
+    let starts_well = rest.starts_with(|c: char| c.is_alphanumeric());
+    let score =
+        rest.split_whitespace().next().is_some_and(|w| w.chars().all(|c| c.is_ascii_digit() || "-:+.".contains(c)));
+    let square_like = rest.as_bytes().windows(2).any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit());
+    gap && !record.moves.is_empty() && starts_well && !score && !square_like
 }
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
@@ -198,7 +220,18 @@ fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
         let color = sign.map(|s| if s == '+' { Color::Black } else { Color::White });
         (mv, color, upper)
     });
-    alt((pass, signed)).parse(input)
+    let (rest, found) = alt((pass, signed)).parse(input)?;
+    // A pass token is a word of its own or runs into the next square or pass (`PAd3`, `PAPA`),
+    // never into a word (`Parallel`, an opening's name).
+    let b = rest.as_bytes();
+    let next_pass = b.len() >= 2 && matches!(&[b[0].to_ascii_lowercase(), b[1].to_ascii_lowercase()], b"pa" | b"ps");
+    let into_a_word = b.first().is_some_and(u8::is_ascii_alphabetic)
+        && !(b[0].to_ascii_lowercase() <= b'p' && b.get(1).is_some_and(u8::is_ascii_digit))
+        && !next_pass;
+    if found.0 == MoveSyntax::Pass && into_a_word {
+        return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify)));
+    }
+    Ok((rest, found))
 }
 
 /// A file letter `a`-`p` (either case) and a rank 1-16.
@@ -331,6 +364,25 @@ mod tests {
         assert_eq!(r.tag("name"), Some("Spencer opening"));
         assert!(parse("f5d6  x3").is_err(), "a square-like word is a bad move, not a name");
         assert!(parse("f5d6 Tiger").is_err(), "one space is not a column gap");
+        assert_eq!(parse("F5d6C3d3C4d3C5b3  8-Shot").unwrap().tag("name"), Some("8-Shot"));
+        // `Pa` of `Parallel` is no pass; `PA` before a square is.
+        assert_eq!(parse("F5f4      Parallel").unwrap().tag("name"), Some("Parallel"));
+        assert_eq!(parse("f5PAd6").unwrap().moves[1].mv, MoveSyntax::Pass);
+        // A garbled move and the rest of the game after a tab or two spaces are no name: an
+        // error at the garbled token (the game had been cut short there).
+        for (text, at) in [("f5\td6\tbb3\tc2", 6), ("f5  d6  (b3)  c2", 8), ("f5  d6  c4!", 10), ("f5  d6  ??", 8)] {
+            let err = parse(text).unwrap_err();
+            assert_eq!(err.span.start, at, "{text}: {err:?}");
+        }
+    }
+
+    #[test]
+    fn reads_a_result_after_the_moves() {
+        assert_eq!(parse("f5 d6 c3  35-29").unwrap().tag("result"), Some("35-29"));
+        assert_eq!(parse("f5 d6 c3 35-29").unwrap().tag("result"), Some("35-29"));
+        assert_eq!(parse("f5d6c3 1/2-1/2").unwrap().tag("outcome"), Some("1/2-1/2"));
+        assert!(parse("35-29").is_err(), "a result needs moves before it");
+        assert!(parse("f5 d6 35-29 c3").is_err(), "a result comes last");
     }
 
     #[test]
