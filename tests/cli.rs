@@ -536,3 +536,22 @@ fn an_exact_solve_far_from_the_end_warns_first() {
     let out = kifu().args(["solve", "-", "-j", "1", "--depth", "2"]).write_stdin("f5\n").output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+/// An `-o` file that is also an input is refused before anything is written: moved into place
+/// at the end, it would have replaced the records being read (the unreadable ones lost).
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.txt");
+    std::fs::write(&games, "f5d6c3\nf5zz\n").unwrap();
+    let path = games.to_str().unwrap();
+    for args in [
+        &["convert", path, "--to", "transcript", "-o", path][..],
+        &["validate", path, "-o", path],
+        &["export", path, "--table", "games", "-o", path],
+        &["merge", path, "-o", path],
+    ] {
+        kifu().args(args).assert().code(2).stderr(predicate::str::contains("is also an input"));
+        assert_eq!(std::fs::read_to_string(&games).unwrap(), "f5d6c3\nf5zz\n", "{args:?}");
+    }
+}

@@ -140,6 +140,7 @@ fn kind(text: &str) -> Kind {
 
 /// Runs `kifu merge`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    super::records::refuse_input_as_output(args.shards.iter().map(PathBuf::as_path), args.output.as_deref())?;
     let mut texts = Vec::new();
     for path in &args.shards {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;

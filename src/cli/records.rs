@@ -40,6 +40,30 @@ pub struct InputArgs {
     pub tournaments: Option<PathBuf>,
 }
 
+impl InputArgs {
+    /// Refuses an `-o` file that is one of the inputs (see [`refuse_input_as_output`]).
+    pub fn refuse_as_output(&self, output: Option<&Path>) -> anyhow::Result<()> {
+        refuse_input_as_output(self.inputs.iter().filter(|i| *i != "-").map(Path::new), output)
+    }
+}
+
+/// Refuses an `-o` file that is also one of `inputs`: written under a temporary name and moved
+/// into place at the end, it would replace the file being read, records that did not read
+/// included.
+pub fn refuse_input_as_output<'a>(
+    mut inputs: impl Iterator<Item = &'a Path>,
+    output: Option<&Path>,
+) -> anyhow::Result<()> {
+    let Some(out) = output.and_then(|o| o.canonicalize().ok()) else { return Ok(()) };
+    if let Some(input) = inputs.find(|i| i.canonicalize().is_ok_and(|i| i == out)) {
+        anyhow::bail!(
+            "-o {} is also an input: it would replace the records being read; write elsewhere, then move it",
+            input.display()
+        );
+    }
+    Ok(())
+}
+
 /// `--digits` values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum DigitsArg {
