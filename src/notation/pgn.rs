@@ -131,10 +131,19 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             match &header_result {
                 // `*` (result unknown) in the movetext leaves the tag's result standing.
                 Some(header) if header != token && token != "*" => {
-                    return Err(SyntaxError {
-                        span,
-                        message: format!("the result `{token}` differs from the Result tag `{header}`"),
-                    });
+                    // The same result written two ways (`35-29` and `1-0`): the counts are
+                    // kept when the movetext gives them.
+                    if winner(header).is_none() || winner(header) != winner(token) {
+                        return Err(SyntaxError {
+                            span,
+                            message: format!("the result `{token}` differs from the Result tag `{header}`"),
+                        });
+                    }
+                    if counts(token).is_some() {
+                        for (name, value) in result_tags(token) {
+                            record.set_tag(name, value);
+                        }
+                    }
                 }
                 Some(_) => {}
                 None => {
@@ -418,6 +427,17 @@ pub(crate) fn counts(result: &str) -> Option<(i32, i32)> {
         }
     };
     Some((number(b)?, number(w)?))
+}
+
+/// The winner a result names, as the sign of black's margin: disc counts, `1-0`, `0-1` or
+/// `1/2-1/2`; `None` for anything else.
+fn winner(result: &str) -> Option<i32> {
+    match result {
+        "1-0" => Some(1),
+        "0-1" => Some(-1),
+        "1/2-1/2" => Some(0),
+        _ => counts(result).map(|(b, w)| (b - w).signum()),
+    }
 }
 
 /// The tags a result (header value or movetext token) gives.
@@ -709,6 +729,10 @@ f4 4. pass PA 5. @@ 33-31
         assert!(parse("1. f5 *").unwrap().tags.is_empty());
         assert_eq!(parse("1. f5 d6 30-34").unwrap().tag("result"), Some("-4"));
         assert!(parse("[Result \"1-0\"]\n1. f5 0-1").is_err());
+        assert!(parse("[Result \"35-29\"]\n1. f5 0-1").is_err());
+        // The same result written two ways agrees; the counts are kept from either side.
+        assert_eq!(parse("[Result \"35-29\"]\n1. f5 1-0").unwrap().tag("score"), Some("35-29"));
+        assert_eq!(parse("[Result \"1-0\"]\n1. f5 35-29").unwrap().tag("score"), Some("35-29"));
         // An unknown result in the movetext does not contradict the tag's.
         let r = parse("[Result \"33-31\"]\n1. f5 *").unwrap();
         assert_eq!((r.tag("result"), r.moves.len()), (Some("+2"), 1));
