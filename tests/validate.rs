@@ -268,3 +268,20 @@ fn stated_disc_counts_must_add_up() {
         "{row}"
     );
 }
+
+/// A move written twice or left out is named, when dropping or adding one a few moves before the
+/// illegal move lets the whole game replay (typed by a player: real slips, found by QA).
+#[test]
+fn a_doubled_or_missing_move_is_suggested() {
+    let doubled = "f5f4e3f6d3c4f3e6g4h3c5g3c3f2c6c6b3d2c1e2d1e1f1c2b1a3b5b6b4d6a4a5a7f7f8g6h5h6h7g5e7h4c7h8g7g8d7h2g2c8d8h1a6g1a2e8b8a1a8b7b2";
+    let missing = "f5f6e6f4e3c5g5h5d6f3c4b4d3c7d7c6e7d8b5a5h6g4h4e8f8f7c2c3d2b3a3e2e1f2f1a6b6c8b8c1b2b1a7a4a2a8d1g1g2b7g8a1g7h1g3h3h2h7";
+    let found = rows(&[], &format!("{doubled}\n{missing}\n"));
+    assert_eq!(
+        found[0]["suggestion"],
+        "move 16, c6, looks written once too often: without it the rest of the game replays"
+    );
+    assert_eq!(
+        found[1]["suggestion"],
+        "a move seems missing before move 21 (g6?): with it the rest of the game replays"
+    );
+}

@@ -76,6 +76,59 @@ pub fn suggest(start: &Position, moves: &[Move], failed: usize, before: &Positio
     out
 }
 
+/// A move left out of a record, or written in it once too often, near its illegal move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gap {
+    /// The move at this index is one too many: without it the whole record replays.
+    Extra(usize),
+    /// A move is missing before this index: with any of these there, the whole record replays.
+    Missing(usize, Vec<Move>),
+}
+
+/// How far before the illegal move a left-out or doubled move is looked for: such a slip shows
+/// a few moves later, when the colours stop fitting.
+const GAP_WINDOW: usize = 6;
+
+/// Moves a fix must leave after it, replaying, to count as evidence (any last move can be
+/// dropped, and a move can be added before any).
+const GAP_EVIDENCE: usize = 2;
+
+/// The nearest [`Gap`] before the illegal move at index `failed` of `moves` (replayed from
+/// `start` with forced passes inferred), the illegal move's own place included, after which the
+/// whole record replays; `None` when no move dropped or added within a few moves does it.
+#[must_use]
+pub fn gap(start: &Position, moves: &[Move], failed: usize) -> Option<Gap> {
+    let replays =
+        |m: &[Move]| Game::from_position(start.clone()).with_moves(m.iter().copied()).replay(Passes::Implicit);
+    for at in (failed.saturating_sub(GAP_WINDOW)..=failed).rev() {
+        if moves.len() < at + 1 + GAP_EVIDENCE {
+            continue;
+        }
+        let mut without = moves.to_vec();
+        without.remove(at);
+        if replays(&without).is_ok() {
+            return Some(Gap::Extra(at));
+        }
+        let Ok(before) = replays(&moves[..at]) else { continue };
+        let fits: Vec<Move> = before
+            .position
+            .legal_placements()
+            .into_iter()
+            .map(Move::Place)
+            .filter(|&mv| {
+                let mut with = moves[..at].to_vec();
+                with.push(mv);
+                with.extend_from_slice(&moves[at..]);
+                replays(&with).is_ok()
+            })
+            .collect();
+        if !fits.is_empty() {
+            return Some(Gap::Missing(at, fits));
+        }
+    }
+    None
+}
+
 fn nearness(written: Square, candidate: Square) -> Option<Nearness> {
     let (wf, wr, cf, cr) = (written.file(), written.row(), candidate.file(), candidate.row());
     if wf == cf || wr == cr {
@@ -109,6 +162,27 @@ mod tests {
         assert_eq!(s[0].mv, Move::Place("c3".parse().unwrap()));
         assert!(s[0].complete);
         assert_eq!(s[0].nearness, Nearness::OneCharacter);
+    }
+
+    #[test]
+    fn a_move_left_out_or_written_twice_is_found() {
+        let start = Position::start(Rules::othello().shared());
+        let game = "f5d6c3d3c4f4f6f3e6e7";
+        let failed = |record: &[Move]| {
+            Game::from_position(start.clone()).with_moves(record.to_vec()).replay(Passes::Implicit).unwrap_err().ply - 1
+        };
+        // d3 left out: the record goes wrong a little later, when the colours stop fitting.
+        let missing = moves("f5d6c3c4f4f6f3e6e7");
+        assert_eq!(
+            gap(&start, &missing, failed(&missing)),
+            Some(Gap::Missing(3, vec![Move::Place("d3".parse().unwrap())]))
+        );
+        // c3 written twice.
+        let twice = moves("f5d6c3c3d3c4f4f6f3e6e7");
+        assert_eq!(gap(&start, &twice, failed(&twice)), Some(Gap::Extra(3)));
+        // An illegal last move is no evidence of either.
+        let last = moves(&format!("{game}a1"));
+        assert_eq!(gap(&start, &last, failed(&last)), None);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::format::Format;
 use super::{MoveSyntax, Record, Span, transcript};
-use crate::core::diagnose::{self, Suggestion};
+use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules};
 
@@ -464,19 +464,43 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
         return replays
             .then(|| "the whole game replays without the record's colours: they are wrong, not the moves".into());
     }
-    let best: Suggestion = diagnose::suggest(game.start(), game.moves(), e.ply - 1, &e.position).into_iter().next()?;
-    let Move::Place(sq) = best.mv else { return None };
-    let name = rules.square_name(sq);
-    let written = &record.moves[e.ply - 1];
-    let name = if written.upper { name.to_uppercase() } else { name };
-    let rest = if best.complete {
-        "the rest of the game then replays".to_owned()
-    } else {
-        // A square after which nothing more replays is no likelier than any other.
-        let more = best.replays.checked_sub(e.ply).filter(|&n| n > 0)?;
-        format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
+    let best: Option<Suggestion> =
+        diagnose::suggest(game.start(), game.moves(), e.ply - 1, &e.position).into_iter().next();
+    let near_miss = |best: Suggestion| {
+        let Move::Place(sq) = best.mv else { return None };
+        let name = rules.square_name(sq);
+        let written = &record.moves[e.ply - 1];
+        let name = if written.upper { name.to_uppercase() } else { name };
+        let rest = if best.complete {
+            "the rest of the game then replays".to_owned()
+        } else {
+            // A square after which nothing more replays is no likelier than any other.
+            let more = best.replays.checked_sub(e.ply).filter(|&n| n > 0)?;
+            format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
+        };
+        Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
     };
-    Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
+    // A typo that lets the whole game replay first, then a move left out or written twice.
+    if let Some(best) = best.filter(|b| b.complete) {
+        return near_miss(best);
+    }
+    match diagnose::gap(game.start(), game.moves(), e.ply - 1) {
+        Some(Gap::Extra(at)) => Some(format!(
+            "move {}, {}, looks written once too often: without it the rest of the game replays",
+            at + 1,
+            record.moves[at].mv
+        )),
+        Some(Gap::Missing(at, fits)) => {
+            let names: Vec<String> = fits.iter().map(|&mv| rules.move_name(mv)).collect();
+            let which = match names.len() {
+                1 => format!("{}?", names[0]),
+                2 | 3 => format!("{}?", names.join(" or ")),
+                n => format!("one of {n} moves"),
+            };
+            Some(format!("a move seems missing before move {} ({which}): with it the rest of the game replays", at + 1))
+        }
+        None => best.and_then(near_miss),
+    }
 }
 
 #[cfg(test)]
