@@ -183,7 +183,7 @@ fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
     let table = rows(&stdout(&out));
     assert_eq!(table.iter().map(|r| r["game"].as_str()).collect::<Vec<_>>(), ["1", "2", "3"]);
     assert_eq!((table[1]["plies"].as_str(), table[1]["black_moves"].as_str()), ("", ""));
-    assert!(table[1]["error"].contains("`z` is not a move"), "{:?}", table[1]);
+    assert!(table[1]["error"].contains("`zz` is not a move"), "{:?}", table[1]);
 }
 
 #[test]

@@ -189,10 +189,16 @@ fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let rest = &text[offset..];
     let word = rest.chars().take_while(|c| !c.is_whitespace()).take(12);
-    // In a compact transcript the bad token is a letter and its digits, not the rest of the line.
+    // In a compact transcript the bad token is its letters up to the next square and their
+    // digits (`x3`, `pas` of `pasc3`), not the rest of the line.
     let bad: String = match rest.chars().next() {
         Some(c) if c.is_ascii_alphabetic() => {
-            std::iter::once(c).chain(rest[1..].chars().take_while(char::is_ascii_digit).take(2)).collect()
+            let b = rest.as_bytes();
+            let square_at =
+                |i: usize| b[i].to_ascii_lowercase() <= b'p' && b.get(i + 1).is_some_and(u8::is_ascii_digit);
+            let letters = 1 + (1..b.len()).take_while(|&i| b[i].is_ascii_alphabetic() && !square_at(i)).count();
+            let digits = rest[letters..].chars().take_while(char::is_ascii_digit).take(2).count();
+            rest[..letters + digits].to_owned()
         }
         _ => word.collect(),
     };
@@ -387,6 +393,10 @@ mod tests {
 
     #[test]
     fn errors_point_at_the_bad_token() {
+        for text in ["f5 d6 pas c3", "f5d6pasc3"] {
+            let err = parse(text).unwrap_err();
+            assert!(err.message.starts_with("`pas` is not a move"), "{text}: {}", err.message);
+        }
         let err = parse("f5 d6 x3 c3").unwrap_err();
         assert_eq!(err.span, Span { start: 6, end: 8 });
         assert!(err.message.contains("`x3`"), "{}", err.message);
