@@ -332,6 +332,9 @@ fn kifu_diagrams_read_back() {
     let (direct, _, _) = run(&["convert", &games, "--to", "transcript", "-q"], "");
     assert_eq!(back, direct);
     assert_eq!(back.lines().count(), 3);
+    // With their players, from the line over each grid.
+    let (pgn, _, _) = run(&["convert", "-", "--from", "kifu", "--to", "pgn", "-q"], &diagrams);
+    assert!(pgn.contains("[Black \"Vecchi Elisabetta\"]\n[White \"Halvorsen Luke\"]"), "{pgn}");
 }
 
 /// The plain kifu of a game of another variant reads back with `kifu convert --from kifu`, with
@@ -412,4 +415,7 @@ fn position_diagrams_read_back() {
     let (back, err, code) = run(&["convert", "-", "--to", "board", "-q"], &diagram);
     assert_eq!((code, err.as_str()), (0, ""));
     assert_eq!(back, "------------XO-----OOOX---XOOOX---OOXOX---OOXX-----XXX----X----- X\n");
+    // The players' line gives the players back.
+    let (json, _, _) = run(&["convert", "-", "--to", "json", "-q"], &diagram);
+    assert!(json.contains(r#""tags":{"black":"Vecchi Elisabetta","white":"Halvorsen Luke"}"#), "{json}");
 }

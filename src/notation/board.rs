@@ -61,6 +61,19 @@ pub(crate) fn is_text_line(line: &str) -> bool {
     line.split_whitespace().any(|word| word.chars().filter(|&c| c.is_alphabetic() && !is_cell(c)).count() >= 2)
 }
 
+/// The players of a line as `kifu show` writes it over a board (`Ann (black) - Bob (white)`):
+/// the `black` and `white` tags, leaving out a name given as `?`.
+pub(crate) fn players_line(line: &str) -> Vec<(String, String)> {
+    let Some((black, white)) = line.trim().strip_suffix(" (white)").and_then(|l| l.split_once(" (black) - ")) else {
+        return Vec::new();
+    };
+    [("black", black), ("white", white)]
+        .into_iter()
+        .filter(|(_, name)| !name.trim().is_empty() && name.trim() != "?")
+        .map(|(tag, name)| (tag.to_owned(), name.trim().to_owned()))
+        .collect()
+}
+
 /// Whether `c` separates the cells of a diagram's rank: a space, `|`, or the brackets that
 /// mark the last move (`.[O].`).
 pub(crate) fn is_cell_separator(c: char) -> bool {
@@ -154,6 +167,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         end: usize,
     }
     let mut rows: Vec<Row> = Vec::new();
+    let mut tags = Vec::new();
     let mut side_color = None;
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
@@ -177,6 +191,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             continue;
         }
         if is_text_line(content) {
+            tags.extend(players_line(content));
             continue;
         }
         // Rank numbers at either end of the line.
@@ -248,7 +263,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         let base = usize::from(rank - 1) * n;
         board.cells[base..base + n].copy_from_slice(&row.cells);
     }
-    Ok(Record { start: Some(board), ..Record::default() })
+    Ok(Record { tags, start: Some(board), ..Record::default() })
 }
 
 /// Whether a line is file letters `a b c ...` in order.

@@ -45,6 +45,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut rules = None;
     // The first move's number when the grid starts after the game's start (`from move 41`).
     let mut from = 1usize;
+    // The players of a line `kifu show` writes over the grid.
+    let mut players = Vec::new();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
@@ -80,6 +82,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         // writes them): a word of two letters or more is never a cell. What the `from move`
         // line says of the first move is kept (the side to move in the count line is the end's).
         if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
+            players.extend(super::board::players_line(line));
             if let Some(at) = lower.find("from move ") {
                 let digits: String = lower[at + 10..].chars().take_while(char::is_ascii_digit).collect();
                 from = digits.parse().unwrap_or(1).max(1);
@@ -174,7 +177,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             }
         }
     }
-    let mut record = Record::default();
+    let mut record = Record { tags: players, ..Record::default() };
     for (k, slot) in moves.into_iter().enumerate() {
         let Some((mv, span)) = slot else {
             return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + from) });
