@@ -248,6 +248,9 @@ fn stated_disc_counts_must_add_up() {
     let (out, _, code) = validate(&["--from", "pgn"], &pgn("50-32"));
     assert_eq!(code, 1);
     assert!(out.contains("the record says 50-32, but the board has 41 black and 23 white discs"), "{out}");
+    // Counts that add up but are wrong are answered with the board's counts.
+    let (out, _, _) = validate(&["--from", "pgn"], &pgn("33-31"));
+    assert!(out.contains("the record says 33-31, the board gives 41-23"), "{out}");
     // In another format the counts a PGN game carried along (GGF's `SCORE`) are a tag like any
     // other: the result checked is the format's own (`RE`).
     let out =

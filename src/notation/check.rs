@@ -312,6 +312,8 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     if komi {
         return;
     }
+    // Stated counts are answered with counts (their sum, the board's discs or every square).
+    let mut counts_sum = None;
     let value = match stated_margin(stored) {
         Stated::Margin(value) => value,
         Stated::Counts(black, white) => {
@@ -338,6 +340,7 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
                 });
                 return;
             }
+            counts_sum = Some(sum);
             f64::from(black - white)
         }
         Stated::NotCompared => return,
@@ -364,11 +367,17 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     };
     if !right {
         let board = if format == Format::Logbook { plain } else { rules_margin };
+        let discs = (check.black + check.white) as i32;
+        let board = match counts_sum {
+            Some(sum) if sum == discs => format!("{}-{}", check.black, check.white),
+            Some(sum) if (sum + board) % 2 == 0 => format!("{}-{}", (sum + board) / 2, (sum - board) / 2),
+            _ => super::wthor::signed(board),
+        };
         check.status = Status::ResultMismatch;
         check.problem = Some(Problem {
             ply: 0,
             mv: String::new(),
-            reason: format!("the record says {stored}, the board gives {}", super::wthor::signed(board)),
+            reason: format!("the record says {stored}, the board gives {board}"),
             span: Span::default(),
         });
     }
