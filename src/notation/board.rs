@@ -61,8 +61,13 @@ pub(crate) fn is_text_line(line: &str) -> bool {
     line.split_whitespace().any(|word| word.chars().filter(|&c| c.is_alphabetic() && !is_cell(c)).count() >= 2)
 }
 
-/// The players of a line as `kifu show` writes it over a board (`Ann (black) - Bob (white)`):
-/// the `black` and `white` tags, leaving out a name given as `?`.
+/// The line of players `kifu show` writes over a board: `Ann (black) - Bob (white)`.
+pub(crate) fn write_players(black: &str, white: &str) -> String {
+    format!("{black} (black) - {white} (white)")
+}
+
+/// The players of a line as [`write_players`] writes it: the `black` and `white` tags, leaving
+/// out a name given as `?`.
 pub(crate) fn players_line(line: &str) -> Vec<(String, String)> {
     let Some((black, white)) = line.trim().strip_suffix(" (white)").and_then(|l| l.split_once(" (black) - ")) else {
         return Vec::new();

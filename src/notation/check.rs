@@ -314,12 +314,12 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     }
     // Stated counts are answered with counts (their sum, the board's discs or every square).
     let mut counts_sum = None;
+    let discs = (check.black + check.white) as i32;
     let value = match stated_margin(stored) {
         Stated::Margin(value) => value,
         Stated::Counts(black, white) => {
             // Counts must add up to the discs on the board, or to every square when the
             // empty ones went to the winner.
-            let discs = (check.black + check.white) as i32;
             let sum = black + white;
             if sum != discs && sum != discs + check.empties as i32 {
                 check.status = Status::ResultMismatch;
@@ -367,7 +367,6 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
     };
     if !right {
         let board = if format == Format::Logbook { plain } else { rules_margin };
-        let discs = (check.black + check.white) as i32;
         let board = match counts_sum {
             Some(sum) if sum == discs => format!("{}-{}", check.black, check.white),
             Some(sum) if (sum + board) % 2 == 0 => format!("{}-{}", (sum + board) / 2, (sum - board) / 2),
@@ -423,12 +422,7 @@ fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
     if check.status != Status::Ok || check.stored.is_some() {
         return;
     }
-    let stated = match outcome.map(str::trim) {
-        Some("1-0") => Some(Color::Black),
-        Some("0-1") => Some(Color::White),
-        Some("1/2-1/2") => None,
-        _ => return,
-    };
+    let Some(stated) = outcome.and_then(super::pgn::winner) else { return };
     if stated != check.score.winner {
         let board = match check.score.winner {
             Some(Color::Black) => "a win for black",

@@ -181,15 +181,9 @@ impl Record {
         if self.tag("result").is_none()
             && let Some(outcome) = end.outcome()
         {
-            let margin = outcome.score(Color::Black);
-            let contradicted = match self.tag("outcome").map(str::trim) {
-                Some("1-0") => margin <= 0,
-                Some("0-1") => margin >= 0,
-                Some("1/2-1/2") => margin != 0,
-                _ => false,
-            };
+            let contradicted = self.tag("outcome").and_then(pgn::winner).is_some_and(|w| w != outcome.winner);
             if !contradicted {
-                self.set_tag("result", wthor::signed(margin));
+                self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
             }
         }
         let variant = end.rules().variant();

@@ -429,14 +429,18 @@ pub(crate) fn counts(result: &str) -> Option<(i32, i32)> {
     Some((number(b)?, number(w)?))
 }
 
-/// The winner a result names, as the sign of black's margin: disc counts, `1-0`, `0-1` or
-/// `1/2-1/2`; `None` for anything else.
-fn winner(result: &str) -> Option<i32> {
-    match result {
-        "1-0" => Some(1),
-        "0-1" => Some(-1),
-        "1/2-1/2" => Some(0),
-        _ => counts(result).map(|(b, w)| (b - w).signum()),
+/// The winner a result names (`Some(None)` for a draw): `1-0`, `0-1`, `1/2-1/2` or disc
+/// counts; `None` for anything else.
+pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
+    match result.trim() {
+        "1-0" => Some(Some(Color::Black)),
+        "0-1" => Some(Some(Color::White)),
+        "1/2-1/2" => Some(None),
+        text => counts(text).map(|(b, w)| match b.cmp(&w) {
+            std::cmp::Ordering::Greater => Some(Color::Black),
+            std::cmp::Ordering::Less => Some(Color::White),
+            std::cmp::Ordering::Equal => None,
+        }),
     }
 }
 

@@ -194,9 +194,8 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let bad: String = match rest.chars().next() {
         Some(c) if c.is_ascii_alphabetic() => {
             let b = rest.as_bytes();
-            let square_at =
-                |i: usize| b[i].to_ascii_lowercase() <= b'p' && b.get(i + 1).is_some_and(u8::is_ascii_digit);
-            let letters = 1 + (1..b.len()).take_while(|&i| b[i].is_ascii_alphabetic() && !square_at(i)).count();
+            let letters =
+                1 + (1..b.len()).take_while(|&i| b[i].is_ascii_alphabetic() && !starts_square(&b[i..])).count();
             let digits = rest[letters..].chars().take_while(char::is_ascii_digit).take(2).count();
             rest[..letters + digits].to_owned()
         }
@@ -231,13 +230,17 @@ fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
     // never into a word (`Parallel`, an opening's name).
     let b = rest.as_bytes();
     let next_pass = b.len() >= 2 && matches!(&[b[0].to_ascii_lowercase(), b[1].to_ascii_lowercase()], b"pa" | b"ps");
-    let into_a_word = b.first().is_some_and(u8::is_ascii_alphabetic)
-        && !(b[0].to_ascii_lowercase() <= b'p' && b.get(1).is_some_and(u8::is_ascii_digit))
-        && !next_pass;
+    let into_a_word = b.first().is_some_and(u8::is_ascii_alphabetic) && !starts_square(b) && !next_pass;
     if found.0 == MoveSyntax::Pass && into_a_word {
         return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify)));
     }
     Ok((rest, found))
+}
+
+/// Whether `b` starts like a square: a file letter `a`-`p` (either case) then a digit.
+fn starts_square(b: &[u8]) -> bool {
+    b.first().is_some_and(|c| c.is_ascii_alphabetic() && c.to_ascii_lowercase() <= b'p')
+        && b.get(1).is_some_and(u8::is_ascii_digit)
 }
 
 /// A file letter `a`-`p` (either case) and a rank 1-16.

@@ -105,7 +105,7 @@ impl Diagram {
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="{FONTS}">"#
         );
         let description = match &self.players {
-            Some([black, white]) => format!("{black} (black) - {white} (white)"),
+            Some([black, white]) => crate::notation::board::write_players(black, white),
             None => "Othello board".to_owned(),
         };
         let _ = write!(svg, "<title>{}</title>", escape(&description));

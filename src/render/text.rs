@@ -4,7 +4,7 @@
 
 use super::diagram::{Cell, Diagram};
 use crate::core::Color;
-use crate::notation::kifu;
+use crate::notation::{board, kifu};
 
 /// ANSI styles of the coloured board.
 const RESET: &str = "\x1b[0m";
@@ -28,7 +28,8 @@ impl Diagram {
         let gutter = self.ranks.iter().map(String::len).max().unwrap_or(1);
         let mut out = String::new();
         if let Some([black, white]) = &self.players {
-            out.push_str(&format!("{black} (black) - {white} (white)\n"));
+            out.push_str(&board::write_players(black, white));
+            out.push('\n');
         }
         for line in &self.title {
             out.push_str(line);
