@@ -109,6 +109,22 @@ fn formats_are_recognised_without_from() {
 }
 
 #[test]
+fn utf16_files_are_read_as_their_text() {
+    // What PowerShell's `>` writes: UTF-16, little-endian, a byte-order mark, CRLF line ends.
+    let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();
+    let (want, _, _) = convert(&["--to", "transcript", "-q"], logbook.as_bytes());
+    for format in ["pgn", "ggf", "logbook"] {
+        let (written, _, _) = convert(&["--to", format, "-q"], logbook.as_bytes());
+        let windows = text(written).replace('\n', "\r\n");
+        let utf16: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain(windows.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let (back, err, code) = convert(&["--to", "transcript", "-q"], &utf16);
+        assert_eq!(code, 0, "{format}: {err}");
+        assert_eq!(text(back), text(want.clone()), "{format}");
+    }
+}
+
+#[test]
 fn wthor_keeps_names_ids_and_moves() {
     let wtb = data("wthor/WTH_2004-50.wtb");
     let (out, err, code) = convert(&[wtb.to_str().unwrap(), "--to", "pgn"], b"");

@@ -303,6 +303,15 @@ impl Reader {
     /// A reader over `input`, named `name` in its records' errors, in `format` or the one its start
     /// shows. Its own errors (a file too short for its format) leave the name to the caller.
     pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
+        // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
+        // byte-order mark: read as the same text in UTF-8, the mark left out. (No WTHOR header
+        // starts so: its first byte is the century.)
+        if format != Some(Format::Wthor)
+            && matches!(input.fill_buf(), Ok(head) if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF"))
+        {
+            let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().strip_bom(true).build(input);
+            input = Box::new(BufReader::with_capacity(BUFFER, decoded));
+        }
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
         let format = match (format, input.fill_buf()) {
@@ -353,9 +362,6 @@ impl Reader {
                 Ok(head) if head.starts_with(BOM) => {
                     reader.input.consume(BOM.len());
                     reader.offset = BOM.len() as u64;
-                }
-                Ok(head) if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF") => {
-                    reader.give_up("UTF-16 text (its byte-order mark says so): kifu reads UTF-8 or Latin-1; save the file as UTF-8".into());
                 }
                 Ok(_) => {}
                 Err(e) if is_damaged(&e) => reader.fail(e),
@@ -1104,7 +1110,7 @@ mod tests {
     }
 
     #[test]
-    fn latin1_is_read_and_utf16_is_named() {
+    fn latin1_is_read() {
         let input: Box<dyn BufRead + Send> =
             Box::new(io::Cursor::new(b"[Black \"J\xe9r\xf4me\"]\n\n1. f5 *\n".to_vec()));
         let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
@@ -1117,12 +1123,23 @@ mod tests {
                 .text()
                 .contains("J\u{e9}r\u{f4}me")
         );
-        for bom in [b"\xFF\xFE", b"\xFE\xFF"] {
-            let mut bytes = bom.to_vec();
-            bytes.extend("f5d6".encode_utf16().flat_map(u16::to_le_bytes));
+    }
+
+    #[test]
+    fn utf16_is_read_as_its_text() {
+        let text = "[Black \"J\u{e9}r\u{f4}me\"]\r\n\r\n1. f5 d6 *\r\n";
+        let little: Vec<u8> =
+            b"\xFF\xFE".iter().copied().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+        let big: Vec<u8> = b"\xFE\xFF".iter().copied().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect();
+        for bytes in [little, big] {
             let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
-            let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
-            assert!(matches!(&got[..], [Err(ReadError::File(e))] if e.message.contains("UTF-16")), "{got:?}");
+            let reader = Reader::new("t", input, None).unwrap();
+            assert_eq!(reader.format(), Format::Pgn);
+            let got: Vec<_> = reader.collect();
+            assert_eq!(got.len(), 1, "{got:?}");
+            let record = got[0].as_ref().unwrap();
+            assert!(record.text().starts_with("[Black \"J\u{e9}r\u{f4}me\"]"), "{record:?}");
+            assert_eq!((record.line, record.column), (1, 1));
         }
     }
 

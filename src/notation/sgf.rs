@@ -12,6 +12,7 @@
 //! | `RU[spec]` | replaces that `rules` when it is a kifu rules spec for the board size written right after `SZ` (or anywhere when there is no `SZ`, on 8x8); otherwise the tag `ru` |
 //! | `PB`, `PW`, `BR`, `WR` | tags `black`, `white`, `black_rating`, `white_rating` |
 //! | `DT`, `EV`, `PC`, `RO`, `KM` | tags `date`, `event`, `place`, `round`, `komi` |
+//! | `TM` | tag `time` (written as `TM` when it is a number of seconds, else as `TIME`) |
 //! | `RE` | tag `result` as black's margin: `B+4` → `+4`, `W+12` → `-12`, `0`/`Draw`/`D` → `0`; anything else (`B+R`, `W+T`, `Void`) kept as written |
 //! | `C` | in a node with a move, that move's `comment`; in other nodes the tag `comment` before the first move, the previous move's comment after it (several join with a newline) |
 //! | `V[x]` | in a node with a move, that move's `eval` (`V` is for black; kifu's eval is for the mover, so white's is negated) |
@@ -298,7 +299,8 @@ impl Reader<'_> {
                     }
                 }
                 name if !has_move => {
-                    let tag = tag_of(name, RENAMED, "sgf_");
+                    // `TM` (the time limit in seconds) and kifu's own `TIME` are both the time.
+                    let tag = if name == "TM" { "time".to_owned() } else { tag_of(name, RENAMED, "sgf_") };
                     for &span in values {
                         self.record.tags.push((tag.clone(), unescape(self.raw(span))));
                     }
@@ -492,6 +494,9 @@ pub fn write(record: &Record) -> String {
                 }
             }
             "result" => put(&mut out, "RE", &[&re_of(value)]),
+            // SGF's time limit is a number of seconds; other time controls (GGF's `05:00//02:00`)
+            // go under `TIME`.
+            "time" if number(value).is_some() => put(&mut out, "TM", &[value]),
             // Read back, an `RU` that is a rules spec could become the rules.
             "ru" if value.parse::<Rules>().is_ok() => {}
             _ => {
@@ -570,6 +575,19 @@ pub(super) mod tests {
 
     fn names(r: &Record) -> Vec<String> {
         r.moves.iter().map(|t| t.mv.to_string()).collect()
+    }
+
+    #[test]
+    fn the_time_limit_is_tm_when_it_is_seconds() {
+        let r = parse("(;GM[2]TM[300];B[fe])").unwrap();
+        assert_eq!(r.tag("time"), Some("300"));
+        assert!(write(&r).contains("TM[300]"), "{}", write(&r));
+        // GGF's time control is no number of seconds: kept under a property of its own.
+        let mut r = parse("(;GM[2];B[fe])").unwrap();
+        r.set_tag("time", "05:00//02:00");
+        let written = write(&r);
+        assert!(written.contains("TIME[05:00//02:00]") && !written.contains("TM["), "{written}");
+        assert_eq!(parse(&written).unwrap().tag("time"), Some("05:00//02:00"));
     }
 
     #[test]
