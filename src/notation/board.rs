@@ -106,8 +106,10 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     let offset = text.len() - trimmed.len();
     let first_line = trimmed.lines().next().unwrap_or("");
     let run = first_line.chars().take_while(|&c| cell(c, digits).is_some() || c == '2').count();
-    if run >= 16 && square_size(run).is_some() {
-        let record = parse_string(first_line, offset, digits)?;
+    // The side may follow the cells with no space (`...XO X` written `...XOX`, as Edax reads it).
+    let cells = [run, run.saturating_sub(1)].into_iter().find(|&n| n >= 16 && square_size(n).is_some());
+    if let Some(cells) = cells {
+        let record = parse_string(first_line, offset, digits, cells)?;
         if !trimmed[first_line.len()..].trim().is_empty() {
             return Err(SyntaxError {
                 span: Span { start: offset + first_line.len(), end: text.len() },
@@ -119,10 +121,11 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     parse_diagram(text, digits)
 }
 
-fn parse_string(line: &str, offset: usize, digits: Digits) -> Result<Record, SyntaxError> {
+/// A one-line board of `count` cells, then the side and OBF's scores.
+fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Result<Record, SyntaxError> {
     let mut cells = Vec::new();
     let mut end = 0;
-    for (i, c) in line.char_indices() {
+    for (i, c) in line.char_indices().take(count) {
         match cell(c, digits) {
             Some(v) => cells.push(v),
             None if c == '2' => return Err(two_error(offset + i)),
@@ -183,8 +186,14 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         if content.is_empty() {
             continue;
         }
-        if content.to_ascii_lowercase().contains("to move") || content.to_ascii_lowercase().contains("to play") {
+        let lower = content.to_ascii_lowercase();
+        if lower.contains("to move") || lower.contains("to play") {
             side_color = side(content);
+            continue;
+        }
+        // A kifu grid's `white first` under a grid without moves: the side to move.
+        if lower == "white first" || lower == "black first" {
+            side_color = side_color.or(side(content));
             continue;
         }
         // A coordinate line: file letters only.
@@ -377,6 +386,19 @@ mod tests {
         let err = parse(&digits, Digits::BlackWhite).unwrap_err();
         assert!(err.message.contains("--digits"), "{}", err.message);
         assert!(parse("XO-- X", Digits::default()).is_err());
+        // The side right after the cells, no space between.
+        let joined = START.replace(' ', "");
+        assert_eq!(parse(&joined, Digits::default()).unwrap().start, Some(b.clone()));
+        let white = parse(&START.replace(" X", "O;"), Digits::default()).unwrap().start.unwrap();
+        assert_eq!(white.side, Some(Color::White));
+    }
+
+    #[test]
+    fn a_kifu_grid_without_moves_gives_its_first_side_to_move() {
+        let grid = "   a b c d\n1  - - - -\n2  - O X -\n3  - X O -\n4  - - - -\nwhite first\n";
+        assert_eq!(parse(grid, Digits::default()).unwrap().start.unwrap().side, Some(Color::White));
+        let both = grid.replace("white first\n", "white first\nblack to move\n");
+        assert_eq!(parse(&both, Digits::default()).unwrap().start.unwrap().side, Some(Color::Black));
     }
 
     #[test]
