@@ -189,7 +189,8 @@ fn variants_keep_their_shape_holes_and_rank_names() {
     insta::assert_snapshot!(out);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "     a   b   c   d   e   f   g   h   i   j", "wider columns for the scores");
-    assert!(lines[1].starts_with("10           - "), "cut corners are blank: {}", lines[1]);
+    assert!(lines[1].starts_with("10   #   #   - "), "cut corners are `#`: {}", lines[1]);
+    assert_eq!(lines.last(), Some(&"rules 8stars,rows=bottom,holes=e3"), "the rules, for reading back");
     assert!(lines[8].contains('#'), "the hole on e3");
     assert!(out.contains("scores searched 6 moves ahead"), "the generic engine scores the moves: {out}");
     let (svg, _, _) = run(&["show", "-", "--rules", "8stars,holes=e3", "--format", "svg"], "e4\n");
@@ -409,6 +410,27 @@ fn position_diagrams_read_back() {
             ply += 1;
         }
     }
+    // Variants: the rules line under the diagram, and `#` for holes and cut corners.
+    for spec in ["othello,holes=c3/f6", "8stars", "anti", "othello,size=6,first=white"] {
+        let rules = spec.parse::<Rules>().unwrap().shared();
+        let first = Position::start(rules.clone()).legal_placements()[0];
+        let (diagram, err, code) = run(&["show", "--rules", spec, "--color", "never"], &rules.square_name(first));
+        assert_eq!(code, 0, "{spec}: {err}");
+        let (back, err, code) = run(&["convert", "-", "--to", "json", "-q"], &diagram);
+        assert_eq!((code, err.as_str()), (0, ""), "{spec}\n{diagram}");
+        assert!(back.contains(&format!(r#""rules":"{}""#, rules.variant().spec())), "{spec}: {back}");
+        let (solved, err, code) = run(&["solve", "-", "--depth", "2", "--format", "csv", "-q"], &diagram);
+        assert_eq!((code, err.as_str()), (0, ""), "{spec}: {solved}");
+    }
+    // Without the rules line, a `#` the rules would play on is an error, not an empty square.
+    let (diagram, _, _) = run(&["show", "--rules", "othello,holes=c3/f6", "--color", "never"], "f5");
+    let bare: String = diagram.lines().filter(|l| !l.starts_with("rules")).map(|l| format!("{l}\n")).collect();
+    let (_, err, code) = run(&["solve", "-"], &bare);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`#` on c3 marks a hole or a cell off the board, but the rules (othello) play there"),
+        "{err}"
+    );
     // A players' line and an event line over a game's diagram are text too.
     let (diagram, _, _) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "20", "--color", "never"], "");
     assert!(diagram.starts_with("Vecchi Elisabetta (black)"), "{diagram}");

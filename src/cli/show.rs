@@ -258,8 +258,13 @@ fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
         (None, None) => None,
         (b, w) => Some([b.unwrap_or_else(|| "?".to_owned()), w.unwrap_or_else(|| "?".to_owned())]),
     };
-    let mut event: Vec<String> = [known("event"), known("date")].into_iter().flatten().collect();
-    event.extend(known("round").map(|r| format!("round {r}")));
+    // Dates as ISO writes them (GGS's seconds since 1970 are no date to read).
+    let date = known("date").map(|d| crate::notation::date::Date::parse(&d).map_or(d, |date| date.iso()));
+    // A line of a date alone gets words, so that it reads back as text, not as a rank.
+    let (event_name, round) = (known("event"), known("round"));
+    let date = date.map(|d| if event_name.is_none() && round.is_none() { format!("played on {d}") } else { d });
+    let mut event: Vec<String> = [event_name, date].into_iter().flatten().collect();
+    event.extend(round.map(|r| format!("round {r}")));
     let title = if event.is_empty() { Vec::new() } else { vec![event.join(", ")] };
     (players, title)
 }

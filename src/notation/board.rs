@@ -137,6 +137,8 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         span: Span { start: offset, end: offset + end },
         message: format!("{} cells is not a square board", cells.len()),
     })?;
+    // The cells written `#`, in the board string's order.
+    let unplayable = line.chars().take(cells.len()).enumerate().filter(|&(_, c)| c == '#').map(|(i, _)| i).collect();
     let mut record = Record::default();
     let rest = &line[end..];
     let (side_text, scores) = match rest.split_once(';') {
@@ -155,7 +157,7 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         let list: Vec<&str> = scores.split(';').map(str::trim).filter(|s| !s.is_empty()).collect();
         record.tags.push(("scores".into(), list.join("; ")));
     }
-    record.start = Some(BoardSyntax { size, cells, side: side_color });
+    record.start = Some(BoardSyntax { size, cells, side: side_color, unplayable });
     Ok(record)
 }
 
@@ -171,6 +173,8 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     struct Row {
         label: Option<u8>,
         cells: Vec<Option<Color>>,
+        /// The files of its cells written `#`.
+        unplayable: Vec<usize>,
         start: usize,
         end: usize,
     }
@@ -189,6 +193,11 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         let lower = content.to_ascii_lowercase();
         if lower.contains("to move") || lower.contains("to play") {
             side_color = side(content);
+            continue;
+        }
+        // The rules, as `kifu show` writes them under a diagram of another variant.
+        if lower.starts_with("rules ") {
+            tags.push(("rules".to_owned(), content["rules ".len()..].trim().to_owned()));
             continue;
         }
         // A kifu grid's `white first` under a grid without moves: the side to move.
@@ -229,10 +238,13 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         if !trail.is_empty() && label.is_some() && rest[..rest.len() - trail.len()].ends_with(is_cell_separator) {
             rest = &rest[..rest.len() - trail.len()];
         }
-        let mut cells = Vec::new();
+        let (mut cells, mut unplayable) = (Vec::new(), Vec::new());
         for (i, c) in rest.char_indices() {
             if is_cell_separator(c) {
                 continue;
+            }
+            if c == '#' {
+                unplayable.push(cells.len());
             }
             match cell(c, digits) {
                 Some(v) => cells.push(v),
@@ -248,7 +260,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
                 }
             }
         }
-        rows.push(Row { label, cells, start, end: start + body.len() });
+        rows.push(Row { label, cells, unplayable, start, end: start + body.len() });
     }
     let n = rows.len();
     let Some(size) = square_size(n * n) else {
@@ -276,7 +288,9 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         }
         let base = usize::from(rank - 1) * n;
         board.cells[base..base + n].copy_from_slice(&row.cells);
+        board.unplayable.extend(row.unplayable.iter().map(|file| base + file));
     }
+    board.unplayable.sort_unstable();
     Ok(Record { tags, start: Some(board), ..Record::default() })
 }
 
@@ -303,10 +317,15 @@ pub(crate) fn cell_char(c: Option<Color>) -> char {
     }
 }
 
+/// The cell at `index` as written: [`cell_char`], or `#` where the board has it unplayable.
+fn written_cell(board: &BoardSyntax, index: usize) -> char {
+    if board.unplayable.contains(&index) { '#' } else { cell_char(board.cells[index]) }
+}
+
 /// Writes a board as one line: cells from a1 rank by rank, then the side (`X`/`O`).
 #[must_use]
 pub fn write_string(board: &BoardSyntax) -> String {
-    let mut out: String = board.cells.iter().map(|&c| cell_char(c)).collect();
+    let mut out: String = (0..board.cells.len()).map(|i| written_cell(board, i)).collect();
     out.push_str(side_char(board.side));
     out
 }
@@ -325,7 +344,7 @@ pub fn write_diagram(board: &BoardSyntax) -> String {
         out.push_str(&format!("{:>2}", rank + 1));
         for file in 0..n {
             out.push(' ');
-            out.push(cell_char(board.cells[rank * n + file]));
+            out.push(written_cell(board, rank * n + file));
         }
         out.push('\n');
     }

@@ -614,7 +614,12 @@ mod tests {
         let cells = usize::from(size) * usize::from(size);
         let cell = prop_oneof![Just(None), Just(Some(Color::Black)), Just(Some(Color::White))];
         let side = prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]);
-        (prop::collection::vec(cell, cells), side).prop_map(move |(cells, side)| BoardSyntax { size, cells, side })
+        (prop::collection::vec(cell, cells), side).prop_map(move |(cells, side)| BoardSyntax {
+            size,
+            cells,
+            side,
+            unplayable: Vec::new(),
+        })
     }
 
     fn tokens() -> impl Strategy<Value = MoveToken> {

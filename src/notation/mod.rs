@@ -7,6 +7,7 @@
 
 pub mod board;
 pub mod check;
+pub mod date;
 pub mod format;
 pub mod ggf;
 pub mod json;
@@ -86,13 +87,21 @@ pub struct BoardSyntax {
     pub cells: Vec<Option<Color>>,
     /// The side to move, if the board says.
     pub side: Option<Color>,
+    /// The cells written `#` (a hole, or a cell off the board's shape), by index as in
+    /// `cells` (which has them empty): the rules must not play there.
+    pub unplayable: Vec<usize>,
 }
 
 impl BoardSyntax {
     /// An empty board.
     #[must_use]
     pub fn empty(size: u8) -> BoardSyntax {
-        BoardSyntax { size, cells: vec![None; usize::from(size) * usize::from(size)], side: None }
+        BoardSyntax {
+            size,
+            cells: vec![None; usize::from(size) * usize::from(size)],
+            side: None,
+            unplayable: Vec::new(),
+        }
     }
 
     /// The disc at a file and rank (1-based).
@@ -122,6 +131,17 @@ impl BoardSyntax {
     pub fn position(&self, rules: Arc<Rules>, side: Color) -> Result<Position, String> {
         if self.size != rules.size() {
             return Err(format!("the board is {0}x{0} but the rules play on {1}x{1}", self.size, rules.size()));
+        }
+        let n = usize::from(self.size);
+        if let Some(sq) = self.unplayable.iter().find_map(|&i| {
+            rules.square_at((i % n) as u8, (i / n + 1) as u8).filter(|&sq| rules.playable().contains(sq))
+        }) {
+            return Err(format!(
+                "`#` on {} marks a hole or a cell off the board, but the rules ({}) play there: give the \
+                 rules (--rules, or a `rules` line under a diagram)",
+                rules.square_name(sq),
+                rules.variant().spec()
+            ));
         }
         let mut setup = Setup { black: vec![], white: vec![], side: self.side.unwrap_or(side) };
         for rank in 1..=self.size {

@@ -828,6 +828,7 @@ f4 4. pass PA 5. @@ 33-31
         prop::option::of(
             (prop::collection::vec(prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]), 64), 0u8..3)
                 .prop_map(|(cells, side)| BoardSyntax {
+                    unplayable: Vec::new(),
                     size: 8,
                     cells,
                     side: [None, Some(Color::Black), Some(Color::White)][usize::from(side)],

@@ -7,7 +7,7 @@
 //!
 //! | SGF | [`Record`] |
 //! |---|---|
-//! | `FF`, `GM[2]` | dropped (`GM` other than 2 is an error); written `FF[4]GM[2]` |
+//! | `FF`, `GM[2]`, `CA` | dropped (`GM` other than 2 is an error); written `FF[4]GM[2]`, then `CA[UTF-8]` when the text is not ASCII |
 //! | `SZ[N]` (4 to 16) | tag `rules`: `othello` for 8, `othello,size=N` otherwise; no `SZ` means 8x8 |
 //! | `RU[spec]` | replaces that `rules` when it is a kifu rules spec for the board size written right after `SZ` (or anywhere when there is no `SZ`, on 8x8); otherwise the tag `ru` |
 //! | `PB`, `PW`, `BR`, `WR` | tags `black`, `white`, `black_rating`, `white_rating` |
@@ -66,7 +66,7 @@ const RENAMED: &[(&str, &str)] = &[
 
 /// Properties the reader takes as moves, the board, the size or the result: a tag of another
 /// format with such a name is not written.
-const RESERVED: &[&str] = &["B", "W", "AB", "AW", "AE", "PL", "SZ", "RE", "FF", "GM"];
+const RESERVED: &[&str] = &["B", "W", "AB", "AW", "AE", "PL", "SZ", "RE", "FF", "GM", "CA"];
 
 /// A property as read: its name (the upper-case letters of the identifier), where the name
 /// is, and the raw contents of its values.
@@ -271,7 +271,8 @@ impl Reader<'_> {
                         }
                     }
                 }
-                "FF" => {}
+                // kifu reads UTF-8, and Latin-1 where the text is not UTF-8, whatever `CA` says.
+                "FF" | "CA" => {}
                 "GM" => {
                     let game = unescape(self.raw(values[0]));
                     if game.trim() != "2" {
@@ -557,6 +558,10 @@ pub fn write(record: &Record) -> String {
         }
     }
     out.push(')');
+    // SGF's text is Latin-1 unless the root says otherwise.
+    if !out.is_ascii() {
+        out.insert_str("(;FF[4]GM[2]".len(), "CA[UTF-8]");
+    }
     out
 }
 
@@ -575,6 +580,15 @@ pub(super) mod tests {
 
     fn names(r: &Record) -> Vec<String> {
         r.moves.iter().map(|t| t.mv.to_string()).collect()
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_says_its_character_set() {
+        let r = parse("(;GM[2]PB[M\u{fc}ller];B[fe])").unwrap();
+        let written = write(&r);
+        assert!(written.starts_with("(;FF[4]GM[2]CA[UTF-8]PB[M\u{fc}ller]"), "{written}");
+        assert_eq!((parse(&written).unwrap().tags, names(&parse(&written).unwrap())), (r.tags.clone(), names(&r)));
+        assert!(!write(&parse("(;GM[2]CA[UTF-8]PB[Bob];B[fe])").unwrap()).contains("CA["));
     }
 
     #[test]
@@ -713,7 +727,12 @@ pub(super) mod tests {
         let cells = usize::from(size) * usize::from(size);
         let cell = prop_oneof![Just(None), Just(Some(Color::Black)), Just(Some(Color::White))];
         let side = prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]);
-        (prop::collection::vec(cell, cells), side).prop_map(move |(cells, side)| BoardSyntax { size, cells, side })
+        (prop::collection::vec(cell, cells), side).prop_map(move |(cells, side)| BoardSyntax {
+            size,
+            cells,
+            side,
+            unplayable: Vec::new(),
+        })
     }
 
     fn tokens(size: u8) -> impl Strategy<Value = MoveToken> {
@@ -793,7 +812,7 @@ pub(super) mod tests {
             prop::collection::vec(prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]), 0..300),
             prop::option::of(prop_oneof![Just(Color::Black), Just(Color::White)]),
         )
-            .prop_map(|(size, cells, side)| BoardSyntax { size, cells, side });
+            .prop_map(|(size, cells, side)| BoardSyntax { size, cells, side, unplayable: Vec::new() });
         let token = (
             prop_oneof![
                 Just(MoveSyntax::Pass),

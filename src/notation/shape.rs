@@ -3,6 +3,7 @@
 //! and the round-trip checks use the same rules.
 
 use crate::core::{Color, Position, Start, Variant};
+use crate::notation::date::Date;
 use crate::notation::format::Format;
 use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved};
 
@@ -164,6 +165,12 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     if matches!(to, Format::Pgn | Format::Playok) {
         use_pgn_forms(&mut record, &resolved.end);
     }
+    // SGF's dates are ISO's (`1999-10-22`, `1988`).
+    if to == Format::Sgf
+        && let Some(date) = record.tag("date").and_then(Date::parse)
+    {
+        record.set_tag("date", date.iso());
+    }
     record
 }
 
@@ -171,29 +178,14 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
 /// as PGN writes dates (`1999.10.22`), and the final board's disc counts as the `score` when
 /// they give the stored margin.
 pub fn use_pgn_forms(record: &mut Record, end: &Position) {
-    if let Some(date) = record.tag("date").and_then(pgn_date) {
-        record.set_tag("date", date);
+    if let Some(date) = record.tag("date").and_then(Date::parse) {
+        record.set_tag("date", date.pgn());
     }
     let (black, white) = (end.count(Color::Black), end.count(Color::White));
     let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
     if record.tag("score").is_none() && end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
         record.set_tag("score", format!("{black}-{white}"));
     }
-}
-
-/// A date in PGN's form (`1999.10.26`) when it is written otherwise in a way kifu can tell:
-/// GGS's seconds since 1970 (`940607137`) or its date and time (`2003.12.15_12:33:18.MST`), an
-/// ISO date or time (`2024-12-24T00:00:00.000Z`). Other texts (`2004`, `2004.05.01`) stay.
-fn pgn_date(date: &str) -> Option<String> {
-    let date = date.trim();
-    if let Some((y, m, d)) = super::ggs_date(date) {
-        return Some(format!("{y:04}.{m:02}.{d:02}"));
-    }
-    let iso = date.get(..10)?.as_bytes();
-    let digits = |r: std::ops::Range<usize>| iso[r].iter().all(u8::is_ascii_digit);
-    let dated = |sep: u8| digits(0..4) && iso[4] == sep && digits(5..7) && iso[7] == sep && digits(8..10);
-    // (A PGN date alone, `2004.05.01`, is already right.)
-    (dated(b'-') || (dated(b'.') && date.len() > 10)).then(|| date[..10].replace('-', "."))
 }
 
 #[cfg(test)]
@@ -217,12 +209,22 @@ mod tests {
     }
 
     #[test]
-    fn dates_in_pgns_form() {
-        assert_eq!(pgn_date("940607137").as_deref(), Some("1999.10.22"));
-        assert_eq!(pgn_date("2024-12-24T00:28:43.456Z").as_deref(), Some("2024.12.24"));
-        assert_eq!(pgn_date("2004"), None);
-        assert_eq!(pgn_date("2004.05.01"), None);
-        assert_eq!(pgn_date("2003.12.15_12:33:18.MST").as_deref(), Some("2003.12.15"));
+    fn dates_take_each_formats_form() {
+        let rules = crate::core::Rules::othello().shared();
+        for (date, to, want) in [
+            ("2003.12.15_12:33:18.MST", Format::Sgf, "2003-12-15"),
+            ("940607137", Format::Sgf, "1999-10-22"),
+            ("2024.03.??", Format::Sgf, "2024-03"),
+            ("1988", Format::Pgn, "1988.??.??"),
+            ("2024-12-24T00:28:43.456Z", Format::Playok, "2024.12.24"),
+            ("1988", Format::Ggf, "1988"),
+            ("spring 1988", Format::Sgf, "spring 1988"),
+        ] {
+            let mut record = format::parse(Format::Transcript, "f5d6", Default::default()).unwrap();
+            record.set_tag("date", date);
+            let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
+            assert_eq!(shaped.tag("date"), Some(want), "{date} in {to:?}");
+        }
     }
 
     #[test]

@@ -188,6 +188,8 @@ impl Diagram {
             }
             _ => {}
         }
+        // Another variant's rules, so that the diagram reads back as this position.
+        diagram.notes.extend(crate::notation::kifu::footer(None, variant_spec(position).as_deref()));
         diagram
     }
 
@@ -229,11 +231,15 @@ impl Diagram {
         });
         // A kifu from a later move says who moves first in its `from move` line.
         let first = (first_number == 1).then(|| start.side_to_move());
-        let variant = start.rules().variant();
-        let spec = (*variant != crate::core::Variant::default()).then(|| variant.spec());
-        diagram.notes.extend(crate::notation::kifu::footer(first, spec.as_deref()));
+        diagram.notes.extend(crate::notation::kifu::footer(first, variant_spec(start).as_deref()));
         diagram
     }
+}
+
+/// The rules spec of a position of another variant than standard Othello.
+fn variant_spec(position: &Position) -> Option<String> {
+    let variant = position.rules().variant();
+    (*variant != crate::core::Variant::default()).then(|| variant.spec())
 }
 
 #[cfg(test)]

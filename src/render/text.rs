@@ -1,5 +1,6 @@
-//! Diagrams as text: plain ASCII (`X` black, `O` white, `-` empty, `.` a legal move, `#` a hole,
-//! the last move in brackets; in a kifu, `.` a cell off the board, so that the grid reads back),
+//! Diagrams as text: plain ASCII (`X` black, `O` white, `-` empty, `.` a legal move, `#` a hole
+//! or a cell off the board, the last move in brackets; in a kifu, `.` a cell off the board, so
+//! that the grid reads back),
 //! or Unicode discs on a green board in ANSI colours for a terminal.
 
 use super::diagram::{Cell, Diagram};
@@ -94,7 +95,7 @@ impl Diagram {
 fn plain(cell: &Cell, in_kifu: bool) -> String {
     match cell {
         Cell::Off if in_kifu => kifu::BLANK.into(),
-        Cell::Off => " ".into(),
+        Cell::Off => kifu::HOLE.into(),
         Cell::Hole => kifu::HOLE.into(),
         Cell::Empty => "-".into(),
         Cell::Disc { color: Color::Black, .. } => "X".into(),
@@ -149,7 +150,7 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_kifu_draws_cells_off_the_board_as_blanks() {
+    fn cells_off_the_board_are_blanks_in_a_kifu_and_hashes_in_a_position() {
         let rules = "8stars,holes=e3".parse::<Rules>().unwrap().shared();
         let start = Position::start(rules.clone());
         let text = Diagram::kifu(&start, &[], 1, &start).to_text(false);
@@ -158,7 +159,7 @@ mod tests {
         assert_eq!(lines[3], " 3 - - - - # - - - - -");
         assert_eq!(lines.last(), Some(&"rules 8stars,holes=e3"));
         let position = Diagram::position(&start, None, None, None).to_text(false);
-        assert!(position.lines().nth(1).is_some_and(|l| l.starts_with(" 1     - ")), "{position}");
+        assert!(position.lines().nth(1).is_some_and(|l| l.starts_with(" 1 # # - ")), "{position}");
     }
 
     #[test]

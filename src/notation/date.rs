@@ -1,0 +1,95 @@
+//! Dates as records write them (`1999.10.22`, `1999-10-22`, `1988`, `2024.03.??`, GGS's seconds
+//! since 1970, an ISO time), read into one calendar form and written in each format's.
+
+/// A calendar date whose month and day may be unknown.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Date {
+    /// The year.
+    pub year: u16,
+    /// The month (1-12), when known.
+    pub month: Option<u8>,
+    /// The day (1-31), when known (never without the month).
+    pub day: Option<u8>,
+}
+
+impl Date {
+    /// Reads a date: GGS's seconds since 1970 (`940607137`), or a year of four digits, then
+    /// optionally the month and the day, each of two digits or `??`, after `.`, `-` or `/`
+    /// (`2004`, `2004.05.01`, `2004-05`, `2024.03.??`), and optionally a time after `T`, `_` or
+    /// a space (`2024-12-24T00:28:43Z`, `2003.12.15_12:33:18.MST`). `None` for anything else.
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Date> {
+        let text = text.trim();
+        if let Some((year, month, day)) = super::ggs_date(text) {
+            return Some(Date { year, month: Some(month), day: Some(day) });
+        }
+        let digits = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit());
+        let year = text.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()?;
+        let mut date = Date { year, month: None, day: None };
+        let mut rest = &text[4..];
+        for (i, range) in [(1u8, 12u8), (1, 31)].into_iter().enumerate() {
+            let Some(sep) = rest.bytes().next().filter(|b| matches!(b, b'.' | b'-' | b'/')) else { break };
+            let part = rest.get(1..3)?;
+            let value = match part {
+                "??" => None,
+                _ if digits(part) => Some(part.parse::<u8>().ok().filter(|v| (range.0..=range.1).contains(v))?),
+                _ => return None,
+            };
+            rest = &rest[3..];
+            match i {
+                0 => date.month = value,
+                _ => date.day = value.filter(|_| date.month.is_some()),
+            }
+            // The same separator throughout.
+            if rest.bytes().next().is_some_and(|b| matches!(b, b'.' | b'-' | b'/') && b != sep) {
+                return None;
+            }
+        }
+        (rest.is_empty() || rest.starts_with(['T', '_', ' '])).then_some(date)
+    }
+
+    /// As PGN writes dates: `1999.10.22`, unknown parts `??` (`1988.??.??`).
+    #[must_use]
+    pub fn pgn(&self) -> String {
+        let part = |v: Option<u8>| v.map_or("??".to_owned(), |v| format!("{v:02}"));
+        format!("{:04}.{}.{}", self.year, part(self.month), part(self.day))
+    }
+
+    /// As ISO 8601 and SGF write dates: `1999-10-22`, shortened where a part is unknown
+    /// (`1988`, `1988-10`).
+    #[must_use]
+    pub fn iso(&self) -> String {
+        match (self.month, self.day) {
+            (Some(m), Some(d)) => format!("{:04}-{m:02}-{d:02}", self.year),
+            (Some(m), None) => format!("{:04}-{m:02}", self.year),
+            _ => format!("{:04}", self.year),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_read_in_every_form_and_written_in_each_formats() {
+        let cases = [
+            ("940607137", "1999.10.22", "1999-10-22"),
+            ("2024-12-24T00:28:43.456Z", "2024.12.24", "2024-12-24"),
+            ("2003.12.15_12:33:18.MST", "2003.12.15", "2003-12-15"),
+            ("2004.05.01", "2004.05.01", "2004-05-01"),
+            ("2004/05/01", "2004.05.01", "2004-05-01"),
+            ("1988", "1988.??.??", "1988"),
+            ("2024.03.??", "2024.03.??", "2024-03"),
+            ("2024.??.??", "2024.??.??", "2024"),
+            (" 2024-03 ", "2024.03.??", "2024-03"),
+        ];
+        for (text, pgn, iso) in cases {
+            let date = Date::parse(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!((date.pgn().as_str(), date.iso().as_str()), (pgn, iso), "{text}");
+        }
+        for text in ["", "Club night", "20240", "2024.13.01", "2024.01.32", "2024.01-05", "2024.1.5", "12/05/2004"] {
+            assert_eq!(Date::parse(text), None, "{text}");
+        }
+    }
+}
