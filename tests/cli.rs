@@ -80,6 +80,25 @@ fn bad_rules_are_usage_errors() {
 }
 
 #[test]
+fn a_missing_input_stops_the_run_before_any_output() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/logbook.gam");
+    for command in [
+        &["export", "--table", "games"][..],
+        &["validate", "-f", "csv"],
+        &["solve", "-f", "csv"],
+        &["eval", "-f", "csv"],
+    ] {
+        kifu()
+            .args(command)
+            .args([sample, "no-such-file.txt"])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains("cannot read no-such-file.txt"));
+    }
+}
+
+#[test]
 fn output_file_is_written_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("perft.csv");

@@ -284,7 +284,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         (Some((k, n)), Some(t)) => (t * (k - 1) / n)..(t * k / n),
         _ => 0..u64::MAX,
     };
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut sink = Sink::open(args.output.as_deref(), args.resume, &settings_text(&args))?;
     let resumed_from = sink.next;
     if sink.fresh {

@@ -47,7 +47,7 @@ enum Converted {
 /// Runs `kifu convert`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to);
     let progress = Progress::new(args.quiet, "converting");

@@ -89,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Some(path) => Arc::new(Evaluator::load(path)?),
         None => Evaluator::embedded().clone(),
     };
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, if args.check { "checking" } else { "evaluating" });
     let status = if args.check {

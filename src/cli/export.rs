@@ -90,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     let started = Instant::now();
     let columns = check_columns(args.table, &args.columns)?;
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     if args.format == TableFormat::Csv {
         out.write_all(header(args.table, &columns).as_bytes())?;

@@ -104,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let games = args.games.unwrap_or(if args.input.inputs.is_empty() { 1 } else { plan.openings.len() });
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let threads = threads.clamp(1, games.max(1));
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "playing");
     let next = AtomicUsize::new(0);

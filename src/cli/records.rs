@@ -41,10 +41,24 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    /// Refuses an `-o` file that is one of the inputs (see [`refuse_input_as_output`]).
-    pub fn refuse_as_output(&self, output: Option<&Path>) -> anyhow::Result<()> {
+    /// Checks the inputs before any output is written: every file is there and readable (see
+    /// [`check_readable`]), and none is the `-o` file (see [`refuse_input_as_output`]).
+    pub fn check(&self, output: Option<&Path>) -> anyhow::Result<()> {
+        check_readable(&self.inputs)?;
         refuse_input_as_output(self.inputs.iter().filter(|i| *i != "-").map(Path::new), output)
     }
+}
+
+/// Every input file is there and readable (stdin, `-`, aside): a missing one stops the run
+/// before its work begins (and before a CSV header is written), not after the files before it.
+fn check_readable(inputs: &[String]) -> anyhow::Result<()> {
+    for input in inputs.iter().filter(|i| *i != "-") {
+        let file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            anyhow::bail!("cannot read {input}: it is a directory");
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an `-o` file that is also one of `inputs`: written under a temporary name and moved
@@ -333,14 +347,7 @@ fn each_input(
     let rules_cache = Mutex::new(HashMap::new());
     let default_rules = Rules::othello().shared();
     let mut problems = Vec::new();
-    // Every file is there and readable before any is read: a missing one stops the run before
-    // its work begins, not after the files before it.
-    for input in inputs.iter().filter(|i| *i != "-") {
-        let file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            anyhow::bail!("cannot read {input}: it is a directory");
-        }
-    }
+    check_readable(&inputs)?;
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
         let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;

@@ -146,7 +146,7 @@ struct Row {
 /// Runs `kifu solve`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);

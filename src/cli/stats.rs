@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     })?;
     progress.finish();
     problems.warn("kifu stats");
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
         Format::Text => out.write_all(report(&summary, &args)?.as_bytes())?,

@@ -102,7 +102,7 @@ struct Checked {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     let started = Instant::now();
-    args.input.refuse_as_output(args.output.as_deref())?;
+    args.input.check(args.output.as_deref())?;
     let out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "validating");
     let mut counts = [0u64; 5];

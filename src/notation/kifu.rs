@@ -47,6 +47,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut from = 1usize;
     // The players of a line `kifu show` writes over the grid.
     let mut players = Vec::new();
+    // The passes of a line `kifu show --kifu` writes under it (`passes: white after 1, black
+    // before 41`): the number of the placement each follows (`before` the first: one less).
+    let mut passes: Vec<(usize, Span)> = Vec::new();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
@@ -83,6 +86,22 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         // line says of the first move is kept (the side to move in the count line is the end's).
         if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
             players.extend(super::board::players_line(line));
+            if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
+                let span = Span { start, end: start + line.trim_end().len() };
+                for entry in list.split(',') {
+                    let words: Vec<&str> = entry.split_whitespace().collect();
+                    let after = match words[..] {
+                        [_, "after", n] => n.parse::<usize>().ok(),
+                        [_, "before", n] => n.parse::<usize>().ok().map(|n| n.saturating_sub(1)),
+                        _ => None,
+                    };
+                    let after = after.ok_or_else(|| SyntaxError {
+                        span,
+                        message: format!("`{}` is no pass (`white after 12`, `black before 1`)", entry.trim()),
+                    })?;
+                    passes.push((after, span));
+                }
+            }
             if let Some(at) = lower.find("from move ") {
                 let digits: String = lower[at + 10..].chars().take_while(char::is_ascii_digit).collect();
                 from = digits.parse().unwrap_or(1).max(1);
@@ -178,11 +197,22 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         }
     }
     let mut record = Record { tags: players, ..Record::default() };
+    let last = from - 1 + moves.len();
+    let pass_after = |number: usize, record: &mut Record| {
+        for &(_, span) in passes.iter().filter(|(after, _)| *after == number) {
+            record.moves.push(MoveToken { mv: MoveSyntax::Pass, span, ..MoveToken::default() });
+        }
+    };
+    if let Some(&(after, span)) = passes.iter().find(|(after, _)| *after + 1 < from || *after > last) {
+        return Err(SyntaxError { span, message: format!("a pass after move {after}, outside the grid's moves") });
+    }
+    pass_after(from - 1, &mut record);
     for (k, slot) in moves.into_iter().enumerate() {
         let Some((mv, span)) = slot else {
             return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + from) });
         };
         record.moves.push(MoveToken { mv, span, ..MoveToken::default() });
+        pass_after(k + from, &mut record);
     }
     board.side = first;
     record.start = Some(board);
@@ -332,6 +362,19 @@ mod tests {
         let written = write(&record);
         assert_eq!(written.lines().nth(2), Some(" 2  .  #  .  .  .  ."), "{written}");
         assert_eq!(parse(&written).unwrap().without_spans(), record.without_spans());
+    }
+
+    #[test]
+    fn the_passes_line_puts_the_passes_back() {
+        let grid = "   a  b  c  d\n1  .  .  .  .\n2  .  O  X  .\n3  1  X  O  .\n4  .  2  .  .\n";
+        let names = |r: &Record| r.moves.iter().map(|t| t.mv.to_string()).collect::<Vec<_>>().join(" ");
+        let r = parse(&format!("{grid}passes: white after 1, black after 2, white after 2\n")).unwrap();
+        assert_eq!(names(&r), "a3 pass b4 pass pass");
+        let r = parse(&format!("{grid}pass: black before 1\n")).unwrap();
+        assert_eq!(names(&r), "pass a3 b4");
+        for bad in ["pass: white after 3", "pass: white later 1"] {
+            assert!(parse(&format!("{grid}{bad}\n")).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -384,6 +384,55 @@ pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
     text.chars().map(|c| if shown(c) { c } else { '\u{FFFD}' }).collect::<String>().into()
 }
 
+/// How a game was won without a final margin: by resignation, on time, or unsaid.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WinBy {
+    /// The loser resigned (GGF's flag `r`, SGF's `R`).
+    Resignation,
+    /// The loser ran out of time (GGF's `t`, SGF's `T` or `Time`).
+    Time,
+    /// The record names the winner alone (SGF's `B+`, PGN's `1-0`).
+    Unsaid,
+}
+
+/// The winner of a result that names one without a margin: GGS's flagged results (`+64.000:r`
+/// black won by resignation, `-64.000:t` white on time: the sign says who), SGF's `B+R`,
+/// `W+T`, `W+Time`, `B+` and PGN's `1-0`, `0-1`; `None` for anything else (margins, draws).
+#[must_use]
+pub fn win_without_margin(result: &str) -> Option<(Color, WinBy)> {
+    let text = result.trim();
+    if let Some((margin, flag)) = text.split_once(':') {
+        let winner = match margin.trim().parse::<f64>().ok()? {
+            m if m > 0.0 => Color::Black,
+            m if m < 0.0 => Color::White,
+            _ => return None,
+        };
+        let by = match flag.trim() {
+            "r" => WinBy::Resignation,
+            "t" => WinBy::Time,
+            _ => return None,
+        };
+        return Some((winner, by));
+    }
+    match text {
+        "1-0" => return Some((Color::Black, WinBy::Unsaid)),
+        "0-1" => return Some((Color::White, WinBy::Unsaid)),
+        _ => {}
+    }
+    let winner = match text.get(..2).map(str::to_ascii_uppercase).as_deref() {
+        Some("B+") => Color::Black,
+        Some("W+") => Color::White,
+        _ => return None,
+    };
+    let by = match text[2..].to_ascii_uppercase().as_str() {
+        "R" | "RESIGN" => WinBy::Resignation,
+        "T" | "TIME" => WinBy::Time,
+        "" => WinBy::Unsaid,
+        _ => return None,
+    };
+    Some((winner, by))
+}
+
 /// The calendar date of a date written as GGS writes it, in seconds since 1970 (`940607137`:
 /// 1999-10-22); `None` for any other text.
 #[must_use]

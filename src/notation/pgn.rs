@@ -481,6 +481,10 @@ pub(crate) fn result_text(record: &Record) -> String {
     if let Some(outcome) = record.tag("outcome") {
         return outcome.to_owned();
     }
+    // A win by resignation or on time (GGF's `+64.000:r`, SGF's `W+T`).
+    if let Some((winner, _)) = record.tag("result").and_then(super::win_without_margin) {
+        return if winner == Color::Black { "1-0" } else { "0-1" }.into();
+    }
     match margin {
         Some(m) if m > 0.0 => "1-0".into(),
         Some(m) if m < 0.0 => "0-1".into(),

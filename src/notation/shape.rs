@@ -3,6 +3,7 @@
 //! and the round-trip checks use the same rules.
 
 use crate::core::{Color, Position, Start, Variant};
+use crate::notation::WinBy;
 use crate::notation::date::Date;
 use crate::notation::format::Format;
 use crate::notation::{BoardSyntax, MoveSyntax, Record, Resolved};
@@ -165,6 +166,7 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     if matches!(to, Format::Pgn | Format::Playok) {
         use_pgn_forms(&mut record, &resolved.end);
     }
+    use_result_forms(&mut record, to);
     // SGF's dates are ISO's (`1999-10-22`, `1988`).
     if to == Format::Sgf
         && let Some(date) = record.tag("date").and_then(Date::parse)
@@ -172,6 +174,39 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.set_tag("date", date.iso());
     }
     record
+}
+
+/// A result won without a margin (by resignation, on time) in the form of `to`: SGF's `B+R`,
+/// `W+T`, `B+` (also for a winner stated alone, PGN's `1-0`), GGF's `+64.000:r` / `-64.000:t`
+/// (GGS gives a resignation the whole board).
+fn use_result_forms(record: &mut Record, to: Format) {
+    let result = record.tag("result").map(str::to_owned);
+    let stated = result.as_deref().or(record.tag("outcome"));
+    let Some((winner, by)) = stated.and_then(super::win_without_margin) else {
+        // A draw stated alone (`1/2-1/2`) is SGF's `0`.
+        if to == Format::Sgf && result.is_none() && record.tag("outcome").is_some_and(|o| o.trim() == "1/2-1/2") {
+            record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
+            record.set_tag("result", "0");
+        }
+        return;
+    };
+    let text = match to {
+        Format::Sgf => {
+            let reason = match by {
+                WinBy::Resignation => "R",
+                WinBy::Time => "T",
+                WinBy::Unsaid => "",
+            };
+            format!("{}+{reason}", if winner == Color::Black { 'B' } else { 'W' })
+        }
+        Format::Ggf if by != WinBy::Unsaid => {
+            let sign = if winner == Color::Black { '+' } else { '-' };
+            format!("{sign}64.000:{}", if by == WinBy::Resignation { 'r' } else { 't' })
+        }
+        _ => return,
+    };
+    record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
+    record.set_tag("result", text);
 }
 
 /// Gives a record the forms PGN writes, `end` being the position its moves lead to: the date
@@ -225,6 +260,31 @@ mod tests {
             let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
             assert_eq!(shaped.tag("date"), Some(want), "{date} in {to:?}");
         }
+    }
+
+    #[test]
+    fn wins_without_a_margin_take_each_formats_form() {
+        let rules = crate::core::Rules::othello().shared();
+        for (tag, value, to, want) in [
+            ("result", "+64.000:r", Format::Sgf, Some("B+R")),
+            ("result", "-64.000:t", Format::Sgf, Some("W+T")),
+            ("result", "B+R", Format::Ggf, Some("+64.000:r")),
+            ("result", "W+Time", Format::Ggf, Some("-64.000:t")),
+            ("outcome", "0-1", Format::Sgf, Some("W+")),
+            ("outcome", "1/2-1/2", Format::Sgf, Some("0")),
+            ("result", "Void", Format::Sgf, Some("Void")),
+            ("outcome", "1-0", Format::Ggf, None),
+        ] {
+            let mut record = format::parse(Format::Transcript, "f5d6", Default::default()).unwrap();
+            record.set_tag(tag, value);
+            let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
+            assert_eq!(shaped.tag("result"), want, "{value} in {to:?}");
+        }
+        // PGN names the winner.
+        let ggf = "(;GM[Othello]PB[a]PW[b]TY[8]RE[-64.000:t]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6];)";
+        let record = format::parse(Format::Ggf, ggf, Default::default()).unwrap();
+        let shaped = for_format(record.resolve(rules).unwrap(), Format::Pgn).unwrap();
+        assert!(format::write(Format::Pgn, &shaped).contains("[Result \"0-1\"]"));
     }
 
     #[test]
