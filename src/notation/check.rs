@@ -7,7 +7,9 @@ use super::format::Format;
 use super::{MoveSyntax, Record, Span, transcript};
 use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
-use crate::core::{Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules};
+use crate::core::{
+    Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square,
+};
 
 /// A record's verdict.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -150,6 +152,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
                 reason: "the square is outside the board".into(),
                 span: token.span,
             });
+            check.suggestion = suggest_on_board(record, rules, i, &end);
             return check;
         }
         Err(e) => {
@@ -506,6 +509,44 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
     }
 }
 
+/// The square of the board a move written off it (`c9`, `i4` on 8x8) likely meant: a legal
+/// move on `before` (the position it was tried on) in the same file or rank with which the whole
+/// record replays, else the one with which most of it does (at least one more move).
+fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Position) -> Option<String> {
+    let MoveSyntax::Square { file, rank } = record.moves[at].mv else { return None };
+    let mut mover = before.clone();
+    if !mover.has_placement() && mover.check(Move::Pass).is_ok() {
+        let _ = mover.play_mut(Move::Pass);
+    }
+    let mut best: Option<(usize, bool, Square)> = None;
+    for sq in mover.legal_placements() {
+        let (f, r) = rules.file_and_rank(sq);
+        if f != file && r != rank {
+            continue;
+        }
+        let mut fixed = record.clone();
+        fixed.moves[at].mv = MoveSyntax::Square { file: f, rank: r };
+        let Ok(game) = fixed.game(rules.clone()) else { continue };
+        let (replays, complete) = match game.replay(Passes::Implicit) {
+            Ok(_) => (record.moves.len(), true),
+            Err(e) => (e.ply - 1, false),
+        };
+        if best.is_none_or(|(most, _, _)| replays > most) {
+            best = Some((replays, complete, sq));
+        }
+    }
+    let (replays, complete, sq) = best?;
+    let rest = if complete {
+        "the rest of the game then replays".to_owned()
+    } else {
+        let more = replays.checked_sub(at + 1).filter(|&n| n > 0)?;
+        format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
+    };
+    let name = rules.square_name(sq);
+    let name = if record.moves[at].upper { name.to_uppercase() } else { name };
+    Some(format!("{name}? (the same {}; {rest})", if rules.file_and_rank(sq).0 == file { "file" } else { "rank" }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -570,6 +611,11 @@ mod tests {
         // An earlier illegal move is the one reported.
         let c = check(&transcript::parse("c2c2g4").unwrap(), &rules, Format::Transcript);
         assert_eq!(c.problem.map(|p| p.ply), Some(2));
+        // A rank typed one too high: the legal move of the same file is suggested.
+        let rules = Rules::othello().shared();
+        let c = check(&transcript::parse("f5d6c9d3c4f4f6f3e6e7").unwrap(), &rules, Format::Transcript);
+        assert_eq!(c.problem.as_ref().map(|p| p.ply), Some(3));
+        assert_eq!(c.suggestion.as_deref(), Some("c3? (the same file; the rest of the game then replays)"));
     }
 
     #[test]
