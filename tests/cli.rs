@@ -146,11 +146,12 @@ fn rules_resolves_a_spec() {
 #[test]
 fn completions_and_man_page() {
     kifu().args(["completions", "bash"]).assert().success().stdout(predicate::str::contains("kifu"));
-    kifu()
-        .arg("man")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains(".TH kifu").and(predicate::str::contains("Exit status")));
+    kifu().arg("man").assert().success().stdout(
+        predicate::str::contains(".TH kifu")
+            .and(predicate::str::contains(".SH EXIT STATUS\n0 all good"))
+            .and(predicate::str::contains(".SH ENVIRONMENT\nNO_COLOR"))
+            .and(predicate::str::contains("EXTRA").not()),
+    );
     kifu()
         .args(["man", "solve"])
         .assert()
@@ -160,8 +161,12 @@ fn completions_and_man_page() {
     let dir = tempfile::tempdir().unwrap();
     kifu().args(["man", "--dir", dir.path().to_str().unwrap()]).assert().success();
     for page in ["kifu.1", "kifu-solve.1", "kifu-annotate.1", "kifu-validate.1"] {
-        assert!(dir.path().join(page).exists(), "{page}");
+        let text = std::fs::read_to_string(dir.path().join(page)).unwrap();
+        assert!(!text.contains(".SH EXTRA"), "{page}: the sections have their names");
     }
+    assert!(std::fs::read_to_string(dir.path().join("kifu-solve.1")).unwrap().contains(".SH NOTES\nScores are"));
+    // Completion offers the format names.
+    kifu().args(["completions", "bash"]).assert().stdout(predicate::str::contains("transcript kifu board obf"));
 }
 
 #[test]

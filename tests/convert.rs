@@ -161,6 +161,11 @@ fn wthor_from_names_writes_name_files() {
     assert_eq!(first["tags"]["date"], "2026");
     let second: serde_json::Value = serde_json::from_str(back.lines().nth(1).unwrap()).unwrap();
     assert_eq!(second["tags"]["white"], "Cid");
+    // Id 0 is WTHOR's unknown, `???` in the names files; the names start at 1.
+    let jou = std::fs::read(dir.join("club.JOU")).unwrap();
+    assert_eq!(&jou[16..19], b"???");
+    assert_eq!(&jou[16 + 20..16 + 23], b"Ann");
+    assert_eq!(&std::fs::read(&out).unwrap()[16..22], [1, 0, 1, 0, 2, 0], "tournament 1, Ann 1, Bob 2");
     // Compressed, as club.wtb.gz, it still has club.JOU and club.TRN as its names.
     let gz = dir.join("club.wtb.gz");
     let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());

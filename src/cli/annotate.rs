@@ -816,16 +816,21 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
 /// only with the same (the thread count aside: the output does not depend on it).
 fn settings_text(args: &Args) -> String {
     format!(
-        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; {:?}; {:?}; shard {:?}",
+        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; format: {}; table: {}; shard {:?}",
         env!("CARGO_PKG_VERSION"),
         args.input,
         args.engine,
         args.marks,
         args.hash_mb,
-        args.format,
-        args.table,
+        value_name(&args.format),
+        value_name(&args.table),
         args.shard
     )
+}
+
+/// An option's value as the command line writes it (`csv`, `plies`).
+fn value_name(value: &impl clap::ValueEnum) -> String {
+    value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
 /// The parts of two [`settings_text`]s that differ, one line each (`  depth: then Some(8), now

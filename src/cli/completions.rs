@@ -39,6 +39,13 @@ pub fn run_man(args: ManArgs) -> anyhow::Result<Status> {
     if let Some(dir) = &args.dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
         clap_mangen::generate_to(cli, dir).with_context(|| format!("writing the pages into {}", dir.display()))?;
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.extension().is_some_and(|e| e == "1") {
+                let page = std::fs::read_to_string(&path)?;
+                std::fs::write(&path, named_sections(&page))?;
+            }
+        }
         return Ok(Status::Ok);
     }
     let page = match &args.command {
@@ -51,8 +58,41 @@ pub fn run_man(args: ManArgs) -> anyhow::Result<Status> {
             found.with_context(|| format!("no command `{name}` (kifu --help lists them)"))?
         }
     };
+    let mut roff = Vec::new();
+    clap_mangen::Man::new(page).render(&mut roff)?;
     let mut out = std::io::stdout().lock();
-    clap_mangen::Man::new(page).render(&mut out)?;
+    out.write_all(named_sections(&String::from_utf8_lossy(&roff)).as_bytes())?;
     out.flush()?;
     Ok(Status::Ok)
+}
+
+/// A page with the text after the options (clap_mangen's `EXTRA` section) under the sections
+/// man pages have: `EXIT STATUS`, `ENVIRONMENT` and `SEE ALSO` for the paragraphs that start
+/// `Exit status:`, `Environment:` and `Manual pages:`, `NOTES` for the rest.
+fn named_sections(page: &str) -> String {
+    const NAMED: [(&str, &str); 3] =
+        [("Exit status: ", "EXIT STATUS"), ("Environment: ", "ENVIRONMENT"), ("Manual pages: ", "SEE ALSO")];
+    let mut out = String::with_capacity(page.len());
+    // In the `EXTRA` section: whether a heading of ours has been written yet.
+    let mut extra: Option<bool> = None;
+    for line in page.split_inclusive('\n') {
+        if line.starts_with(".SH ") {
+            extra = (line.trim_end() == ".SH EXTRA").then_some(false);
+            if extra.is_some() {
+                continue;
+            }
+        } else if let Some(headed) = extra.as_mut() {
+            if let Some((start, title)) = NAMED.iter().find(|(start, _)| line.starts_with(start)) {
+                out.push_str(&format!(".SH {title}\n{}", &line[start.len()..]));
+                *headed = true;
+                continue;
+            }
+            if !*headed {
+                out.push_str(".SH NOTES\n");
+                *headed = true;
+            }
+        }
+        out.push_str(line);
+    }
+    out
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::progress::Progress;
-use super::records::{self, InputArgs, Source, parse_format};
+use super::records::{self, FormatParser, InputArgs, Source};
 use super::{Output, Status};
 use crate::core::Color;
 use crate::notation::format::{self, Format};
@@ -25,7 +25,7 @@ pub struct Args {
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
     /// The format to write.
-    #[arg(long, short, value_parser = parse_format)]
+    #[arg(long, short, value_parser = FormatParser)]
     pub to: Format,
     /// Write here instead of stdout. For `--to wthor` with names not from a WTHOR base, the
     /// names go to OUT's stem with .JOU and .TRN.
@@ -199,16 +199,22 @@ impl WthorGame {
     }
 }
 
-/// Names numbered in order of first appearance.
-#[derive(Default)]
+/// Names numbered in order of first appearance, after id 0: WTHOR's unknown, `???` in its
+/// names files, for a record that names nobody (or `?`).
 struct Names {
     ids: HashMap<String, u16>,
     list: Vec<String>,
 }
 
+impl Default for Names {
+    fn default() -> Names {
+        Names { ids: HashMap::from([(String::new(), 0), ("?".into(), 0), ("???".into(), 0)]), list: vec!["???".into()] }
+    }
+}
+
 impl Names {
     fn id(&mut self, name: Option<&str>) -> u16 {
-        let name = name.unwrap_or("").to_owned();
+        let name = name.unwrap_or("").trim().to_owned();
         if let Some(&id) = self.ids.get(&name) {
             return id;
         }

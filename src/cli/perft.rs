@@ -49,6 +49,9 @@ pub struct Args {
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// No summary of a `--suite` run on stderr (its rows still say which positions mismatched).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `--passes` values.
@@ -236,6 +239,8 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
     let bad = rows.iter().filter(|r| r.status == "mismatch").count();
     let ok = rows.iter().filter(|r| r.status == "ok").count();
     let skipped = rows.len() - ok - bad;
-    stderr!("{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})", args.max_depth);
+    if !args.quiet {
+        stderr!("{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})", args.max_depth);
+    }
     Ok(if bad == 0 { Status::Ok } else { Status::SomeInvalid })
 }

@@ -11,7 +11,7 @@ use anyhow::Context as _;
 
 use super::engine_args::{Engine, EngineArgs};
 use super::progress::Progress;
-use super::records::{self, InputArgs, parse_format};
+use super::records::{self, FormatParser, InputArgs};
 use super::{Output, Status};
 use crate::core::{Move, Position, Rules, splitmix64};
 use crate::engine::analysis::{Analyst, Settings, SolverAnalyst};
@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// The format to write the games in.
-    #[arg(long, short, value_parser = parse_format, default_value = "transcript")]
+    #[arg(long, short, value_parser = FormatParser, default_value = "transcript")]
     pub to: Format,
     /// Write here instead of stdout.
     #[arg(long, short)]

@@ -18,7 +18,13 @@ impl Progress {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
         } else {
             let bar = ProgressBar::new_spinner();
-            let style = ProgressStyle::with_template("{spinner} {msg} {human_pos} records ({per_sec}, {elapsed})")
+            let style = ProgressStyle::with_template("{spinner} {msg} {human_pos} records ({rate}, {elapsed})")
+                .map(|style| {
+                    // Whole records a second, in thousands (`12,345/s`), not indicatif's four decimals.
+                    style.with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{}/s", indicatif::HumanCount(state.per_sec().round() as u64));
+                    })
+                })
                 .unwrap_or_else(|_| ProgressStyle::default_spinner());
             bar.set_style(style);
             bar.set_message(what.to_owned());

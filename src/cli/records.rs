@@ -23,7 +23,7 @@ pub struct InputArgs {
     pub inputs: Vec<String>,
     /// The input format (default: recognised from each file's name and first bytes): transcript,
     /// kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json.
-    #[arg(long, value_parser = parse_format)]
+    #[arg(long, value_parser = FormatParser)]
     pub from: Option<Format>,
     /// The rules for every record (default: the record's own, else standard Othello on the
     /// record's board size).
@@ -89,9 +89,27 @@ pub enum DigitsArg {
     D012,
 }
 
-/// Parses a format name for clap.
-pub fn parse_format(s: &str) -> Result<Format, String> {
-    s.parse()
+/// Parses a format name for clap (its aliases too: `wtb`, `gam`, ...), offering the names to
+/// shell completion.
+#[derive(Clone, Copy)]
+pub struct FormatParser;
+
+impl clap::builder::TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let parse: fn(&str) -> Result<Format, String> = str::parse;
+        parse.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(Format::ALL.into_iter().map(|f| clap::builder::PossibleValue::new(f.name()))))
+    }
 }
 
 /// Problems with whole inputs met while reading (a WTHOR header's wrong game count), in input
