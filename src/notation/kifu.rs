@@ -223,7 +223,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 }
 
 /// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
-/// when it has none): file letters on top, rank numbers on the left, two-digit cells, holes as
+/// when it has none): the players' line when the record names a player, file letters on top, rank numbers on the left, two-digit cells, holes as
 /// `#`; then the [`footer`].
 #[must_use]
 pub fn write(record: &Record) -> String {
@@ -255,9 +255,22 @@ pub fn write(record: &Record) -> String {
     for (k, i) in placements.enumerate() {
         grid[i] = (k + 1).to_string();
     }
-    let mut out = String::from("  ");
+    // Columns as wide as the widest cell (move 100 on a board of 10x10 and more).
+    let width = grid.iter().map(String::len).max().unwrap_or(2).max(2);
+    let mut out = String::new();
+    // The players, as `kifu show` writes them over a board, when the record names one.
+    let name =
+        |tag: &str| record.tag(tag).map(|n| super::printable(n.trim()).replace('\n', " ")).filter(|n| !n.is_empty());
+    if let (black, white) = (name("black"), name("white"))
+        && (black.is_some() || white.is_some())
+    {
+        let unknown = || "?".to_owned();
+        out.push_str(&super::board::write_players(&black.unwrap_or_else(unknown), &white.unwrap_or_else(unknown)));
+        out.push('\n');
+    }
+    out.push_str("  ");
     for file in 0..n {
-        out.push_str(&format!(" {:>2}", (b'a' + file as u8) as char));
+        out.push_str(&format!(" {:>width$}", (b'a' + file as u8) as char));
     }
     out.push('\n');
     // Ranks as the rules number them: rank 1 at the bottom under `rows=bottom` (the labels say
@@ -267,7 +280,7 @@ pub fn write(record: &Record) -> String {
     for rank in ranks {
         out.push_str(&format!("{:>2}", rank + 1));
         for file in 0..n {
-            out.push_str(&format!(" {:>2}", grid[rank * n + file]));
+            out.push_str(&format!(" {:>width$}", grid[rank * n + file]));
         }
         out.push('\n');
     }
@@ -362,6 +375,16 @@ mod tests {
         let written = write(&record);
         assert_eq!(written.lines().nth(2), Some(" 2  .  #  .  .  .  ."), "{written}");
         assert_eq!(parse(&written).unwrap().without_spans(), record.without_spans());
+    }
+
+    #[test]
+    fn the_players_are_written_and_read_back() {
+        let mut record = super::super::transcript::parse("f5d6").unwrap();
+        record.set_tag("white", "Bob (club)");
+        let grid = write(&record);
+        assert!(grid.starts_with("? (black) - Bob (club) (white)\n"), "{grid}");
+        assert_eq!(parse(&grid).unwrap().tags, [("white".to_owned(), "Bob (club)".to_owned())]);
+        assert!(write(&super::super::transcript::parse("f5d6").unwrap()).starts_with("    a"));
     }
 
     #[test]

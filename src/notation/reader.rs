@@ -564,6 +564,11 @@ impl Reader {
 
     /// Reports a record the scanner could not close, as an error of that record.
     fn cut_short(&mut self, pending: Pending, message: &str) {
+        self.cut_short_at(pending, Span::default(), message);
+    }
+
+    /// [`Reader::cut_short`] with the error at `span` of the record's text.
+    fn cut_short_at(&mut self, pending: Pending, span: Span, message: &str) {
         let raw = RawRecord {
             index: self.index,
             line: pending.line,
@@ -572,7 +577,7 @@ impl Reader {
             body: Body::Text(pending.text),
         };
         self.index += 1;
-        let err = raw.error(&self.name, Span::default(), message);
+        let err = raw.error(&self.name, span, message);
         self.ready.push_back(Err(ReadError::Record(err)));
     }
 
@@ -620,7 +625,12 @@ impl Reader {
                     // A `{` never closed: the next game's tags end its record.
                     self.in_comment = false;
                     if let Some(p) = self.pending.take() {
-                        self.cut_short(p, "a `{` comment is not closed before the next game's tags");
+                        // The `{` that opened it: the first after the last `}`.
+                        let after = p.text.rfind('}').map_or(0, |i| i + 1);
+                        let span = p.text[after..]
+                            .find('{')
+                            .map_or_else(Span::default, |i| Span { start: after + i, end: after + i + 1 });
+                        self.cut_short_at(p, span, "a `{` comment is not closed before the next game's tags");
                     }
                 }
                 let in_comment = self.in_comment;
@@ -1198,6 +1208,14 @@ mod tests {
         let text = "[Event \"a\"]\n\n1. f5 {open\n2. d6\n\n[Event \"b\"]\n\n1. f5 d6 *\n[Event \"c\"]\n1. f5 {a\n[%eval 2] } *\n";
         let got = read(text, Some(Format::Pgn));
         assert!(matches!(&got[0], Err(ReadError::Record(e)) if e.message.contains("not closed")), "{got:?}");
+        // The error points at the `{` that was never closed.
+        let at = |r: &Result<RawRecord, ReadError>| match r {
+            Err(ReadError::Record(RecordError { location: Location::Text { line, column, .. }, .. })) => {
+                (*line, *column)
+            }
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(at(&got[0]), (3, 7));
         // The next games are read, and a comment line that is no tag stays in its comment.
         let rest: Vec<_> = got[1..].iter().map(|r| r.as_ref().map(|r| r.line).unwrap()).collect();
         assert_eq!(rest, [6, 9]);
