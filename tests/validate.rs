@@ -49,6 +49,27 @@ fn a_clean_game_is_ok_with_its_counts() {
 }
 
 #[test]
+fn rules_that_do_not_read_are_reported_at_their_text() {
+    let (out, _, code) = validate(&[], "[Black \"a\"]\n[Rules \"bogus\"]\n\n1. f5 d6 *\n");
+    assert_eq!(code, 1);
+    assert!(out.starts_with("-:2:9: record 1: rules `bogus`: unknown rules preset"), "{out}");
+}
+
+#[test]
+fn a_wrong_result_is_pointed_at() {
+    // A logbook game of kifu's own sample with its score changed.
+    let line = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/logbook.gam")).unwrap();
+    let first = line.lines().next().unwrap();
+    let (moves, score) = first.split_once(": ").unwrap();
+    let wrong = format!("{moves}: +63 {}\n", score.split_whitespace().nth(1).unwrap_or("10"));
+    let (out, _, code) = validate(&[], &wrong);
+    assert_eq!(code, 1);
+    let column = moves.len() + 3;
+    assert!(out.starts_with(&format!("-:1:{column}: record 1: result_mismatch: the record says +63")), "{out}");
+    assert!(out.contains("^^^"), "a caret under the stored result: {out}");
+}
+
+#[test]
 fn every_reason_is_named() {
     let cases: &[(&[&str], &str, &str, u64, &str)] = &[
         (&[], "f5f5", "illegal", 2, "the square is already occupied"),

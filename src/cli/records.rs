@@ -157,7 +157,14 @@ impl Source<'_> {
     /// Parses a record and finds its rules; the error is located in the file.
     pub fn read(&self, raw: &RawRecord) -> Result<(Record, Arc<Rules>), RecordError> {
         let record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
-        let rules = self.rules_for(&record).map_err(|(span, message)| raw.error(self.name, span, message))?;
+        let rules = self.rules_for(&record).map_err(|(span, message)| {
+            // Rules that do not read: at their text in the record, where it has it.
+            let written = record.implied_spec().and_then(|spec| {
+                let at = raw.text().find(spec.as_ref()).filter(|_| !spec.is_empty())?;
+                Some(Span { start: at, end: at + spec.len() })
+            });
+            raw.error(self.name, written.unwrap_or(span), message)
+        })?;
         Ok((record, rules))
     }
 
@@ -170,7 +177,20 @@ impl Source<'_> {
                 0 => format!("{}: {}", check.status.name(), p.reason),
                 ply => format!("{}: move {ply}, {}: {}", check.status.name(), p.mv, p.reason),
             };
-            raw.error(self.name, if p.ply == 0 { Span::default() } else { p.span }, message)
+            let span = match (p.ply, &check.stored) {
+                (0, Some(stored)) if check.status == crate::notation::check::Status::ResultMismatch => {
+                    // The stored result where the text last gives it (a PGN's movetext result
+                    // after its tag; a logbook's score at the end of its line).
+                    let stored = stored.trim();
+                    raw.text()
+                        .rfind(stored)
+                        .filter(|_| !stored.is_empty())
+                        .map_or_else(Span::default, |at| Span { start: at, end: at + stored.len() })
+                }
+                (0, _) => Span::default(),
+                _ => p.span,
+            };
+            raw.error(self.name, span, message)
         })
     }
 

@@ -183,7 +183,9 @@ fn validate(source: &Source, raw: &RawRecord) -> Checked {
     if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format)
         && let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format)
     {
-        return Checked { row: row(source.name, raw.index + 1, &check, position(None, raw)), located: None };
+        let located = source.problem(raw, &check);
+        let place = position(located.as_ref(), raw);
+        return Checked { row: row(source.name, raw.index + 1, &check, place), located };
     }
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
