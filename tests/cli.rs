@@ -559,6 +559,10 @@ fn an_exact_solve_far_from_the_end_warns_first() {
     assert!(err.contains("warning: -#1 has 59 empty squares"), "{err}");
     let out = kifu().args(["solve", "-", "-j", "1", "--depth", "2"]).write_stdin("f5\n").output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
+    // A finished game has nothing to search, however many squares are empty.
+    let over = format!("XX{} O\n", "-".repeat(62));
+    let out = kifu().args(["solve", "-", "-j", "1"]).write_stdin(over).output().unwrap();
+    assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
 
 /// An `-o` file that is also an input is refused before anything is written: moved into place

@@ -32,6 +32,29 @@ fn a_position_with_35_moves_is_searched_without_a_panic() {
     assert!(matches!(solver.solve_with(&pos, Target::Exact, limits), Err(SolveError::Stopped { .. })));
 }
 
+/// A game that ends at the depth limit is worth its final margin there, not an evaluation
+/// (found by QA in session 38: a wipe-out one move ahead was scored -1 at depth 1).
+#[test]
+fn the_depth_limited_search_scores_a_game_that_ends_at_its_horizon() {
+    use kifu::engine::solve::Limits;
+    let rules = Rules::othello().shared();
+    let position = |text: &str| {
+        let record = board::parse(text, Digits::default()).unwrap();
+        record.start.as_ref().unwrap().position(rules.clone(), Color::Black).unwrap()
+    };
+    let mut solver = Solver::new(16, Counting::EmptiesToWinner);
+    // d1 takes both white discs: the game is over, black wins 64-0.
+    let wipe = position(&format!("XOO{} X", "-".repeat(61)));
+    assert_eq!(solver.search_with(&wipe, 1, Limits::default()).unwrap().score, 64);
+    // Of two moves, the one that wipes white out at once is worth more than the other's estimate.
+    let two = position("-------------X------------X-----XO------------------------------ X");
+    let scores = solver.search_moves_with(&two, 1, Limits::default()).unwrap();
+    assert!(scores.iter().all(|(_, e)| e.score == 64), "c5 wipes out at once, a6 too");
+    // At depth 2: black's only move lets white wipe black out.
+    let lost = position("--O---O-----------------------O-------------O------X------------ X");
+    assert_eq!(solver.search_with(&lost, 2, Limits::default()).unwrap().score, -64);
+}
+
 /// Solves every position of an OBF file; returns (index, solved score, file's best score, nodes).
 fn solve_file(path: &std::path::Path) -> Vec<(usize, i32, i32, u64)> {
     let text = std::fs::read_to_string(path).unwrap();

@@ -446,7 +446,8 @@ fn solve_row(
     };
     // An exact solve far from the end can run for hours: say so before it starts.
     let far = if Solver::counting_for(&pos).is_some() { 36 } else { 24 };
-    if args.depth.is_none() && args.time.is_none() && args.nodes.is_none() && !args.quiet && pos.empties() > far {
+    let unlimited = args.depth.is_none() && args.time.is_none() && args.nodes.is_none();
+    if unlimited && !args.quiet && pos.empties() > far && !pos.is_game_over() {
         stderr!(
             "kifu solve: warning: {}#{} has {} empty squares: an exact solve this far from the end can take \
              hours; --depth D or --time T searches instead",

@@ -1326,6 +1326,16 @@ impl Search<'_> {
         depth > 1 || !self.shortcuts()
     }
 
+    /// The value of a position at the depth limit: its evaluation (held inside the margins), or
+    /// its final margin when the game is over there.
+    #[inline]
+    fn leaf_value(&self, p: u64, o: u64, features: &Features) -> i32 {
+        match self.cx.eval.evaluate_unless_over(p, o, features) {
+            Some(value) => value.clamp(1 - SCALE * 64, SCALE * 64 - 1),
+            None => self.final_score(p, o) * SCALE,
+        }
+    }
+
     /// [`Search::midgame`] with the position's features when the caller has them (else they
     /// are read from the bitboards where needed), the root's moves split between threads when
     /// `split`.
@@ -1349,11 +1359,10 @@ impl Search<'_> {
             return self.pvs(p, o, low, high, passed) * SCALE;
         }
         if depth == 0 {
-            let value = match given {
-                Some(features) => self.cx.eval.evaluate_features(p, o, features),
-                None => self.cx.eval.evaluate(p, o),
+            return match given {
+                Some(features) => self.leaf_value(p, o, features),
+                None => self.leaf_value(p, o, &self.cx.eval.features(p, o)),
             };
-            return value.clamp(1 - SCALE * 64, SCALE * 64 - 1);
         }
         self.count_node();
         if self.aborted {
@@ -1412,10 +1421,10 @@ impl Search<'_> {
         }
         let original = (alpha, beta);
         let (best, best_move) = if depth == 1 {
-            // The children's values are their evaluations (none is the end of the game: there are
-            // more empty squares than moves to search). With the shortcuts, until one reaches
-            // beta: corners first, the squares next to an empty corner last (the likeliest to
-            // cut first, at no cost); else all of them in square order for the best.
+            // The children's values are their evaluations, or their final margins where the game
+            // ends (a side wiped out, or no move left for either). With the shortcuts, until one
+            // reaches beta: corners first, the squares next to an empty corner last (the likeliest
+            // to cut first, at no cost); else all of them in square order for the best.
             let cuts = self.shortcuts();
             let mut best = (i32::MIN, NO_MOVE);
             let (first, last) =
@@ -1423,8 +1432,7 @@ impl Search<'_> {
             for sq in Bits(first).chain(Bits(moves & !first & !last)).chain(Bits(last)) {
                 let f = flips(sq, p, o);
                 let child = features.play(sq, f);
-                let value = self.cx.eval.evaluate_features(o & !f, p | f | (1 << sq), &child);
-                let score = -value.clamp(1 - SCALE * 64, SCALE * 64 - 1);
+                let score = -self.leaf_value(o & !f, p | f | (1 << sq), &child);
                 if score > best.0 {
                     best = (score, sq as u8);
                     if cuts && score >= beta {

@@ -177,6 +177,20 @@ impl Evaluator {
     /// bitboards). With AVX-512 the weights are gathered 16 at a time.
     #[inline]
     pub(crate) fn evaluate_features(&self, p: u64, o: u64, features: &Features) -> i32 {
+        self.features_sum::<false>(p, o, features).unwrap_or_default()
+    }
+
+    /// [`Evaluator::evaluate_features`], or `None` when neither side has a move: the game is
+    /// over, and its value is its final margin, not an estimate. It costs nothing more: the
+    /// mobility terms generate both sides' moves anyway.
+    #[inline]
+    pub(crate) fn evaluate_unless_over(&self, p: u64, o: u64, features: &Features) -> Option<i32> {
+        self.features_sum::<true>(p, o, features)
+    }
+
+    /// The sum of [`Evaluator::evaluate_features`]; `None` when `OVER` and the game is over.
+    #[inline(always)]
+    fn features_sum<const OVER: bool>(&self, p: u64, o: u64, features: &Features) -> Option<i32> {
         debug_assert_eq!(*features, self.features(p, o));
         #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
         {
@@ -184,7 +198,7 @@ impl Evaluator {
             // a 16-bit value and an offset is below `full_len`, so every weight read lies in the
             // phase's table or the `PADDING` entries after it, with room for the two bytes each
             // gather reads past its weight.
-            self.sum_with(p, o, |table, layout| unsafe {
+            self.sum_with::<OVER>(p, o, |table, layout| unsafe {
                 let (offsets, indices) = (&layout.lane_offsets, &features.mover.0);
                 // An instance count known at compile time for each set.
                 if self.set.instances == pattern::SOLVER_INSTANCES {
@@ -195,20 +209,20 @@ impl Evaluator {
             })
         }
         #[cfg(not(all(target_arch = "x86_64", target_feature = "avx512f")))]
-        self.sum(p, o, features.mover.0[..self.set.instances].iter().map(|&index| usize::from(index)))
+        self.sum::<OVER>(p, o, features.mover.0[..self.set.instances].iter().map(|&index| usize::from(index)))
     }
 
     #[inline(always)]
     fn evaluate_with(&self, p: u64, o: u64, extract: impl Fn(u64, u64) -> u64 + Copy) -> i32 {
         let layout = layout();
         let instances = &layout.instances[..self.set.instances];
-        self.sum(p, o, instances.iter().map(|inst| layout.raw_index(inst, p, o, extract)))
+        self.sum::<false>(p, o, instances.iter().map(|inst| layout.raw_index(inst, p, o, extract))).unwrap_or_default()
     }
 
-    /// The evaluation given the raw index of each instance, in order.
+    /// The evaluation given the raw index of each instance, in order ([`Evaluator::sum_with`]).
     #[inline(always)]
-    fn sum(&self, p: u64, o: u64, indices: impl Iterator<Item = usize>) -> i32 {
-        self.sum_with(p, o, |table, layout| {
+    fn sum<const OVER: bool>(&self, p: u64, o: u64, indices: impl Iterator<Item = usize>) -> Option<i32> {
+        self.sum_with::<OVER>(p, o, |table, layout| {
             let mut sum = 0;
             for (&offset, index) in layout.offsets[..self.set.instances].iter().zip(indices) {
                 let at = offset as usize + index;
@@ -227,9 +241,10 @@ impl Evaluator {
 
     /// The evaluation with the pattern weights summed by `patterns` from the phase's table (its
     /// pattern tables, then mobility, then `PADDING` zeros) and the layout: their sum, the
-    /// bias of the empty-square count and both sides' mobility terms.
+    /// bias of the empty-square count and both sides' mobility terms; `None` instead when `OVER`
+    /// and neither side has a move.
     #[inline(always)]
-    fn sum_with(&self, p: u64, o: u64, patterns: impl FnOnce(&[i16], &Layout) -> i32) -> i32 {
+    fn sum_with<const OVER: bool>(&self, p: u64, o: u64, patterns: impl FnOnce(&[i16], &Layout) -> i32) -> Option<i32> {
         debug_assert_eq!(p & o, 0, "the sides overlap");
         let layout = layout();
         let empties = (!(p | o)).count_ones().min(60);
@@ -237,9 +252,12 @@ impl Evaluator {
         let table = &self.full[phase * self.set.full_len..];
         let sum = i32::from(self.bias[phase * EMPTIES_SLOTS + empties as usize]) + patterns(table, layout);
         let mobility = &table[self.set.full_mobility..];
-        let mine = (legal_moves(p, o).count_ones() as usize).min(MOBILITY_SLOTS - 1);
-        let theirs = (legal_moves(o, p).count_ones() as usize).min(MOBILITY_SLOTS - 1);
-        sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs])
+        let (mine, theirs) = (legal_moves(p, o).count_ones() as usize, legal_moves(o, p).count_ones() as usize);
+        if OVER && mine == 0 && theirs == 0 {
+            return None;
+        }
+        let (mine, theirs) = (mine.min(MOBILITY_SLOTS - 1), theirs.min(MOBILITY_SLOTS - 1));
+        Some(sum + i32::from(mobility[mine]) + i32::from(mobility[MOBILITY_SLOTS + theirs]))
     }
 
     /// [`Evaluator::evaluate`] with the portable bit extraction, for tests.
