@@ -451,6 +451,23 @@ mod tests {
     }
 
     proptest! {
+        /// The leaf value of the searches is the evaluation, but for a game that is over, which
+        /// it tells apart (a random game played to its end, or stopped anywhere before).
+        #[test]
+        fn evaluate_unless_over_tells_the_end(seed in any::<u64>(), plies in 0usize..70, wipe in any::<bool>()) {
+            let e = scrambled_once();
+            let (p, o) = random_position(seed, plies);
+            // A side wiped out: over with empty squares left.
+            let (p, o) = if wipe { (p | o, 0) } else { (p, o) };
+            let over = legal_moves(p, o) == 0 && legal_moves(o, p) == 0;
+            let features = e.features(p, o);
+            let got = e.evaluate_unless_over(p, o, &features);
+            prop_assert_eq!(got.is_none(), over);
+            if !over {
+                prop_assert_eq!(got, Some(e.evaluate_features(p, o, &features)));
+            }
+        }
+
         /// The evaluation does not change under any of the eight symmetries, whatever the weights.
         #[test]
         fn exactly_symmetric(seed in any::<u64>(), plies in 0usize..62) {
