@@ -109,6 +109,21 @@ fn formats_are_recognised_without_from() {
 }
 
 #[test]
+fn boards_of_variants_mark_their_holes() {
+    // A hole and the 8-stars board's cut corners are `#`, as `kifu export` writes them: read back
+    // without the rules, the board is refused rather than taken for another position.
+    let (board, err, code) = convert(&["--rules", "othello,holes=c3", "--to", "board", "-q"], b"f5d6\n");
+    assert_eq!(code, 0, "{err}");
+    let board = text(board);
+    assert_eq!(board.chars().nth(18), Some('#'), "c3: {board}");
+    let (_, err, code) = convert(&["--to", "json", "-q"], board.as_bytes());
+    assert_eq!(code, 1);
+    assert!(err.contains("`#` on c3 marks a hole"), "{err}");
+    let (back, err, code) = convert(&["--rules", "othello,holes=c3", "--to", "board", "-q"], board.as_bytes());
+    assert_eq!((code, text(back)), (0, board), "{err}");
+}
+
+#[test]
 fn utf16_files_are_read_as_their_text() {
     // What PowerShell's `>` writes: UTF-16, little-endian, a byte-order mark, CRLF line ends.
     let logbook = std::fs::read_to_string(data("logbook-200.gam")).unwrap();

@@ -110,7 +110,8 @@ impl BoardSyntax {
         self.cells[usize::from(rank - 1) * usize::from(self.size) + usize::from(file)]
     }
 
-    /// The board of a position, written in its rules' rank numbering.
+    /// The board of a position, written in its rules' rank numbering, its holes and cut cells
+    /// unplayable (written `#`).
     #[must_use]
     pub fn of_position(position: &Position) -> BoardSyntax {
         let rules = position.rules();
@@ -118,9 +119,10 @@ impl BoardSyntax {
         board.side = Some(position.side_to_move());
         for rank in 1..=rules.size() {
             for file in 0..rules.size() {
-                if let Some(sq) = rules.square_at(file, rank) {
-                    board.cells[usize::from(rank - 1) * usize::from(rules.size()) + usize::from(file)] =
-                        position.disc(sq);
+                let index = usize::from(rank - 1) * usize::from(rules.size()) + usize::from(file);
+                match rules.square_at(file, rank) {
+                    Some(sq) if rules.playable().contains(sq) => board.cells[index] = position.disc(sq),
+                    _ => board.unplayable.push(index),
                 }
             }
         }
