@@ -254,10 +254,7 @@ fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
             .filter(|v| !v.is_empty() && *v != "?")
             .map(|v| crate::notation::printable(v).into_owned())
     };
-    let players = match (known("black"), known("white")) {
-        (None, None) => None,
-        (b, w) => Some([b.unwrap_or_else(|| "?".to_owned()), w.unwrap_or_else(|| "?".to_owned())]),
-    };
+    let players = crate::notation::board::players_of(record);
     // Dates as ISO writes them (GGS's seconds since 1970 are no date to read).
     let date = known("date").map(|d| crate::notation::date::Date::parse(&d).map_or(d, |date| date.iso()));
     // A line of a date alone gets words, so that it reads back as text, not as a rank.

@@ -52,12 +52,7 @@ pub struct Suggestion {
 pub fn suggest(start: &Position, moves: &[Move], failed: usize, before: &Position) -> Vec<Suggestion> {
     let Some(Move::Place(written)) = moves.get(failed).copied() else { return Vec::new() };
     let mut out = Vec::new();
-    // The position the move was tried on; a forced pass may come first.
-    let mut mover = before.clone();
-    if !mover.has_placement() && mover.check(Move::Pass).is_ok() {
-        let _ = mover.play_mut(Move::Pass);
-    }
-    for candidate in mover.legal_placements() {
+    for candidate in to_play(before).legal_placements() {
         // The written square itself, legal after all (the record's colour was the fault), is no fix.
         if candidate == written {
             continue;
@@ -74,6 +69,17 @@ pub fn suggest(start: &Position, moves: &[Move], failed: usize, before: &Positio
     }
     out.sort_by(|a, b| b.replays.cmp(&a.replays).then(a.nearness.cmp(&b.nearness)));
     out
+}
+
+/// The position a record's move is played on when `before` is the position before it: a
+/// forced pass, which records may leave out, comes first.
+#[must_use]
+pub fn to_play(before: &Position) -> Position {
+    let mut mover = before.clone();
+    if !mover.has_placement() && mover.check(Move::Pass).is_ok() {
+        let _ = mover.play_mut(Move::Pass);
+    }
+    mover
 }
 
 /// A move left out of a record, or written in it once too often, near its illegal move.

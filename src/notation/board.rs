@@ -66,6 +66,19 @@ pub(crate) fn write_players(black: &str, white: &str) -> String {
     format!("{black} (black) - {white} (white)")
 }
 
+/// The players a record names, as [`write_players`] takes them: black then white, `?` for one
+/// it does not name (or names `?`), each on one line and printable; none when it names neither.
+pub(crate) fn players_of(record: &Record) -> Option<[String; 2]> {
+    let name = |tag: &str| {
+        let name = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?");
+        name.map(|v| super::printable(v).replace('\n', " "))
+    };
+    match (name("black"), name("white")) {
+        (None, None) => None,
+        (b, w) => Some([b.unwrap_or_else(|| "?".to_owned()), w.unwrap_or_else(|| "?".to_owned())]),
+    }
+}
+
 /// The players of a line as [`write_players`] writes it: the `black` and `white` tags, leaving
 /// out a name given as `?`.
 pub(crate) fn players_line(line: &str) -> Vec<(String, String)> {

@@ -474,17 +474,8 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
         diagnose::suggest(game.start(), game.moves(), e.ply - 1, &e.position).into_iter().next();
     let near_miss = |best: Suggestion| {
         let Move::Place(sq) = best.mv else { return None };
-        let name = rules.square_name(sq);
         let written = &record.moves[e.ply - 1];
-        let name = if written.upper { name.to_uppercase() } else { name };
-        let rest = if best.complete {
-            "the rest of the game then replays".to_owned()
-        } else {
-            // A square after which nothing more replays is no likelier than any other.
-            let more = best.replays.checked_sub(e.ply).filter(|&n| n > 0)?;
-            format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
-        };
-        Some(format!("{name}? ({}; {rest})", best.nearness.describe()))
+        proposal(rules, sq, written, best.nearness.describe(), (best.replays, best.complete), e.ply)
     };
     // A typo that lets the whole game replay first, then a move left out or written twice.
     if let Some(best) = best.filter(|b| b.complete) {
@@ -514,12 +505,8 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
 /// record replays, else the one with which most of it does (at least one more move).
 fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Position) -> Option<String> {
     let MoveSyntax::Square { file, rank } = record.moves[at].mv else { return None };
-    let mut mover = before.clone();
-    if !mover.has_placement() && mover.check(Move::Pass).is_ok() {
-        let _ = mover.play_mut(Move::Pass);
-    }
     let mut best: Option<(usize, bool, Square)> = None;
-    for sq in mover.legal_placements() {
+    for sq in diagnose::to_play(before).legal_placements() {
         let (f, r) = rules.file_and_rank(sq);
         if f != file && r != rank {
             continue;
@@ -536,15 +523,31 @@ fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Pos
         }
     }
     let (replays, complete, sq) = best?;
+    let how = if rules.file_and_rank(sq).0 == file { "the same file" } else { "the same rank" };
+    proposal(rules, sq, &record.moves[at], how, (replays, complete), at + 1)
+}
+
+/// A square proposed for the move `written` at `ply` (1-based), `how` it differs from it, and
+/// how far the record then replays (`replays` moves; `complete` when all do): `c3? (one
+/// character off; the rest of the game then replays)`. None when nothing after `ply` replays:
+/// such a square is no likelier than any other.
+fn proposal(
+    rules: &Rules,
+    sq: Square,
+    written: &super::MoveToken,
+    how: &str,
+    (replays, complete): (usize, bool),
+    ply: usize,
+) -> Option<String> {
     let rest = if complete {
         "the rest of the game then replays".to_owned()
     } else {
-        let more = replays.checked_sub(at + 1).filter(|&n| n > 0)?;
+        let more = replays.checked_sub(ply).filter(|&n| n > 0)?;
         format!("{more} more {} then replay", if more == 1 { "move" } else { "moves" })
     };
     let name = rules.square_name(sq);
-    let name = if record.moves[at].upper { name.to_uppercase() } else { name };
-    Some(format!("{name}? (the same {}; {rest})", if rules.file_and_rank(sq).0 == file { "file" } else { "rank" }))
+    let name = if written.upper { name.to_uppercase() } else { name };
+    Some(format!("{name}? ({how}; {rest})"))
 }
 
 #[cfg(test)]

@@ -259,13 +259,8 @@ pub fn write(record: &Record) -> String {
     let width = grid.iter().map(String::len).max().unwrap_or(2).max(2);
     let mut out = String::new();
     // The players, as `kifu show` writes them over a board, when the record names one.
-    let name =
-        |tag: &str| record.tag(tag).map(|n| super::printable(n.trim()).replace('\n', " ")).filter(|n| !n.is_empty());
-    if let (black, white) = (name("black"), name("white"))
-        && (black.is_some() || white.is_some())
-    {
-        let unknown = || "?".to_owned();
-        out.push_str(&super::board::write_players(&black.unwrap_or_else(unknown), &white.unwrap_or_else(unknown)));
+    if let Some([black, white]) = super::board::players_of(record) {
+        out.push_str(&super::board::write_players(&black, &white));
         out.push('\n');
     }
     out.push_str("  ");
