@@ -17,6 +17,8 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read};
 
+use unicode_width::UnicodeWidthChar;
+
 use super::format::{self, Format};
 use super::{Span, printable, wthor};
 
@@ -192,12 +194,21 @@ impl fmt::Display for RecordError {
                 if to < chars {
                     shown.push_str("...");
                 }
+                // The caret goes under its characters as a terminal shows them: a tab as a tab,
+                // a wide character (`Ｆ`, `漢`) over two columns.
                 let mut pad = String::from(if from > 0 { "   " } else { "" });
-                pad.extend(excerpt.chars().skip(from).take(at - from).map(|c| if c == '\t' { '\t' } else { ' ' }));
+                for c in excerpt.chars().skip(from).take(at - from) {
+                    match c {
+                        '\t' => pad.push('\t'),
+                        _ => pad.extend(std::iter::repeat_n(' ', c.width().unwrap_or(0))),
+                    }
+                }
                 let width = width.min(to.max(at + 1) - at);
+                let under: Vec<char> = excerpt.chars().skip(at).take(width).collect();
+                let columns = under.iter().map(|c| c.width().unwrap_or(0).max(1)).sum::<usize>() + width - under.len();
                 writeln!(f, "{:gutter$} |", "")?;
                 writeln!(f, "{line} | {shown}")?;
-                write!(f, "{:gutter$} | {pad}{}", "", "^".repeat(width))
+                write!(f, "{:gutter$} | {pad}{}", "", "^".repeat(columns))
             }
         }
     }
@@ -1246,6 +1257,13 @@ mod tests {
         assert!(text.ends_with("8 | W[zz];)\n  |   ^^"), "{text}");
         let first = raw.error("g", Span { start: 4, end: 6 }, "x");
         assert!(matches!(first.location, Location::Text { line: 7, column: 7, .. }), "{first:?}");
+    }
+
+    #[test]
+    fn the_caret_stands_under_wide_characters() {
+        let raw = RawRecord { index: 0, line: 1, column: 1, offset: 0, body: Body::Text("Ｆ５ｄ６Ｃ９".into()) };
+        let text = raw.error("t", Span { start: 12, end: 18 }, "c9").to_string();
+        assert!(text.ends_with("1 | Ｆ５ｄ６Ｃ９\n  |         ^^^^"), "{text}");
     }
 
     #[test]

@@ -2,15 +2,16 @@
 //!
 //! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`), any
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
-//! Logistello's logbook), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}` after a
+//! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first move without a sign, a `-`
+//! separates moves), full-width (`Ｆ５ｄ６`, `１．Ｆ５`, as Japanese input writes them), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}` after a
 //! move, a trailing score (`: -04 10`, kept as the tags `result` and `extra`), a result alone
 //! after the moves (`35-29` as `result`, `1-0` as `outcome`) and a trailing name after two
 //! spaces or a tab (`F5d6C3d3C4   Tiger`, the tag `name`; nothing square-like in it). Ranks up to 16
 //! (`a10`, `p16`). Written back compact, spaced or numbered.
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_until};
-use nom::character::complete::{digit1, one_of, satisfy};
+use nom::bytes::complete::{tag, tag_no_case, take_until, take_while1};
+use nom::character::complete::{one_of, satisfy};
 use nom::combinator::{opt, recognize, value};
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
@@ -28,10 +29,17 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
     let mut record = Record::default();
     let mut rest = text;
     loop {
-        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',');
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '、'));
         let offset = text.len() - rest.len();
         if rest.is_empty() {
             return Ok(record);
+        }
+        // A dash standing alone between moves (`f5 - d6`).
+        if let Some(after) = rest.strip_prefix('-').filter(|a| a.starts_with(char::is_whitespace))
+            && !record.moves.is_empty()
+        {
+            rest = after;
+            continue;
         }
         if let Ok((after, _)) = move_number(rest) {
             rest = after;
@@ -55,8 +63,12 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             return Ok(record);
         }
         match token(rest) {
-            Ok((after, (mv, color, upper))) => {
-                let span = Span { start: offset, end: text.len() - after.len() };
+            Ok((after, (mv, mut color, upper))) => {
+                let mut span = Span { start: offset, end: text.len() - after.len() };
+                if color == Some(Color::White) && dashes_separate(&record) {
+                    color = None;
+                    span.start += 1;
+                }
                 record.moves.push(MoveToken { mv, span, color, upper, ..MoveToken::default() });
                 rest = after;
             }
@@ -78,11 +90,15 @@ pub type PlainMove = (u8, u8, Option<Color>, Span, bool);
 
 /// Reads the common transcript shapes with a byte loop and no allocation: squares (`f5`, `F5`,
 /// `a10`), optionally signed (`+d3-c3`), separated by nothing, spaces or commas, and an optional
-/// `: result extra` tail, whose text it returns. Each square goes to `on_move`. `None` for
-/// anything else (numbers, passes, comments, names), which [`parse`]'s full grammar reads.
+/// `: result extra` tail, whose text it returns. Each square goes to `on_move`. A `-` after a
+/// first move without a sign separates moves (`f5-d6-c3`) instead of giving the next to white.
+/// `None` for anything else (numbers, passes, comments, names), which [`parse`]'s full grammar
+/// reads.
 pub fn scan_plain(text: &str, mut on_move: impl FnMut(PlainMove)) -> Option<Option<&str>> {
     let bytes = text.as_bytes();
     let mut i = 0;
+    // Whether the first move came without a sign (None before it).
+    let mut first_unsigned = None;
     while i < bytes.len() {
         let b = bytes[i];
         if b.is_ascii_whitespace() || b == b',' {
@@ -92,8 +108,8 @@ pub fn scan_plain(text: &str, mut on_move: impl FnMut(PlainMove)) -> Option<Opti
         if b == b':' {
             return Some(Some(&text[i + 1..]));
         }
-        let start = i;
-        let color = match b {
+        let mut start = i;
+        let mut color = match b {
             b'+' => Some(Color::Black),
             b'-' => Some(Color::White),
             _ => None,
@@ -101,6 +117,11 @@ pub fn scan_plain(text: &str, mut on_move: impl FnMut(PlainMove)) -> Option<Opti
         if color.is_some() {
             i += 1;
         }
+        if color == Some(Color::White) && first_unsigned == Some(true) {
+            color = None;
+            start = i;
+        }
+        first_unsigned.get_or_insert(color.is_none());
         let letter = *bytes.get(i)?;
         let file = letter.to_ascii_lowercase().wrapping_sub(b'a');
         if file >= 16 {
@@ -157,6 +178,12 @@ fn push_score(record: &mut Record, tail: &str) {
     }
 }
 
+/// Whether a `-` before the next move separates it from the one before (`f5-d6-c3`) rather than
+/// giving it to white: the first square came without a colour sign (passes carry none).
+fn dashes_separate(record: &Record) -> bool {
+    record.moves.iter().find(|m| m.mv != MoveSyntax::Pass).is_some_and(|m| m.color.is_none())
+}
+
 /// A result written alone after the moves, as players add it (`... a1 35-29`, `... a1 1-0`): the
 /// tag `result` for disc counts (as after `:`), `outcome` for a winner; `None` for anything else.
 fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
@@ -210,9 +237,18 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     SyntaxError { span: Span { start: offset, end }, message }
 }
 
-/// `12.`, `12...`, `12)`.
+/// `12.`, `12...`, `12)`, `１２．` (full width).
 fn move_number(input: &str) -> IResult<&str, &str> {
-    recognize(terminated(digit1, alt((tag("..."), tag("."), tag(")"))))).parse(input)
+    let digits = take_while1(|c| narrow(c).is_ascii_digit());
+    recognize(terminated(digits, alt((tag("..."), tag("."), tag(")"), tag("．"), tag("）"))))).parse(input)
+}
+
+/// The ASCII form of a full-width character (`Ｆ` is `F`, `５` is `5`); any other as it is.
+fn narrow(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        _ => c,
+    }
 }
 
 /// A pass, or an optionally signed square.
@@ -243,19 +279,23 @@ fn starts_square(b: &[u8]) -> bool {
         && b.get(1).is_some_and(u8::is_ascii_digit)
 }
 
-/// A file letter `a`-`p` (either case) and a rank 1-16.
+/// A file letter `a`-`p` (either case) and a rank 1-16, in ASCII or full width.
 fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
-    let (rest, letter) =
-        satisfy(|c| c.is_ascii_alphabetic() && ('a'..='p').contains(&c.to_ascii_lowercase())).parse(input)?;
-    let (rest, first) = satisfy(|c| ('1'..='9').contains(&c)).parse(rest)?;
-    let mut rank = first as u8 - b'0';
+    let (rest, letter) = satisfy(|c| {
+        let c = narrow(c);
+        c.is_ascii_alphabetic() && ('a'..='p').contains(&c.to_ascii_lowercase())
+    })
+    .parse(input)?;
+    let letter = narrow(letter);
+    let (rest, first) = satisfy(|c| ('1'..='9').contains(&narrow(c))).parse(rest)?;
+    let mut rank = narrow(first) as u8 - b'0';
     let mut rest = rest;
     // Greedy second digit when it keeps the rank within 16 (`a10` .. `a16`).
-    if let Some(d) = rest.chars().next().filter(char::is_ascii_digit) {
-        let two = rank * 10 + (d as u8 - b'0');
+    if let Some(d) = rest.chars().next().filter(|&d| narrow(d).is_ascii_digit()) {
+        let two = rank * 10 + (narrow(d) as u8 - b'0');
         if rank == 1 && two <= 16 {
             rank = two;
-            rest = &rest[1..];
+            rest = &rest[d.len_utf8()..];
         }
     }
     let file = letter.to_ascii_lowercase() as u8 - b'a';
@@ -275,7 +315,8 @@ pub enum Style {
 }
 
 /// Writes a record as one line; [`parse`] reads it back to the same moves, colours, cases,
-/// comments and score tags.
+/// comments and score tags (but white's `-` signs after a first square without one, which read
+/// as separators).
 #[must_use]
 pub fn write(record: &Record, style: Style) -> String {
     let mut out = String::new();
@@ -357,6 +398,40 @@ mod tests {
         assert_eq!(r.moves[1].color, Some(Color::White));
         assert_eq!(r.tag("result"), Some("-04"));
         assert_eq!(r.tag("extra"), Some("10"));
+    }
+
+    #[test]
+    fn dashes_after_an_unsigned_first_move_separate_moves() {
+        for text in ["f5-d6-c3-d3", "f5 - d6 - c3 - d3", "F5-d6-C3-d3: 33-31"] {
+            let r = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(squares(&r), ["f5", "d6", "c3", "d3"], "{text}");
+            assert!(r.moves.iter().all(|m| m.color.is_none()), "{text}: no move is given to a colour");
+            // The spans leave the dashes out, as the errors' carets should.
+            assert!(r.moves.iter().all(|m| !text[m.span.start..m.span.end].contains('-')), "{text}");
+        }
+        // The fast path and the full grammar (after a number) agree.
+        let numbered = parse("1. f5-d6-c3").unwrap();
+        assert!(numbered.moves.iter().all(|m| m.color.is_none()));
+        // A first move with a sign keeps the signs of the others.
+        assert_eq!(parse("-d3+c3").unwrap().moves[0].color, Some(Color::White));
+        assert_eq!(parse("+d3 -c3").unwrap().moves[1].color, Some(Color::White));
+        assert!(parse("- f5").is_err(), "a dash before any move separates nothing");
+    }
+
+    #[test]
+    fn reads_full_width_characters() {
+        for text in ["Ｆ５ｄ６Ｃ３ｄ３", "１．Ｆ５　ｄ６　２．Ｃ３　ｄ３", "ｆ５，ｄ６、ｃ３，ｄ３"]
+        {
+            let r = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(squares(&r), ["f5", "d6", "c3", "d3"], "{text}");
+        }
+        let r = parse("ａ１０Ｐ１６").unwrap();
+        assert_eq!(squares(&r), ["a10", "p16"]);
+        assert!(r.moves[1].upper);
+        // Spans are byte ranges of the text as written.
+        let text = "Ｆ５ｄ６";
+        let words: Vec<&str> = parse(text).unwrap().moves.iter().map(|m| &text[m.span.start..m.span.end]).collect();
+        assert_eq!(words, ["Ｆ５", "ｄ６"]);
     }
 
     #[test]
@@ -460,10 +535,15 @@ mod tests {
             if let Some(s) = score {
                 record.tags.push(("result".into(), s.to_string()));
             }
+            // After a first square without a sign, `-` separates moves: white's signs are not kept.
+            let mut expected = record.clone();
+            if dashes_separate(&record) {
+                expected.moves.iter_mut().filter(|m| m.color == Some(Color::White)).for_each(|m| m.color = None);
+            }
             for style in [Style::Compact, Style::Spaced, Style::Numbered] {
                 let text = write(&record, style);
                 let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?.without_spans();
-                prop_assert_eq!(&back, &record, "{}", text);
+                prop_assert_eq!(&back, &expected, "{}", text);
             }
         }
     }
