@@ -325,10 +325,20 @@ fn records_a_format_cannot_hold_are_refused_not_changed() {
     assert_eq!(code, 1);
     assert!(err.contains("standard 8x8 Othello only"), "{err}");
     // A result WTHOR cannot store is reported; the other game is still written.
-    let sgf = "(;FF[4]GM[2]SZ[8]RE[B+R];B[fe])\n(;FF[4]GM[2]SZ[8];B[fe];W[df])\n";
+    let sgf = "(;FF[4]GM[2]SZ[8]RE[Void];B[fe])\n(;FF[4]GM[2]SZ[8];B[fe];W[df])\n";
     let (_, err, code) = convert(&["--to", "wthor", "-o", tempdir().join("y.wtb").to_str().unwrap()], sgf.as_bytes());
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("1 record converted"), "{err}");
+    // A win by resignation is the whole board to the winner there, never the board as it stands.
+    let dir = tempdir();
+    let wtb = dir.join("r.wtb");
+    let pgn = "[Result \"1-0\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 4. c5 b3 5. c2 1-0\n";
+    let (_, err, code) = convert(&["--to", "wthor", "-o", wtb.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (out, err, code) = convert(&[wtb.to_str().unwrap(), "--to", "pgn"], b"");
+    assert_eq!(code, 0, "{err}");
+    let out = String::from_utf8(out).unwrap();
+    assert!(out.contains("[Result \"64-0\"]"), "{out}");
 }
 
 #[test]

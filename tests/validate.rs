@@ -293,6 +293,28 @@ fn stated_disc_counts_must_add_up() {
     );
 }
 
+/// PGN `Result` tags as people write them are checked too: margins, counts with a colon, words.
+#[test]
+fn pgn_results_in_other_forms_are_checked() {
+    let pgn = |result: &str| format!("[Event \"x\"]\n[Result \"{result}\"]\n\n{GAME}\n");
+    for (result, status) in [
+        ("B+18", "ok"),
+        ("+18", "ok"),
+        ("41:23", "ok"),
+        ("Black wins", "ok"),
+        ("W+2", "result_mismatch"),
+        ("-2", "result_mismatch"),
+        ("23:41", "result_mismatch"),
+        ("White wins", "result_mismatch"),
+        ("Draw", "result_mismatch"),
+        ("Black forfeits", "result_mismatch"),
+        ("?", "ok"),
+    ] {
+        let r = &rows(&["--from", "pgn"], &pgn(result))[0];
+        assert_eq!(r["status"], status, "{result}: {r}");
+    }
+}
+
 /// A move written twice or left out is named, when dropping or adding one a few moves before the
 /// illegal move lets the whole game replay (typed by a player: real slips, found by QA).
 #[test]

@@ -147,7 +147,9 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         corners_black: Some(corners[0]),
         corners_white: Some(corners[1]),
         first_corner_ply,
-        stored_result: tag("result"),
+        // As validate shows it: PGN's disc counts as written, else the result, else the winner
+        // stated alone (`1-0`).
+        stored_result: check.stored.clone().unwrap_or_default(),
         theoretical: tag("theoretical"),
         status: check.status.name(),
         opening: opening_name(game, check.plies),

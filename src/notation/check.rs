@@ -348,31 +348,29 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
         }
         Stated::NotCompared => return,
         Stated::Unreadable => {
-            check.status = Status::ResultMismatch;
-            check.problem = Some(Problem {
-                ply: 0,
-                mv: String::new(),
-                reason: format!(
-                    "the record's result `{}` is neither a margin (+4, -12, B+4) nor disc counts (34-30)",
-                    stored.trim()
-                ),
-                span: Span::default(),
-            });
+            let text = stored.to_owned();
+            no_result(check, &text);
             return;
         }
     };
     let rules_margin = check.score.score(Color::Black);
     let fits = |m: i32| (value - f64::from(m)).abs() < 1e-9;
-    let right = match format {
-        Format::Logbook => fits(plain),
-        Format::Pgn | Format::Playok => fits(plain) || fits(rules_margin),
-        _ => fits(rules_margin),
+    let right = match (counts_sum, format) {
+        // Counts tell their convention by their sum: the discs on the board (plain counts), or
+        // every square (the empty ones to the winner).
+        (Some(sum), _) if sum == discs => fits(plain),
+        (Some(_), _) => fits(rules_margin),
+        (None, Format::Logbook) => fits(plain),
+        (None, Format::Pgn | Format::Playok) => fits(plain) || fits(rules_margin),
+        (None, _) => fits(rules_margin),
     };
     if !right {
         let board = if format == Format::Logbook { plain } else { rules_margin };
         let board = match counts_sum {
             Some(sum) if sum == discs => format!("{}-{}", check.black, check.white),
-            Some(sum) if (sum + board) % 2 == 0 => format!("{}-{}", (sum + board) / 2, (sum - board) / 2),
+            Some(sum) if (sum + board) % 2 == 0 => {
+                format!("{}-{} (the empty squares to the winner)", (sum + board) / 2, (sum - board) / 2)
+            }
             _ => super::wthor::signed(board),
         };
         check.status = Status::ResultMismatch;
@@ -383,6 +381,20 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             span: Span::default(),
         });
     }
+}
+
+/// Sets `ResultMismatch` for a stored result that is none of the forms results take.
+fn no_result(check: &mut Check, text: &str) {
+    check.status = Status::ResultMismatch;
+    check.problem = Some(Problem {
+        ply: 0,
+        mv: String::new(),
+        reason: format!(
+            "the record's result `{}` is neither a margin (+4, -12, B+4), disc counts (34-30) nor a winner (1-0, 0-1, 1/2-1/2)",
+            text.trim()
+        ),
+        span: Span::default(),
+    });
 }
 
 /// What a stored result says of black's margin.
@@ -425,7 +437,16 @@ fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
     if check.status != Status::Ok || check.stored.is_some() {
         return;
     }
-    let Some(stated) = outcome.and_then(super::pgn::winner) else { return };
+    let Some(text) = outcome else { return };
+    let stated = match super::pgn::winner(text).or_else(|| super::win_without_margin(text).map(|(w, _)| Some(w))) {
+        Some(stated) => stated,
+        // An unknown result says nothing to compare.
+        None if matches!(text.trim().to_ascii_lowercase().as_str(), "" | "?" | "*" | "void" | "unknown") => return,
+        None => {
+            no_result(check, text);
+            return;
+        }
+    };
     if stated != check.score.winner {
         let board = match check.score.winner {
             Some(Color::Black) => "a win for black",
@@ -619,6 +640,29 @@ mod tests {
         let c = check(&transcript::parse("f5d6c9d3c4f4f6f3e6e7").unwrap(), &rules, Format::Transcript);
         assert_eq!(c.problem.as_ref().map(|p| p.ply), Some(3));
         assert_eq!(c.suggestion.as_deref(), Some("c3? (the same file; the rest of the game then replays)"));
+    }
+
+    /// Counts after a game tell their convention by their sum: plain counts add up to the discs
+    /// on the board, counts with the empty squares to the winner to every square.
+    #[test]
+    fn counts_are_compared_by_their_own_convention() {
+        let rules = Rules::othello().shared();
+        // A wipe-out with 21 empty squares, and a game ending with one empty square.
+        let wipe = "f5d6c6f4f3g4d3f6h5h3g6g5h4h6f7g3d7e6e7f8g8h8g7e8h2h7h1g2d8c8c7e3f2e1g1f1e2d2c5";
+        let one = "f5d6c5f6e6f4c6e7d3c2f8e8d8c3f7d7c4b4c8b6g5h5e3g6c7e2a6b7b5a5a4g7a8a7b8a3h4h3g4g3a2c1b3g8d1h8b1f1d2b2e1a1h7h6f3g2f2h2g1";
+        let verdict = |t: String| check(&transcript::parse(&t).unwrap(), &rules, Format::Transcript);
+        for good in [format!("{wipe} 0-43"), format!("{wipe} 0-64"), format!("{one} 61-2"), format!("{one} 62-2")] {
+            let c = verdict(good.clone());
+            assert_eq!(c.status, Status::Ok, "{good}: {:?}", c.problem);
+        }
+        let c = verdict(format!("{one} 61-3"));
+        assert_eq!(c.status, Status::ResultMismatch);
+        assert_eq!(
+            c.problem.unwrap().reason,
+            "the record says 61-3, the board gives 62-2 (the empty squares to the winner)"
+        );
+        let c = verdict(format!("{one} 60-3"));
+        assert_eq!(c.problem.unwrap().reason, "the record says 60-3, the board gives 61-2");
     }
 
     #[test]

@@ -429,30 +429,65 @@ pub(crate) fn counts(result: &str) -> Option<(i32, i32)> {
     Some((number(b)?, number(w)?))
 }
 
-/// The winner a result names (`Some(None)` for a draw): `1-0`, `0-1`, `1/2-1/2` or disc
-/// counts; `None` for anything else.
+/// The winner a result names (`Some(None)` for a draw): `1-0`, `0-1`, `1/2-1/2`, disc counts or
+/// a margin (`W+2`, `-2`); `None` for anything else.
 pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
+    let by_sign = |v: i32| match v.cmp(&0) {
+        std::cmp::Ordering::Greater => Some(Color::Black),
+        std::cmp::Ordering::Less => Some(Color::White),
+        std::cmp::Ordering::Equal => None,
+    };
     match result.trim() {
         "1-0" => Some(Some(Color::Black)),
         "0-1" => Some(Some(Color::White)),
         "1/2-1/2" => Some(None),
-        text => counts(text).map(|(b, w)| match b.cmp(&w) {
-            std::cmp::Ordering::Greater => Some(Color::Black),
-            std::cmp::Ordering::Less => Some(Color::White),
-            std::cmp::Ordering::Equal => None,
-        }),
+        text => counts(text).map(|(b, w)| by_sign(b - w)).or_else(|| margin(text).map(by_sign)),
     }
 }
 
-/// The tags a result (header value or movetext token) gives.
+/// Black's margin in a result written as one (`+2`, `-2`, `0`, `B+2`, `W+2`).
+pub(crate) fn margin(text: &str) -> Option<i32> {
+    let number = |s: &str| {
+        (!s.is_empty() && s.len() <= 2 && s.bytes().all(|c| c.is_ascii_digit()))
+            .then(|| s.parse::<i32>().ok())
+            .flatten()
+    };
+    let text = text.trim();
+    match text.as_bytes().first()? {
+        b'+' => number(&text[1..]),
+        b'-' => number(&text[1..]).map(|v| -v),
+        b'B' | b'b' if text[1..].starts_with('+') => number(&text[2..]),
+        b'W' | b'w' if text[1..].starts_with('+') => number(&text[2..]).map(|v| -v),
+        _ => number(text).filter(|&v| v == 0),
+    }
+}
+
+/// The tags a result (header value or movetext token) gives: disc counts (`33-31`, also written
+/// `33:31` or `33 - 31`) as `result` (their difference) and `score`; a margin (`+2`, `-2`, `B+2`,
+/// `W+2`) as `result`; a winner (`1-0`, `0-1`, `1/2-1/2`, or in words: `Black wins`, `White
+/// wins`, `Draw`) as `outcome` in PGN's form; anything else as `outcome` as written, which
+/// `kifu validate` reports as no result.
 fn result_tags(result: &str) -> Vec<(&'static str, String)> {
-    if result == "*" {
+    let text = result.trim();
+    if text == "*" {
         return vec![];
     }
-    match counts(result) {
-        Some((b, w)) => vec![("result", signed(b - w)), ("score", result.to_owned())],
-        None => vec![("outcome", result.to_owned())],
+    let compact: String = text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == ':' { '-' } else { c }).collect();
+    if let Some((b, w)) = counts(&compact) {
+        return vec![("result", signed(b - w)), ("score", compact)];
     }
+    if let Some(m) = margin(text) {
+        return vec![("result", signed(m))];
+    }
+    let words = text.to_ascii_lowercase();
+    let outcome = match words.trim_end_matches('.') {
+        _ if matches!(compact.as_str(), "1-0" | "0-1" | "1/2-1/2") => compact.as_str(),
+        "black wins" | "black won" | "black win" => "1-0",
+        "white wins" | "white won" | "white win" => "0-1",
+        "draw" | "drawn" | "a draw" | "tie" => "1/2-1/2",
+        _ => text,
+    };
+    vec![("outcome", outcome.to_owned())]
 }
 
 /// The result as written in the `Result` tag: the `score`, else counts from the `result` margin,
@@ -744,6 +779,22 @@ f4 4. pass PA 5. @@ 33-31
         // An unknown result in the movetext does not contradict the tag's.
         let r = parse("[Result \"33-31\"]\n1. f5 *").unwrap();
         assert_eq!((r.tag("result"), r.moves.len()), (Some("+2"), 1));
+        // Results as people write them in the tag: counts, margins and words.
+        for (written, tag, value) in [
+            ("31:33", "score", "31-33"),
+            ("31 - 33", "score", "31-33"),
+            ("W+2", "result", "-2"),
+            ("B+4", "result", "+4"),
+            ("-2", "result", "-2"),
+            ("White wins", "outcome", "0-1"),
+            ("Draw", "outcome", "1/2-1/2"),
+            ("1 - 0", "outcome", "1-0"),
+            ("Black forfeits", "outcome", "Black forfeits"),
+        ] {
+            let r = parse(&format!("[Result \"{written}\"]\n1. f5")).unwrap();
+            assert_eq!(r.tag(tag), Some(value), "{written}: {:?}", r.tags);
+        }
+        assert!(parse("[Result \"W+2\"]\n1. f5 1-0").is_err(), "a margin names its winner");
         assert!(parse("1. f5 1-0 d6").is_err());
         assert_eq!(parse("1. f5 (1... d6) 1-0").unwrap().moves.len(), 1, "a variation is skipped");
         assert!(parse("1. f5 1-0\n[Event \"next\"]").is_err());

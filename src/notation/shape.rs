@@ -148,6 +148,7 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         // GGF types beside conflicting rules belong to the types dropped with them.
         record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("ggf_type"));
     }
+    counts_as_margin(&mut record, &resolved.end);
     if to == Format::Ggf {
         // GGS names every game's type, the standard one too (`TY[8]`).
         if record.tag("rules").is_none() && record.tag("ggf_type").is_none() {
@@ -176,21 +177,47 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     record
 }
 
+/// Disc counts stated as the result (a transcript's `61-2`; PGN's `Result "61-2"`, read as the
+/// `score` beside their difference) become black's margin under the rules' scoring in `result`,
+/// the counts staying as `score`, so that every format writes a margin it can read: plain counts
+/// of a finished game's board (adding up to its discs) give the rules' margin, the empty squares
+/// going to the winner; other counts their difference (counts of every square are already
+/// that margin; counts that fit neither stay wrong, for `validate` to report).
+fn counts_as_margin(record: &mut Record, end: &Position) {
+    let counts = |tag: &str| record.tag(tag).and_then(super::pgn::counts);
+    let Some((black, white)) = counts("score").or_else(|| counts("result")) else { return };
+    let on_board =
+        (u32::try_from(black), u32::try_from(white)) == (Ok(end.count(Color::Black)), Ok(end.count(Color::White)));
+    let margin = match end.outcome() {
+        Some(outcome) if on_board => outcome.score(Color::Black),
+        _ => black - white,
+    };
+    if record.tag("score").is_none() {
+        record.set_tag("score", format!("{black}-{white}"));
+    }
+    record.set_tag("result", super::wthor::signed(margin));
+}
+
 /// A result won without a margin (by resignation, on time) in the form of `to`: SGF's `B+R`,
 /// `W+T`, `B+` (also for a winner stated alone, PGN's `1-0`), GGF's `+64.000:r` / `-64.000:t`
-/// (GGS gives a resignation the whole board).
+/// (GGS gives a resignation the whole board), WTHOR's whole board to the winner (`+64`, `-64`;
+/// WTHOR stores a disc count, never a winner alone).
 fn use_result_forms(record: &mut Record, to: Format) {
     let result = record.tag("result").map(str::to_owned);
     let stated = result.as_deref().or(record.tag("outcome"));
     let Some((winner, by)) = stated.and_then(super::win_without_margin) else {
-        // A draw stated alone (`1/2-1/2`) is SGF's `0`.
-        if to == Format::Sgf && result.is_none() && record.tag("outcome").is_some_and(|o| o.trim() == "1/2-1/2") {
+        // A draw stated alone (`1/2-1/2`) is SGF's `0`, and WTHOR's 32 discs each.
+        if matches!(to, Format::Sgf | Format::Wthor)
+            && result.is_none()
+            && record.tag("outcome").is_some_and(|o| o.trim() == "1/2-1/2")
+        {
             record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
             record.set_tag("result", "0");
         }
         return;
     };
     let text = match to {
+        Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
         Format::Sgf => {
             let reason = match by {
                 WinBy::Resignation => "R",
@@ -274,6 +301,10 @@ mod tests {
             ("outcome", "1/2-1/2", Format::Sgf, Some("0")),
             ("result", "Void", Format::Sgf, Some("Void")),
             ("outcome", "1-0", Format::Ggf, None),
+            // WTHOR stores a disc count: the whole board to a winner stated alone.
+            ("outcome", "1-0", Format::Wthor, Some("+64")),
+            ("result", "W+R", Format::Wthor, Some("-64")),
+            ("outcome", "1/2-1/2", Format::Wthor, Some("0")),
         ] {
             let mut record = format::parse(Format::Transcript, "f5d6", Default::default()).unwrap();
             record.set_tag(tag, value);
@@ -285,6 +316,35 @@ mod tests {
         let record = format::parse(Format::Ggf, ggf, Default::default()).unwrap();
         let shaped = for_format(record.resolve(rules).unwrap(), Format::Pgn).unwrap();
         assert!(format::write(Format::Pgn, &shaped).contains("[Result \"0-1\"]"));
+    }
+
+    /// Counts stated as a result become the margin under the rules: a finished game's plain
+    /// counts the margin with the empty squares to the winner, other counts their difference.
+    #[test]
+    fn counts_become_the_rules_margin() {
+        // A game ending with one empty square, black 61-2.
+        let one = "f5d6c5f6e6f4c6e7d3c2f8e8d8c3f7d7c4b4c8b6g5h5e3g6c7e2a6b7b5a5a4g7a8a7b8a3h4h3g4g3a2c1b3g8d1h8b1f1d2b2e1a1h7h6f3g2f2h2g1";
+        let rules = crate::core::Rules::othello().shared();
+        for (from, text, want) in [
+            (Format::Transcript, format!("{one} 61-2"), "+60"),
+            (Format::Transcript, format!("{one} 62-2"), "+60"),
+            (Format::Transcript, format!("{one} 41-23"), "+18"),
+            (Format::Pgn, format!("[Result \"61-2\"]\n\n{one} 61-2\n"), "+60"),
+            (Format::Transcript, "f5d6c3 3-2".to_owned(), "+1"),
+        ] {
+            let record = format::parse(from, &text, Default::default()).unwrap();
+            let resolved = record.resolve(rules.clone()).unwrap();
+            for to in [Format::Ggf, Format::Sgf, Format::Json, Format::Wthor] {
+                let shaped = for_format(resolved.clone(), to).unwrap();
+                // (GGF in GGS's form, `+60.000`.)
+                let want = if to == Format::Ggf { format!("{want}.000") } else { want.to_owned() };
+                assert_eq!(shaped.tag("result"), Some(want.as_str()), "{text} to {to:?}");
+            }
+            // PGN writes the counts back as they were stated.
+            let pgn = format::write(Format::Pgn, &for_format(resolved, Format::Pgn).unwrap());
+            let counts = text.rsplit(' ').next().unwrap().trim();
+            assert!(pgn.contains(&format!("[Result \"{counts}\"]")), "{pgn}");
+        }
     }
 
     #[test]

@@ -76,6 +76,12 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
                 record.tags.push(tag);
                 return Ok(record);
             }
+            // A result, then a name after two spaces or a tab (`... a1 33-31  Smith - Jones`).
+            Err(_) if let Some((tag, at)) = result_before_name(text, offset, &record) => {
+                record.tags.push(tag);
+                record.tags.push(("name".into(), text[at..].trim().to_owned()));
+                return Ok(record);
+            }
             Err(_) if is_trailing_name(text, offset, &record) => {
                 record.tags.push(("name".into(), text[offset..].trim().to_owned()));
                 return Ok(record);
@@ -193,8 +199,21 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
     }
     match word {
         "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
+        _ if super::pgn::margin(word).is_some() && !word.starts_with(['+', '-']) => {
+            Some(("result".into(), word.to_owned()))
+        }
         _ => super::pgn::counts(word).map(|_| ("result".into(), word.to_owned())),
     }
+}
+
+/// A result after the moves followed by a name ([`is_trailing_name`]): the result's tag and
+/// where the name starts.
+fn result_before_name(text: &str, offset: usize, record: &Record) -> Option<((String, String), usize)> {
+    let rest = &text[offset..];
+    let word_end = rest.find(char::is_whitespace)?;
+    let tag = trailing_result(&rest[..word_end], record)?;
+    let at = offset + word_end + rest[word_end..].len() - rest[word_end..].trim_start().len();
+    is_trailing_name(text, at, record).then_some((tag, at))
 }
 
 /// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, `8-Shot`, as
@@ -467,6 +486,12 @@ mod tests {
         assert_eq!(parse("f5d6c3 1/2-1/2").unwrap().tag("outcome"), Some("1/2-1/2"));
         assert!(parse("35-29").is_err(), "a result needs moves before it");
         assert!(parse("f5 d6 35-29 c3").is_err(), "a result comes last");
+        // ... but for a name after it, two spaces or a tab away.
+        let r = parse("f5 d6 c3 33-31  Smith - Jones").unwrap();
+        assert_eq!((r.tag("result"), r.tag("name")), (Some("33-31"), Some("Smith - Jones")));
+        assert_eq!(parse("f5d6c3\t1-0\tTiger").unwrap().tag("outcome"), Some("1-0"));
+        assert_eq!(parse("f5 d6 c3 B+2").unwrap().tag("result"), Some("B+2"));
+        assert_eq!(parse("f5 d6 c3 W+4").unwrap().tag("result"), Some("W+4"));
     }
 
     #[test]
