@@ -567,3 +567,41 @@ fn squares_are_named_as_the_rules_number_the_rows() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stdout(&out).contains("annotated up to the illegal move: ply 3: a1 is illegal"), "{}", stdout(&out));
 }
+
+/// The games written back keep the record's own comments and move times, the analysis after them.
+#[test]
+fn annotated_games_keep_their_comments_and_times() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("club.pgn");
+    std::fs::write(
+        &pgn,
+        "[Event \"Club night\"]\n[Date \"2024.03.05\"]\n\n1. f5 {my favourite} d6 2. c3 {time trouble [%emt 0:01:05]} d3 *\n",
+    )
+    .unwrap();
+    let out = stdout(&run(&[pgn.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "pgn"]));
+    assert!(out.contains("my favourite; ~"), "{out}");
+    assert!(out.contains("time trouble; ") && out.contains("[%emt 0:01:05]"), "{out}");
+    let ggf = dir.path().join("t.ggf");
+    std::fs::write(&ggf, "(;GM[Othello]TY[8]B[f5//1.5]W[d6/-2.39/0.01];)\n").unwrap();
+    let out = stdout(&run(&[ggf.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "ggf"]));
+    assert!(out.contains("/0.01]"), "the move time stays: {out}");
+    // The text heading gives the date as ISO.
+    let out = stdout(&run(&[pgn.to_str().unwrap(), "-q", "-j", "1", "--depth", "2"]));
+    assert!(out.lines().next().unwrap().ends_with("Club night, 2024-03-05"), "{out}");
+}
+
+/// A side without a move has no average loss or accuracy (not 0 and 100%).
+#[test]
+fn a_side_without_a_move_has_no_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("one.txt");
+    std::fs::write(&game, "f5\n").unwrap();
+    let out = stdout(&run(&[game.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "csv", "-t", "games"]));
+    let row = &rows(&out)[0];
+    assert_eq!(
+        (row["white_moves"].as_str(), row["white_accuracy"].as_str(), row["white_avg_loss"].as_str()),
+        ("0", "", "")
+    );
+    assert_eq!(row["black_moves"], "1");
+    assert!(!row["black_accuracy"].is_empty());
+}

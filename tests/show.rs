@@ -278,9 +278,14 @@ fn every_size_draws_as_svg() {
 fn a_failed_record_leaves_no_output_file() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("board.svg");
-    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "f5f5\n");
+    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "f5 x!\n");
     assert_eq!(code, 1, "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "neither the file nor a temporary one");
+    // A record with an illegal move is drawn up to it: the file is written, the exit code says
+    // the record is wrong.
+    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "f5f5\n");
+    assert_eq!(code, 1, "{err}");
+    assert!(check_svg(&std::fs::read_to_string(&target).unwrap()).root_element().has_tag_name("svg"));
 }
 
 /// The resvg binary, from `RESVG` or the `PATH`; the PNG test is skipped without one (as in CI).
@@ -440,4 +445,25 @@ fn position_diagrams_read_back() {
     // The players' line gives the players back.
     let (json, _, _) = run(&["convert", "-", "--to", "json", "-q"], &diagram);
     assert!(json.contains(r#""tags":{"black":"Vecchi Elisabetta","white":"Halvorsen Luke"}"#), "{json}");
+}
+
+/// A record with an illegal move is drawn up to it, by default and at any ply before it, and the
+/// move is reported all the same.
+#[test]
+fn a_record_with_an_illegal_move_is_drawn_up_to_it() {
+    let game = "f5d6c3d3c4f4a1e6\n";
+    let (out, err, code) = run(&["show"], game);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("ply 6 of 6"), "{out}");
+    assert!(out.contains("the record's move 7 is illegal: drawn up to it"), "{out}");
+    assert!(err.contains("-:1:13: record 1:") && err.contains("a1"), "{err}");
+    let (out, _, code) = run(&["show", "--ply", "3"], game);
+    assert_eq!(code, 1);
+    assert!(out.contains("ply 3 of 6"), "{out}");
+    let (out, _, code) = run(&["show", "--kifu"], game);
+    assert_eq!(code, 1);
+    assert!(out.contains(" 6 "), "{out}");
+    let (_, err, code) = run(&["show", "--ply", "8"], game);
+    assert_eq!(code, 1);
+    assert!(err.contains("the record has 6 plies before its illegal move"), "{err}");
 }

@@ -39,8 +39,8 @@ pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Losses (discs) from which a move is marked `?!`, `?` and `??`: three values, as
-    /// `--marks 2,6,12` or `--marks 2 6 12`.
-    #[arg(long, value_delimiter = ',', num_args = 1..=3, default_values_t = [2, 6, 12])]
+    /// `--marks 2,6,12` (one argument, so that a file name after it stays a file name).
+    #[arg(long, value_delimiter = ',', num_args = 1, default_values_t = [2, 6, 12])]
     pub marks: Vec<i32>,
     /// Games annotated at once (default: every core); each has its own search and table.
     #[arg(long, short = 'j')]
@@ -180,10 +180,10 @@ pub struct PlayerRow {
     pub loss: i64,
     /// Moves that lost nothing.
     pub best: u32,
-    /// Discs lost per move.
-    pub avg_loss: f64,
-    /// Share of moves that lost nothing, in percent.
-    pub accuracy: f64,
+    /// Discs lost per move (none without a move).
+    pub avg_loss: Option<f64>,
+    /// Share of moves that lost nothing, in percent (none without a move).
+    pub accuracy: Option<f64>,
     /// Moves marked `!`.
     pub only: u32,
     /// Moves marked `?!`.
@@ -204,8 +204,8 @@ impl PlayerRow {
             moves: t.moves,
             loss: t.loss,
             best: t.best,
-            avg_loss: round2(t.average_loss()),
-            accuracy: round2(t.accuracy()),
+            avg_loss: t.average_loss().map(round2),
+            accuracy: t.accuracy().map(round2),
             only: t.only,
             dubious: t.dubious,
             mistakes: t.mistakes,
@@ -575,16 +575,16 @@ fn game_row(game: &Annotated) -> GameRow<'_> {
         margin: game.margin(),
         black_moves: Some(b.moves),
         black_loss: Some(b.loss),
-        black_avg_loss: Some(round2(b.average_loss())),
-        black_accuracy: Some(round2(b.accuracy())),
+        black_avg_loss: b.average_loss().map(round2),
+        black_accuracy: b.accuracy().map(round2),
         black_only: Some(b.only),
         black_dubious: Some(b.dubious),
         black_mistakes: Some(b.mistakes),
         black_blunders: Some(b.blunders),
         white_moves: Some(w.moves),
         white_loss: Some(w.loss),
-        white_avg_loss: Some(round2(w.average_loss())),
-        white_accuracy: Some(round2(w.accuracy())),
+        white_avg_loss: w.average_loss().map(round2),
+        white_accuracy: w.accuracy().map(round2),
         white_only: Some(w.only),
         white_dubious: Some(w.dubious),
         white_mistakes: Some(w.mistakes),
@@ -652,6 +652,8 @@ fn value(score: i32, exact: bool) -> String {
 fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, Option<String>) {
     let rules = game.start.rules();
     let mut record = Record { tags: game.record.tags.clone(), start: game.record.start.clone(), moves: Vec::new() };
+    // The record's own tokens, for their comments and times (passes it left unwritten have none).
+    let mut written = game.record.moves.iter().peekable();
     for p in &game.plies {
         let mv = match p.played {
             Move::Pass => MoveSyntax::Pass,
@@ -660,8 +662,11 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
                 MoveSyntax::Square { file, rank }
             }
         };
+        let own = written.next_if(|t| t.mv == mv);
         let mut token = MoveToken::new(mv);
         token.color = Some(p.color);
+        token.time = own.and_then(|t| t.time);
+        token.comment = own.and_then(|t| t.comment.clone());
         if !p.forced {
             let how = searched(p, selectivity);
             let mut comment = format!("{} {}", p.mark.symbol(), value(p.played_score, p.exact)).trim_start().to_owned();
@@ -674,7 +679,11 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
                 ));
             }
             comment.push_str(&format!(" ({how})"));
-            token.comment = Some(comment);
+            // The record's own comment first, then the analysis.
+            token.comment = Some(match token.comment.take() {
+                Some(own) if !own.is_empty() => format!("{own}; {comment}"),
+                _ => comment,
+            });
             token.eval = Some(f64::from(p.played_score));
         }
         record.moves.push(token);
@@ -707,10 +716,13 @@ fn text(game: &Annotated, selectivity: u32) -> String {
         game.player(Color::Black),
         game.player(Color::White)
     );
-    for tag in ["event", "date"] {
-        if let Some(v) = game.record.tag(tag).filter(|v| !v.is_empty()) {
-            s.push_str(&format!(", {v}"));
-        }
+    if let Some(event) = game.record.tag("event").filter(|v| !v.is_empty()) {
+        s.push_str(&format!(", {event}"));
+    }
+    // Dates as `show` writes them (ISO), whatever form the record gave.
+    if let Some(date) = game.record.tag("date").filter(|v| !v.is_empty()) {
+        let iso = crate::notation::date::Date::parse(date).map_or_else(|| date.to_owned(), |d| d.iso());
+        s.push_str(&format!(", {iso}"));
     }
     if let Some(m) = game.margin() {
         s.push_str(&format!(", black {m:+}"));
@@ -759,14 +771,19 @@ fn text(game: &Annotated, selectivity: u32) -> String {
     s
 }
 
+/// A per-move figure with `digits` decimals, `-` when there is none (no move).
+fn figure(value: Option<f64>, digits: usize) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| format!("{v:.digits$}"))
+}
+
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{} moves, {} discs lost ({:.2} a move), {} best ({:.0}%), {} !, {} ?!, {} ?, {} ??",
+        "{} moves, {} discs lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??",
         t.moves,
         t.loss,
-        t.average_loss(),
+        figure(t.average_loss(), 2),
         t.best,
-        t.accuracy(),
+        figure(t.accuracy(), 0),
         t.only,
         t.dubious,
         t.mistakes,
@@ -791,15 +808,15 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
             let mut s = String::from(PLAYERS_HEADING);
             for row in player_rows(players) {
                 s.push_str(&format!(
-                    "  {}: {} game{}, {} moves, {} discs lost ({:.2} a move), {} best ({:.0}%), {} !, {} ?!, {} ?, {} ??\n",
+                    "  {}: {} game{}, {} moves, {} discs lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??\n",
                     crate::notation::printable(&row.player),
                     row.games,
                     if row.games == 1 { "" } else { "s" },
                     row.moves,
                     row.loss,
-                    row.avg_loss,
+                    figure(row.avg_loss, 2),
                     row.best,
-                    row.accuracy,
+                    figure(row.accuracy, 0),
                     row.only,
                     row.dubious,
                     row.mistakes,

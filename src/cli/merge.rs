@@ -243,12 +243,13 @@ fn split_text(text: &str) -> (&str, &str) {
 }
 
 /// Reads a line of the text players table:
-/// `  NAME: 2 games, 60 moves, 12 discs lost (0.20 a move), 50 best (83%), 1 !, 2 ?!, 0 ?, 0 ??`.
+/// `  NAME: 2 games, 60 moves, 12 discs lost (0.20 a move), 50 best (83%), 1 !, 2 ?!, 0 ?, 0 ??`
+/// (`-` for the figures of a player without a move).
 fn text_player(line: &str) -> Option<PlayerRow> {
     let (name, figures) = line.trim_start().rsplit_once(": ")?;
     let numbers: Vec<&str> = figures
         .split([' ', ',', '(', ')', '%'])
-        .filter(|t| t.chars().next().is_some_and(|c| c.is_ascii_digit()))
+        .filter(|t| *t == "-" || t.chars().next().is_some_and(|c| c.is_ascii_digit()))
         .collect();
     let [games, moves, loss, _avg, best, _accuracy, only, dubious, mistakes, blunders] = numbers[..] else {
         return None;

@@ -148,7 +148,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 stderr!("{e}");
                 failed += 1;
             }
-            Ok(text) => {
+            Ok((text, illegal)) => {
+                if let Some(e) = illegal {
+                    stderr!("{e}");
+                    failed += 1;
+                }
                 match &mut sink {
                     Sink::Folder(dir) => write_file(dir, seen, args.format, &text)?,
                     Sink::One(out) => {
@@ -191,17 +195,30 @@ fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow:
     file.finish()
 }
 
-/// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered.
+/// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered;
+/// with the record's illegal move, if it has one (the drawing stops before it).
 fn draw(
     source: &Source,
     raw: &RawRecord,
     args: &Args,
     color: bool,
     scorer: Option<&mut MoveScorer>,
-) -> Result<String, RecordError> {
+) -> Result<(String, Option<RecordError>), RecordError> {
     let fail = |message: String| raw.error(source.name, Default::default(), message);
-    let (record, rules) = source.read(raw)?;
-    let resolved = record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let (mut record, rules) = source.read(raw)?;
+    // A record with an illegal move is drawn up to it (where a hand-typed game went wrong), the
+    // move reported all the same.
+    let mut illegal = None;
+    let resolved = match record.resolve(rules.clone()) {
+        Ok(resolved) => resolved,
+        Err(e) if e.illegal.is_some() => {
+            let ply = e.illegal.as_ref().map_or(1, |bad| bad.ply);
+            illegal = Some((ply, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message))));
+            record.moves.truncate(ply - 1);
+            record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?
+        }
+        Err(e) => return Err(raw.error(source.name, e.span, e.message)),
+    };
     let moves = resolved.record.moves_under(&rules).map_err(|i| fail(format!("move {} is off the board", i + 1)))?;
     // Every ply: the position before it and the move.
     let mut plies: Vec<(Position, Move)> = Vec::with_capacity(moves.len());
@@ -213,7 +230,8 @@ fn draw(
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
     let total = plies.len();
     if let Some(ply) = args.ply.filter(|&p| p > total) {
-        return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies")));
+        let before = if illegal.is_some() { " before its illegal move" } else { "" };
+        return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     let mut diagram = if args.kifu {
         let from = args.ply.unwrap_or(0);
@@ -235,13 +253,17 @@ fn draw(
         diagram
     };
     (diagram.players, diagram.title) = heading(&resolved.record);
-    Ok(match args.format {
+    if let Some((ply, _)) = &illegal {
+        diagram.notes.push(format!("the record's move {ply} is illegal: drawn up to it"));
+    }
+    let text = match args.format {
         ShowFormat::Text => diagram.to_text(color),
         ShowFormat::Svg => diagram.to_svg(match args.theme {
             ThemeArg::Green => Theme::Green,
             ThemeArg::Print => Theme::Print,
         }),
-    })
+    };
+    Ok((text, illegal.map(|(_, e)| e)))
 }
 
 /// What goes over the board, from the record's tags: the players (black first), and a line

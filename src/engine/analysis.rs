@@ -2,11 +2,13 @@
 //! value, the discs lost and a mark.
 //!
 //! One search per position, carried backward: the played move's value is minus the value of the
-//! position it leads to, when both positions were searched alike (both exactly, or both to the
-//! same depth); otherwise the played move is searched on its own, as the position was. The
-//! positions are searched from the last to the first, so that each search finds the table filled
-//! by the one after it. Best is never below played: when the played move turns out better than
-//! the move the search preferred, it is the best move.
+//! position it leads to. Where a position is solved exactly, its best move's value is its own;
+//! where it is searched by depth, the move the search prefers is valued like the played one, by
+//! a search of the position it leads to (exact when that position is in the exact part), so that
+//! the two values compared always come from searches of the same kind and depth. The positions
+//! are searched from the last to the first, so that each search finds the table filled by the
+//! one after it. Best is never below played: when the played move is worth at least the move
+//! the search preferred, it is the best move.
 
 use std::time::Duration;
 
@@ -30,20 +32,13 @@ pub struct Found {
     pub nodes: u64,
 }
 
-impl Found {
-    /// Whether two values were found the same way, so that one may be carried to the other.
-    #[must_use]
-    pub fn alike(&self, other: &Found) -> bool {
-        (self.exact && other.exact) || (!self.exact && !other.exact && self.depth == other.depth)
-    }
-}
-
 /// What analyses positions: the engine behind [`analyse`] (a fake one in tests).
 pub trait Analyst {
+    /// Whether [`Analyst::position`] solves this position exactly rather than searching it by
+    /// depth.
+    fn exact_at(&self, position: &Position) -> bool;
     /// The best move and value of a position that is not over.
     fn position(&mut self, position: &Position) -> Result<Found, SolveError>;
-    /// The value of playing `mv`, searched as `like` was (exactly, or to the same depth).
-    fn move_like(&mut self, position: &Position, mv: Move, like: &Found) -> Result<Found, SolveError>;
     /// Whether `mv` gives the side to move at least `bound` under perfect play.
     fn reaches(&mut self, position: &Position, mv: Move, bound: i32) -> Result<bool, SolveError>;
 }
@@ -152,7 +147,14 @@ pub struct AnalysisError {
 
 /// Analyses a game given as its positions `positions[0..=n]` and the `n` moves between them
 /// (`positions[k + 1]` is `positions[k]` after `moves[k]`; passes are moves). `done` is called
-/// once per position searched.
+/// once per position.
+///
+/// The positions searched by depth go first, from the first to the last, each followed by the
+/// position its preferred move leads to when that is not the move played: a search then finds in
+/// the table only what searches of the same depth from the same or earlier positions left, never
+/// a deeper look along the played line, so that the values compared are alike. The positions
+/// solved exactly follow, from the last to the first (each solve finds the table filled by the
+/// one after it), and last the preferred moves of the positions whose next one is solved.
 pub fn analyse(
     analyst: &mut dyn Analyst,
     positions: &[Position],
@@ -162,91 +164,142 @@ pub fn analyse(
 ) -> Result<Vec<Ply>, AnalysisError> {
     assert_eq!(positions.len(), moves.len() + 1, "one more position than moves");
     let n = moves.len();
-    let last = &positions[n];
-    let mut next = match last.outcome() {
-        Some(outcome) => {
-            Found { best: None, score: outcome.score(last.side_to_move()), exact: true, depth: 0, nodes: 0 }
-        }
-        None if n == 0 => return Ok(Vec::new()),
-        None => analyst.position(last).map_err(|error| AnalysisError { ply: n + 1, error })?,
+    if n == 0 && positions[n].outcome().is_none() {
+        return Ok(Vec::new());
+    }
+    let fail = |k: usize| move |error| AnalysisError { ply: k + 1, error };
+    // A pass is chosen, and judged like a placement, where the rules let a player pass with
+    // placements at hand (voluntary passes); a forced pass is not searched.
+    let searched = |k: usize| {
+        k == n || moves[k] != Move::Pass || positions[k].legal_moves().iter().any(|m| matches!(m, Move::Place(_)))
     };
-    done();
+    // Each position's own value (none for a forced pass), and the value of each preferred move
+    // that is not the played one, by a search of the position it leads to.
+    let mut found: Vec<Option<Found>> = vec![None; n + 1];
+    let mut preferred: Vec<Option<(Move, Found)>> = vec![None; n];
+    // Searches by depth, forward.
+    for k in 0..=n {
+        let position = &positions[k];
+        if !searched(k) || position.outcome().is_some() || analyst.exact_at(position) {
+            continue;
+        }
+        let here = analyst.position(position).map_err(fail(k))?;
+        done();
+        if k < n
+            && let Some(mv) = here.best.filter(|&mv| mv != moves[k] && !here.exact)
+        {
+            let child = position.clone().play(mv).map_err(|_| fail(k)(SolveError::IllegalMove(mv)))?;
+            if child.outcome().is_some() || !analyst.exact_at(&child) {
+                preferred[k] = Some((mv, value_of(analyst, &child).map_err(fail(k))?));
+            }
+        }
+        found[k] = Some(here);
+    }
+    // Exact solves, backward.
+    for k in (0..=n).rev() {
+        let position = &positions[k];
+        if searched(k) && found[k].is_none() {
+            found[k] = Some(value_of(analyst, position).map_err(fail(k))?);
+            done();
+        } else if !searched(k) {
+            done();
+        }
+    }
+    // Preferred moves into the exact part.
+    for k in 0..n {
+        if let Some(here) = found[k].filter(|h| !h.exact)
+            && let Some(mv) = here.best.filter(|&mv| mv != moves[k])
+            && preferred[k].is_none()
+        {
+            let child = positions[k].clone().play(mv).map_err(|_| fail(k)(SolveError::IllegalMove(mv)))?;
+            preferred[k] = Some((mv, value_of(analyst, &child).map_err(fail(k))?));
+        }
+    }
+    // The plies, backward: each played move is worth minus the value of the position it leads to.
+    let mut next = found[n].expect("the last position is valued");
     let mut plies = Vec::with_capacity(n);
     for k in (0..n).rev() {
         let position = &positions[k];
         let played = moves[k];
-        let fail = |error| AnalysisError { ply: k + 1, error };
-        // A pass is chosen, and judged like a placement, where the rules let a player pass
-        // with placements at hand (voluntary passes).
-        let forced = played == Move::Pass && !position.legal_moves().iter().any(|m| matches!(m, Move::Place(_)));
-        let ply = if forced {
+        let played_score = -next.score;
+        let (ply, value) = match found[k] {
             // A forced pass: nothing to choose, nothing lost.
-            Ply {
-                ply: k + 1,
-                color: position.side_to_move(),
-                played,
-                best: played,
-                best_score: -next.score,
-                played_score: -next.score,
-                loss: 0,
-                exact: next.exact,
-                depth: next.depth,
-                mark: Mark::None,
-                empties: position.empties(),
-                nodes: 0,
-                forced: true,
+            None => {
+                let ply = Ply {
+                    ply: k + 1,
+                    color: position.side_to_move(),
+                    played,
+                    best: played,
+                    best_score: played_score,
+                    played_score,
+                    loss: 0,
+                    exact: next.exact,
+                    depth: next.depth,
+                    mark: Mark::None,
+                    empties: position.empties(),
+                    nodes: 0,
+                    forced: true,
+                };
+                // The same position, the other side to move.
+                (ply, Found { score: played_score, ..next })
             }
-        } else {
-            let found = analyst.position(position).map_err(fail)?;
-            let mut nodes = found.nodes;
-            let after = if found.alike(&next) {
-                Found { score: -next.score, ..next }
-            } else {
-                let own = analyst.move_like(position, played, &found).map_err(fail)?;
-                nodes += own.nodes;
-                own
-            };
-            let played_score = after.score;
-            let (best, best_score) = match found.best {
-                // The deeper look decides the value of the move both searches chose.
-                Some(mv) if mv == played => (played, played_score),
-                _ if played_score > found.score => (played, played_score),
-                Some(mv) => (mv, found.score),
-                None => (played, played_score),
-            };
-            let loss = best_score - played_score;
-            let exact = found.exact && after.exact;
-            let mut mark = Mark::for_loss(loss, thresholds);
-            let mover = position.side_to_move();
-            if exact
-                && loss == 0
-                && result_sign(best_score, mover, tie_taker(position)) >= 0
-                && only_move(analyst, position, played, best_score).map_err(fail)?
-            {
-                mark = Mark::Only;
-            }
-            Ply {
-                ply: k + 1,
-                color: position.side_to_move(),
-                played,
-                best,
-                best_score,
-                played_score,
-                loss,
-                exact,
-                depth: found.depth,
-                mark,
-                empties: position.empties(),
-                nodes,
-                forced: false,
+            Some(here) => {
+                let mut nodes = here.nodes;
+                let rival = match (here.best, preferred[k]) {
+                    (_, Some((mv, after))) => {
+                        nodes += after.nodes;
+                        Some((mv, -after.score))
+                    }
+                    (Some(mv), None) if mv != played => Some((mv, here.score)),
+                    _ => None,
+                };
+                let (best, best_score) = match rival {
+                    Some((mv, score)) if score > played_score => (mv, score),
+                    _ => (played, played_score),
+                };
+                let loss = best_score - played_score;
+                let exact = here.exact && next.exact;
+                let mut mark = Mark::for_loss(loss, thresholds);
+                if exact
+                    && loss == 0
+                    && result_sign(best_score, position.side_to_move(), tie_taker(position)) >= 0
+                    && only_move(analyst, position, played, best_score).map_err(fail(k))?
+                {
+                    mark = Mark::Only;
+                }
+                let ply = Ply {
+                    ply: k + 1,
+                    color: position.side_to_move(),
+                    played,
+                    best,
+                    best_score,
+                    played_score,
+                    loss,
+                    exact,
+                    depth: here.depth,
+                    mark,
+                    empties: position.empties(),
+                    nodes,
+                    forced: false,
+                };
+                (ply, here)
             }
         };
-        done();
-        next = Found { best: Some(ply.best), score: ply.best_score, exact: ply.exact, depth: ply.depth, nodes: 0 };
+        next = value;
         plies.push(ply);
     }
     plies.reverse();
     Ok(plies)
+}
+
+/// A position's value: its final margin when the game is over, else the analyst's search.
+fn value_of(analyst: &mut dyn Analyst, position: &Position) -> Result<Found, SolveError> {
+    match position.outcome() {
+        Some(outcome) => {
+            Ok(Found { best: None, score: outcome.score(position.side_to_move()), exact: true, depth: 0, nodes: 0 })
+        }
+        None => analyst.position(position),
+    }
 }
 
 /// Who wins a game that ends level under `position`'s rules, if anyone (`ties=second`: the
@@ -322,24 +375,18 @@ pub struct SolverAnalyst<'a> {
 }
 
 impl Analyst for SolverAnalyst<'_> {
+    fn exact_at(&self, position: &Position) -> bool {
+        position.empties() <= self.settings.exact_empties
+    }
+
     fn position(&mut self, position: &Position) -> Result<Found, SolveError> {
         let empties = position.empties();
-        if empties <= self.settings.exact_empties {
+        if self.exact_at(position) {
             let s = self.solver.solve_best_with(position, Limits::default())?;
             return Ok(Found { best: s.best, score: s.score, exact: true, depth: empties, nodes: s.nodes });
         }
         let e = self.solver.search_with(position, self.settings.depth, self.settings.limits())?;
         Ok(Found { best: e.best, score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
-    }
-
-    fn move_like(&mut self, position: &Position, mv: Move, like: &Found) -> Result<Found, SolveError> {
-        if like.exact {
-            let score = self.solver.solve_move_with(position, mv, Limits::default())?;
-            let depth = position.empties();
-            return Ok(Found { best: Some(mv), score, exact: true, depth, nodes: self.solver.nodes() });
-        }
-        let e = self.solver.search_move_with(position, mv, like.depth, Limits::default())?;
-        Ok(Found { best: Some(mv), score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
     }
 
     fn reaches(&mut self, position: &Position, mv: Move, bound: i32) -> Result<bool, SolveError> {
@@ -395,16 +442,16 @@ impl Tally {
         self.blunders += other.blunders;
     }
 
-    /// Discs lost per move.
+    /// Discs lost per move; none without a move.
     #[must_use]
-    pub fn average_loss(&self) -> f64 {
-        if self.moves == 0 { 0.0 } else { self.loss as f64 / f64::from(self.moves) }
+    pub fn average_loss(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.loss as f64 / f64::from(self.moves))
     }
 
-    /// The share of moves that lost nothing, in percent.
+    /// The share of moves that lost nothing, in percent; none without a move.
     #[must_use]
-    pub fn accuracy(&self) -> f64 {
-        if self.moves == 0 { 100.0 } else { 100.0 * f64::from(self.best) / f64::from(self.moves) }
+    pub fn accuracy(&self) -> Option<f64> {
+        (self.moves > 0).then(|| 100.0 * f64::from(self.best) / f64::from(self.moves))
     }
 }
 
@@ -477,17 +524,20 @@ mod tests {
     }
     use crate::core::{Passes, Rules};
 
-    /// A fake engine: the exact values of a small tree by plain minimax, searched "to depth 1"
-    /// (a fixed table of scores) before `exact_from` empties, and counting its calls.
+    /// A fake engine: the exact values of a small tree by plain minimax at `exact_from` empty
+    /// squares or fewer, given estimates before (best move and value by position; the first
+    /// legal move and 0 for the others), logging the positions it searches.
     struct Fake {
         exact_from: u32,
-        /// Estimates by (empty squares, side to move, move): unique along one game.
-        values: HashMap<(u32, Color, Move), i32>,
-        calls: usize,
-        own: usize,
+        estimates: HashMap<Position, (Move, i32)>,
+        searched: Vec<Position>,
     }
 
     impl Fake {
+        fn new(exact_from: u32) -> Fake {
+            Fake { exact_from, estimates: HashMap::new(), searched: Vec::new() }
+        }
+
         fn exact(&self, position: &Position) -> i32 {
             if let Some(o) = position.outcome() {
                 return o.score(position.side_to_move());
@@ -497,31 +547,21 @@ mod tests {
     }
 
     impl Analyst for Fake {
-        fn position(&mut self, position: &Position) -> Result<Found, SolveError> {
-            self.calls += 1;
-            let moves = position.legal_moves();
-            let exact = position.empties() <= self.exact_from;
-            let value = |s: &Fake, m: Move| {
-                if exact {
-                    -s.exact(&position.clone().play(m).unwrap())
-                } else {
-                    *s.values.get(&(position.empties(), position.side_to_move(), m)).unwrap_or(&0)
-                }
-            };
-            let (best, score) =
-                moves.iter().map(|&m| (m, value(self, m))).max_by_key(|&(m, v)| (v, m == moves[0])).unwrap();
-            Ok(Found { best: Some(best), score, exact, depth: if exact { position.empties() } else { 1 }, nodes: 1 })
+        fn exact_at(&self, position: &Position) -> bool {
+            position.empties() <= self.exact_from
         }
 
-        fn move_like(&mut self, position: &Position, mv: Move, like: &Found) -> Result<Found, SolveError> {
-            self.own += 1;
-            let child = position.clone().play(mv).unwrap();
-            let score = if like.exact {
-                -self.exact(&child)
-            } else {
-                *self.values.get(&(position.empties(), position.side_to_move(), mv)).unwrap_or(&0)
-            };
-            Ok(Found { best: Some(mv), score, ..*like })
+        fn position(&mut self, position: &Position) -> Result<Found, SolveError> {
+            self.searched.push(position.clone());
+            let moves = position.legal_moves();
+            if self.exact_at(position) {
+                let value = |m: Move| -self.exact(&position.clone().play(m).unwrap());
+                let (best, score) =
+                    moves.iter().map(|&m| (m, value(m))).max_by_key(|&(m, v)| (v, m == moves[0])).unwrap();
+                return Ok(Found { best: Some(best), score, exact: true, depth: position.empties(), nodes: 1 });
+            }
+            let (best, score) = self.estimates.get(position).copied().unwrap_or((moves[0], 0));
+            Ok(Found { best: Some(best), score, exact: false, depth: 1, nodes: 1 })
         }
 
         fn reaches(&mut self, position: &Position, mv: Move, bound: i32) -> Result<bool, SolveError> {
@@ -569,9 +609,11 @@ mod tests {
     #[test]
     fn exact_scores_carry_back_to_the_final_margin() {
         let (positions, moves) = whole_game();
-        let mut fake = Fake { exact_from: 64, values: HashMap::new(), calls: 0, own: 0 };
-        let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || {}).unwrap();
+        let mut fake = Fake::new(64);
+        let mut done = 0;
+        let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || done += 1).unwrap();
         assert_eq!(plies.len(), moves.len());
+        assert_eq!(done, positions.len(), "one call per position");
         let last = plies.last().unwrap();
         let end = positions.last().unwrap();
         assert_eq!(last.played_score, end.outcome().unwrap().score(last.color));
@@ -584,69 +626,75 @@ mod tests {
             assert_eq!(ply.played_score, -fake.exact(&child));
             assert_eq!(ply.best_score, fake.exact(&positions[k]));
         }
-        // Every value was carried back: no move searched on its own.
-        assert_eq!(fake.own, 0);
-        assert_eq!(fake.calls, plies.iter().filter(|p| p.played != Move::Pass).count());
+        // One search per position that has a choice, from the last to the first: every value
+        // was carried back, no move searched on its own.
+        let chosen: Vec<&Position> =
+            (0..moves.len()).rev().filter(|&k| !plies[k].forced).map(|k| &positions[k]).collect();
+        assert_eq!(fake.searched.iter().collect::<Vec<_>>(), chosen);
     }
 
     #[test]
-    fn estimates_meeting_exact_values_search_the_played_move_like_the_position() {
+    fn estimates_that_agree_with_the_moves_played_cost_one_search_each() {
         let (positions, moves) = whole_game();
-        let mut values = HashMap::new();
-        for (k, pos) in positions.iter().enumerate().take(moves.len()) {
-            for m in pos.legal_moves() {
-                // Estimates that prefer the move played by 5 discs.
-                values.insert((pos.empties(), pos.side_to_move(), m), if m == moves[k] { 5 } else { 0 });
-            }
+        let mut fake = Fake::new(positions[3].empties());
+        for k in 0..3 {
+            fake.estimates.insert(positions[k].clone(), (moves[k], 5));
         }
-        let mut fake = Fake { exact_from: positions[3].empties(), values, calls: 0, own: 0 };
         let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || {}).unwrap();
-        // Before the boundary the estimates carry back; at the boundary the played move is
-        // searched on its own (estimate meets exact).
-        assert_eq!(fake.own, 1);
+        // The estimated positions first, forward; then the solved ones, backward.
+        assert_eq!(fake.searched[..3], positions[..3]);
+        assert_eq!(fake.searched.len(), plies.iter().filter(|p| !p.forced).count());
         for ply in &plies[..3] {
             assert!(!ply.exact);
-            assert_eq!(ply.loss, 0);
+            assert_eq!((ply.best, ply.loss), (ply.played, 0));
         }
+        // The third move meets the exact part: its value is exact.
+        assert_eq!(plies[2].played_score, -fake.exact(&positions[3]));
         assert!(plies[3..].iter().all(|p| p.exact));
     }
 
     #[test]
-    fn a_played_move_searched_on_its_own_is_valued_like_the_position() {
+    fn a_preferred_move_is_valued_like_the_played_one() {
         let (positions, moves) = whole_game();
-        let mut values = HashMap::new();
-        let pos = &positions[0];
-        for m in pos.legal_moves() {
-            values.insert((pos.empties(), pos.side_to_move(), m), if m == moves[0] { -3 } else { 2 });
+        let (p0, p1) = (&positions[0], &positions[1]);
+        let rival = p0.legal_moves().into_iter().find(|&m| m != moves[0]).unwrap();
+        let after_rival = p0.clone().play(rival).unwrap();
+        let thresholds = Thresholds::default();
+        for (rival_after, best, played_score, best_score) in [(-7, rival, 4, 7), (-1, moves[0], 4, 4)] {
+            let mut fake = Fake::new(positions[2].empties());
+            // Position 0 prefers the rival by its own look (2 against whatever the move played
+            // gets): the rival's value comes from a search of the position it leads to, as the
+            // played move's comes from position 1's.
+            fake.estimates.insert(p0.clone(), (rival, 2));
+            fake.estimates.insert(p1.clone(), (p1.legal_moves()[0], -4));
+            fake.estimates.insert(after_rival.clone(), (after_rival.legal_moves()[0], rival_after));
+            let plies = analyse(&mut fake, &positions, &moves, &thresholds, || {}).unwrap();
+            let first = &plies[0];
+            assert_eq!((first.best, first.played_score, first.best_score), (best, played_score, best_score));
+            assert_eq!(first.loss, best_score - played_score);
+            assert!(!first.exact);
+            // Searched forward: the position, its preferred move's position, the next position.
+            assert_eq!(fake.searched[..3], [p0.clone(), after_rival.clone(), p1.clone()]);
         }
-        // Position 0 is estimated, position 1 solved: the played move is estimated too.
-        let mut fake = Fake { exact_from: positions[1].empties(), values, calls: 0, own: 0 };
-        let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || {}).unwrap();
-        let first = &plies[0];
-        assert_eq!((first.best_score, first.played_score, first.loss), (2, -3, 5));
-        assert_ne!(first.best, moves[0]);
-        assert_eq!(first.mark, Mark::Dubious);
-        assert!(!first.exact);
     }
 
     #[test]
-    fn a_played_move_found_better_than_the_best_becomes_the_best() {
+    fn at_the_exact_part_both_moves_are_valued_exactly() {
         let (positions, moves) = whole_game();
-        let mut values = HashMap::new();
-        for m in positions[0].legal_moves() {
-            let p = &positions[0];
-            values.insert((p.empties(), p.side_to_move(), m), if m == moves[0] { -3 } else { 2 });
+        let p0 = &positions[0];
+        for rival in p0.legal_moves().into_iter().filter(|&m| m != moves[0]) {
+            // Position 0 is estimated, the positions after it solved.
+            let mut fake = Fake::new(positions[1].empties());
+            fake.estimates.insert(p0.clone(), (rival, 30));
+            let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || {}).unwrap();
+            let first = &plies[0];
+            let played = -fake.exact(&positions[1]);
+            let rival_value = -fake.exact(&p0.clone().play(rival).unwrap());
+            assert_eq!(first.played_score, played);
+            assert_eq!(first.best_score, played.max(rival_value), "never the estimate's 30");
+            assert_eq!(first.best, if rival_value > played { rival } else { moves[0] });
+            assert!(!first.exact, "the best move is not proven");
         }
-        for m in positions[1].legal_moves() {
-            let p = &positions[1];
-            values.insert((p.empties(), p.side_to_move(), m), -4);
-        }
-        // Positions 0 and 1 estimated alike: the played move's value is carried back from
-        // position 1 (4) and beats the move the search preferred (2).
-        let mut fake = Fake { exact_from: positions[2].empties(), values, calls: 0, own: 0 };
-        let plies = analyse(&mut fake, &positions, &moves, &Thresholds::default(), || {}).unwrap();
-        let first = &plies[0];
-        assert_eq!((first.best, first.best_score, first.played_score, first.loss), (moves[0], 4, 4, 0));
     }
 
     #[test]

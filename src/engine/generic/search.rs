@@ -433,21 +433,18 @@ pub struct GenericAnalyst<'a> {
 }
 
 impl Analyst for GenericAnalyst<'_> {
+    fn exact_at(&self, position: &Position) -> bool {
+        position.empties() <= self.settings.exact_empties
+    }
+
     fn position(&mut self, position: &Position) -> Result<Found, SolveError> {
-        let exact = position.empties() <= self.settings.exact_empties;
+        let exact = self.exact_at(position);
         let e = if exact {
             self.searcher.solve_with(position, Limits::default())?
         } else {
             self.searcher.search_with(position, self.settings.depth, self.settings.limits())?
         };
         Ok(Found { best: e.best, score: e.score, exact: e.exact, depth: e.depth, nodes: e.nodes })
-    }
-
-    fn move_like(&mut self, position: &Position, mv: Move, like: &Found) -> Result<Found, SolveError> {
-        let depth = if like.exact { TO_THE_END } else { like.depth };
-        let e = self.searcher.search_move_with(position, mv, depth, Limits::default())?;
-        let depth = if e.exact { position.empties() } else { e.depth };
-        Ok(Found { best: Some(mv), score: e.score, exact: e.exact, depth, nodes: e.nodes })
     }
 
     fn reaches(&mut self, position: &Position, mv: Move, bound: i32) -> Result<bool, SolveError> {
