@@ -292,3 +292,17 @@ fn invalid_games_are_reported_where_they_go_wrong_even_when_quiet() {
     assert!(err.contains("-:1:9: record 1: illegal: move 5, a1: the move flips no disc"), "{err}");
     assert!(!err.contains("record 2"), "an unfinished game is not invalid: {err}");
 }
+
+/// Text tables align as a terminal shows them: a CJK name takes two columns a character.
+#[test]
+fn tables_align_wide_names() {
+    let pgn = "[Black \"山田太郎\"]\n[White \"Bob\"]\n\n1. f5 d6 *\n\n[Black \"Al\"]\n[White \"Bob\"]\n\n1. f5 f6 *\n";
+    let out = kifu().args(["stats", "-q"]).write_stdin(pgn).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let column = |name: &str| {
+        let line = text.lines().find(|l| l.trim_start().starts_with(name)).unwrap();
+        let games = line.char_indices().find(|&(_, c)| c == '1' || c == '2').unwrap().0;
+        unicode_width::UnicodeWidthStr::width(&line[..games])
+    };
+    assert_eq!(column("山田太郎"), column("Al"), "{text}");
+}

@@ -67,6 +67,15 @@ fn a_wrong_result_is_pointed_at() {
     let column = moves.len() + 3;
     assert!(out.starts_with(&format!("-:1:{column}: record 1: result_mismatch: the record says +63")), "{out}");
     assert!(out.contains("^^^"), "a caret under the stored result: {out}");
+    // SGF's result (`W+2`, read as black's margin -2) is found in its own form.
+    let out = kifu().args(["convert", "--to", "sgf", "-q"]).write_stdin(format!("{GAME}\n")).output().unwrap();
+    let sgf = String::from_utf8(out.stdout).unwrap();
+    let at = sgf.find("RE[").unwrap();
+    let end = at + sgf[at..].find(']').unwrap();
+    let sgf = format!("{}RE[W+2{}", &sgf[..at], &sgf[end..]);
+    let (out, _, _) = validate(&["--from", "sgf"], &sgf);
+    let column = sgf.lines().next().unwrap().find("W+2").unwrap() + 1;
+    assert!(out.starts_with(&format!("-:1:{column}: record 1: result_mismatch")), "{out}");
 }
 
 #[test]

@@ -180,12 +180,19 @@ impl Source<'_> {
             let span = match (p.ply, &check.stored) {
                 (0, Some(stored)) if check.status == crate::notation::check::Status::ResultMismatch => {
                     // The stored result where the text last gives it (a PGN's movetext result
-                    // after its tag; a logbook's score at the end of its line).
+                    // after its tag; a logbook's score at the end of its line), or SGF's form of
+                    // its margin (`W+2` read as -2).
                     let stored = stored.trim();
-                    raw.text()
-                        .rfind(stored)
-                        .filter(|_| !stored.is_empty())
-                        .map_or_else(Span::default, |at| Span { start: at, end: at + stored.len() })
+                    let sgf = stored.parse::<i32>().ok().map(|m| match m {
+                        m if m < 0 => format!("W+{}", -m),
+                        m => format!("B+{m}"),
+                    });
+                    [Some(stored.to_owned()), sgf]
+                        .into_iter()
+                        .flatten()
+                        .filter(|form| !form.is_empty())
+                        .find_map(|form| raw.text().rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
+                        .unwrap_or_default()
                 }
                 (0, _) => Span::default(),
                 _ => p.span,

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
+use unicode_width::UnicodeWidthStr;
 
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
@@ -308,13 +309,14 @@ fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
     let cells: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(cell).collect()).collect();
     let numeric: Vec<bool> =
         (0..columns.len()).map(|c| !cells.is_empty() && cells.iter().all(|r| number_like(&r[c]))).collect();
+    // Columns as a terminal shows them: a CJK character takes two.
     let width: Vec<usize> = (0..columns.len())
-        .map(|c| cells.iter().map(|r| r[c].chars().count()).chain([columns[c].len()]).max().unwrap_or(0))
+        .map(|c| cells.iter().map(|r| r[c].width()).chain([columns[c].len()]).max().unwrap_or(0))
         .collect();
     let line = |out: &mut String, row: &[String]| {
         let mut text = String::from("  ");
         for (c, value) in row.iter().enumerate() {
-            let pad = " ".repeat(width[c] - value.chars().count());
+            let pad = " ".repeat(width[c] - value.width());
             if c > 0 {
                 text.push_str("  ");
             }

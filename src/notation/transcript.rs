@@ -234,6 +234,10 @@ fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let rest = &text[offset..];
+    if let Some((len, square, why)) = likely_square(rest) {
+        let message = format!("`{}` is not a move: {square}? ({why})", &rest[..len]);
+        return SyntaxError { span: Span { start: offset, end: offset + len }, message };
+    }
     let word = rest.chars().take_while(|c| !c.is_whitespace()).take(12);
     // In a compact transcript the bad token is its letters up to the next square and their
     // digits (`x3`, `pas` of `pasc3`), not the rest of the line.
@@ -254,6 +258,32 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
         format!("`{bad}` is not a move (a square like f5, or a pass: pass, PA, PS, --, @@)")
     };
     SyntaxError { span: Span { start: offset, end }, message }
+}
+
+/// The square a bad token typed by hand likely means, with its length and why: a letter `l`
+/// or `I` for the digit 1 (`dl`), the rank before the file (`5c`), a space inside the square
+/// (`g 4`).
+fn likely_square(rest: &str) -> Option<(usize, String, &'static str)> {
+    let b = rest.as_bytes();
+    let file = |c: u8| c.is_ascii_alphabetic() && c.to_ascii_lowercase() <= b'p';
+    let rank = |c: u8| (b'1'..=b'9').contains(&c);
+    let ends = |i: usize| b.get(i).is_none_or(|c| !c.is_ascii_digit());
+    match (b.first().copied()?, b.get(1).copied()) {
+        (f, Some(b'l' | b'I' | b'|')) if file(f) && ends(2) => {
+            Some((2, format!("{}1", f as char), "a letter for the digit 1"))
+        }
+        (r, Some(f)) if rank(r) && file(f) && ends(2) => {
+            Some((2, format!("{}{}", f as char, r as char), "the rank written before the file"))
+        }
+        (f, Some(b' ')) if file(f) => {
+            let digits = rest[1..].trim_start_matches(' ');
+            let at = rest.len() - digits.len();
+            let d = *digits.as_bytes().first()?;
+            (rank(d) && ends(at + 1))
+                .then(|| (at + 1, format!("{}{}", f as char, d as char), "a space inside the square"))
+        }
+        _ => None,
+    }
 }
 
 /// `12.`, `12...`, `12)`, `１２．` (full width).
@@ -505,6 +535,16 @@ mod tests {
         assert!(err.message.contains("`x3`"), "{}", err.message);
         let err = parse("f5 a0").unwrap_err();
         assert!(err.message.contains("ranks start at 1"), "{}", err.message);
+        // Slips of the hand get the square they likely meant.
+        for (text, at, message) in [
+            ("f5dlc3", 2, "`dl` is not a move: d1? (a letter for the digit 1)"),
+            ("f5 eI c3", 3, "`eI` is not a move: e1? (a letter for the digit 1)"),
+            ("f5d65cg5g4", 4, "`5c` is not a move: c5? (the rank written before the file)"),
+            ("f5 d6 g 4 c3", 6, "`g 4` is not a move: g4? (a space inside the square)"),
+        ] {
+            let err = parse(text).unwrap_err();
+            assert_eq!((err.span.start, err.message.as_str()), (at, message), "{text}");
+        }
         assert!(parse("f5 {unclosed").is_err());
     }
 
