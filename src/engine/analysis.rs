@@ -1,14 +1,13 @@
 //! Move-by-move analysis of a game: for each ply the best move and its value, the played move's
 //! value, the discs lost and a mark.
 //!
-//! One search per position, carried backward: the played move's value is minus the value of the
-//! position it leads to. Where a position is solved exactly, its best move's value is its own;
-//! where it is searched by depth, the move the search prefers is valued like the played one, by
-//! a search of the position it leads to (exact when that position is in the exact part), so that
-//! the two values compared always come from searches of the same kind and depth. The positions
-//! are searched from the last to the first, so that each search finds the table filled by the
-//! one after it. Best is never below played: when the played move is worth at least the move
-//! the search preferred, it is the best move.
+//! One search per position: the played move's value is minus the value of the position it leads
+//! to. Where a position is solved exactly, its best move's value is its own; where it is searched
+//! by depth, the move the search prefers is valued like the played one, by a search of the
+//! position it leads to (exact when that position is in the exact part), so that the two values
+//! compared always come from searches of the same kind and depth. The order of the searches
+//! keeps them alike too ([`analyse`]). Best is never below played: when the played move is worth
+//! at least the move the search preferred, it is the best move.
 
 use std::time::Duration;
 
