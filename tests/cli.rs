@@ -515,6 +515,16 @@ fn perft_suite_reads_stdin_for_dash() {
 }
 
 #[test]
+fn annotate_tables_are_for_csv_and_json() {
+    kifu()
+        .args(["annotate", "--depth", "2", "-q", "-t", "games"])
+        .write_stdin("f5d6\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--table games picks the rows of csv and json"));
+}
+
+#[test]
 fn annotate_marks_take_one_comma_list() {
     kifu().args(["annotate", "--depth", "2", "-q", "--marks", "1,3,5"]).write_stdin("f5d6c3\n").assert().success();
     // A file after the list stays a file (it was taken for a fourth value).

@@ -52,9 +52,9 @@ pub struct Args {
     /// as GGF (values in the moves) or PGN-like (comments).
     #[arg(long, short, value_enum, default_value_t = OutFormat::Text)]
     pub format: OutFormat,
-    /// The rows of csv and json: one per ply, per game, or per player.
-    #[arg(long, short, value_enum, default_value_t = Table::Plies)]
-    pub table: Table,
+    /// The rows of csv and json: one per ply (the default), per game, or per player.
+    #[arg(long, short, value_enum)]
+    pub table: Option<Table>,
     /// Write here instead of stdout (written as it goes to OUT.partial, renamed when done).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -258,9 +258,26 @@ impl Annotated {
     }
 }
 
+impl Args {
+    /// The rows of csv and json (`--table`, one per ply by default).
+    fn table(&self) -> Table {
+        self.table.unwrap_or(Table::Plies)
+    }
+}
+
 /// Runs `kifu annotate`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
+    // (The text shows a table of plies per game: `--table plies` says nothing new there.)
+    if let Some(table) = args.table.filter(|&t| t != Table::Plies)
+        && !matches!(args.format, OutFormat::Csv | OutFormat::Json)
+    {
+        anyhow::bail!(
+            "--table {} picks the rows of csv and json; --format {} has its own layout (docs/annotate.md)",
+            value_name(&table),
+            value_name(&args.format)
+        );
+    }
     let [dubious, mistake, blunder] = args.marks[..] else {
         anyhow::bail!("--marks takes three losses (for ?!, ? and ??), as 2,6,12; {} given", args.marks.len());
     };
@@ -288,7 +305,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut sink = Sink::open(args.output.as_deref(), args.resume, &settings_text(&args))?;
     let resumed_from = sink.next;
     if sink.fresh {
-        sink.begin(&header(args.format, args.table))?;
+        sink.begin(&header(args.format, args.table()))?;
     }
     let planned = total.map(|t| range.end.min(t).saturating_sub(range.start.max(resumed_from)));
     let bar = progress_bar(args.quiet, planned);
@@ -319,7 +336,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     bar.suspend(|| stderr!("{e}"));
                     invalid += 1;
                     // The games table has a row for every record, the unreadable ones too.
-                    let row = match (args.format, args.table) {
+                    let row = match (args.format, args.table()) {
                         (OutFormat::Csv | OutFormat::Json, Table::Games) => {
                             rows(&[unreadable_game_row(&e)], args.format == OutFormat::Csv)?
                         }
@@ -359,7 +376,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     {
         lost_rules.warn("kifu annotate", to);
     }
-    let trailer = trailer(args.format, args.table, &sink.players, args.shard.is_some());
+    let trailer = trailer(args.format, args.table(), &sink.players, args.shard.is_some());
     sink.finish(&trailer)?;
     if !args.quiet {
         stderr!(
@@ -524,7 +541,7 @@ pub(crate) fn rows<T: Serialize>(rows: &[T], csv: bool) -> anyhow::Result<Vec<u8
 /// One game's output, and the rules spec it was written without (a record format that cannot
 /// name the game's rules).
 fn render(game: &Annotated, args: &Args) -> anyhow::Result<(Vec<u8>, Option<String>)> {
-    let (format, table, selectivity) = (args.format, args.table, game.selectivity);
+    let (format, table, selectivity) = (args.format, args.table(), game.selectivity);
     let csv = format == OutFormat::Csv;
     if let Some(to) = format.records() {
         let (text, lost) = annotated_record(game, to, selectivity);
@@ -829,18 +846,23 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
     }
 }
 
+/// How the moves' values are found, in the journal's first line: a run begun by a build that
+/// found them otherwise (before session 39 the played line inherited deeper searches) is not
+/// resumed into a mix of the two.
+const VALUES: &str = "each move by a search of the position it leads to";
+
 /// Everything a run's output depends on, as the first line of its journal: `--resume` goes on
 /// only with the same (the thread count aside: the output does not depend on it).
 fn settings_text(args: &Args) -> String {
     format!(
-        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; format: {}; table: {}; shard {:?}",
+        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; format: {}; table: {}; shard {:?}; values: {VALUES}",
         env!("CARGO_PKG_VERSION"),
         args.input,
         args.engine,
         args.marks,
         args.hash_mb,
         value_name(&args.format),
-        value_name(&args.table),
+        value_name(&args.table()),
         args.shard
     )
 }
