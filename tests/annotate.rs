@@ -605,3 +605,25 @@ fn a_side_without_a_move_has_no_figures() {
     assert_eq!(row["black_moves"], "1");
     assert!(!row["black_accuracy"].is_empty());
 }
+
+/// The players table counts every player of a game analysed, one without a move too, and a
+/// game of two unnamed players once.
+#[test]
+fn players_are_counted_by_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("club.pgn");
+    std::fs::write(
+        &pgn,
+        "[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 *\n\n[Black \"Cy\"]\n[White \"Ann\"]\n\n1. f5 d6 *\n\n1. f5 d6 c3 *\n",
+    )
+    .unwrap();
+    let out = stdout(&run(&[pgn.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "csv", "-t", "players"]));
+    let rows = rows(&out);
+    let row = |name: &str| rows.iter().find(|r| r["player"] == name).unwrap_or_else(|| panic!("{name}: {out}"));
+    assert_eq!((row("Ann")["games"].as_str(), row("Ann")["moves"].as_str()), ("2", "2"));
+    assert_eq!(
+        (row("Bob")["games"].as_str(), row("Bob")["moves"].as_str(), row("Bob")["accuracy"].as_str()),
+        ("1", "0", "")
+    );
+    assert_eq!((row("?")["games"].as_str(), row("?")["moves"].as_str()), ("1", "3"));
+}

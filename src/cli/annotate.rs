@@ -352,10 +352,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     }
                     invalid += u64::from(game.error.is_some());
                     games += 1;
+                    // Both players of a game that was analysed, a player without a move too.
                     let players = [Color::Black, Color::White]
                         .map(|c| (game.player(c).to_owned(), game.summary.sides[c.index()]))
                         .into_iter()
-                        .filter(|(_, t)| t.moves > 0)
+                        .filter(|_| !game.plies.is_empty())
                         .collect();
                     let (bytes, lost) = render(&game, &args)?;
                     if let Some(spec) = lost {
@@ -1082,10 +1083,12 @@ impl Sink {
         Ok(sink)
     }
 
+    /// Adds one game's players: a name on both sides (`?` for two unnamed players) counts the
+    /// game once.
     fn add_players(&mut self, players: &[(String, Tally)]) {
-        for (name, tally) in players {
+        for (i, (name, tally)) in players.iter().enumerate() {
             let entry = self.players.entry(name.clone()).or_default();
-            entry.0 += 1;
+            entry.0 += u32::from(players[..i].iter().all(|(other, _)| other != name));
             entry.1.merge(tally);
         }
     }

@@ -347,6 +347,13 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             f64::from(black - white)
         }
         Stated::NotCompared => return,
+        Stated::Winner(color) => {
+            if check.score.winner != Some(color) {
+                let text = stored.trim().to_owned();
+                wrong_winner(check, &text);
+            }
+            return;
+        }
         Stated::Unreadable => {
             let text = stored.to_owned();
             no_result(check, &text);
@@ -403,6 +410,8 @@ enum Stated {
     Margin(f64),
     /// Black's and White's disc counts: `34-30`.
     Counts(i32, i32),
+    /// A winner alone, SGF's `B+` / `W+`.
+    Winner(Color),
     /// A result that gives no margin to compare: GGS's flagged ones (`+64.000:r`, a resignation),
     /// SGF's wins by resignation, time or forfeit (`B+R`, `W+Time`), `?`, `Void`.
     NotCompared,
@@ -421,6 +430,9 @@ fn stated_margin(stored: &str) -> Stated {
     }
     for (prefix, sign) in [("B+", 1.0), ("W+", -1.0)] {
         if let Some(rest) = text.strip_prefix(prefix).or_else(|| text.strip_prefix(&prefix.to_lowercase())) {
+            if rest.is_empty() {
+                return Stated::Winner(if sign > 0.0 { Color::Black } else { Color::White });
+            }
             return number(rest).map_or(Stated::NotCompared, |v| Stated::Margin(sign * v));
         }
     }
@@ -448,19 +460,24 @@ fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
         }
     };
     if stated != check.score.winner {
-        let board = match check.score.winner {
-            Some(Color::Black) => "a win for black",
-            Some(Color::White) => "a win for white",
-            None => "a draw",
-        };
-        check.status = Status::ResultMismatch;
-        check.problem = Some(Problem {
-            ply: 0,
-            mv: String::new(),
-            reason: format!("the record says {}, the board gives {board}", outcome.unwrap_or_default().trim()),
-            span: Span::default(),
-        });
+        wrong_winner(check, text.trim());
     }
+}
+
+/// Sets `ResultMismatch` for a stated winner (`stated`, as written) that the board does not give.
+fn wrong_winner(check: &mut Check, stated: &str) {
+    let board = match check.score.winner {
+        Some(Color::Black) => "a win for black",
+        Some(Color::White) => "a win for white",
+        None => "a draw",
+    };
+    check.status = Status::ResultMismatch;
+    check.problem = Some(Problem {
+        ply: 0,
+        mv: String::new(),
+        reason: format!("the record says {stated}, the board gives {board}"),
+        span: Span::default(),
+    });
 }
 
 /// The likely fix for an illegal move: a board read the other way up, else a near miss that
@@ -663,6 +680,13 @@ mod tests {
         );
         let c = verdict(format!("{one} 60-3"));
         assert_eq!(c.problem.unwrap().reason, "the record says 60-3, the board gives 61-2");
+        // SGF's winner alone (`B+`) is compared too.
+        let mut record = transcript::parse(one).unwrap();
+        record.set_tag("result", "W+");
+        let c = check(&record, &rules, Format::Sgf);
+        assert_eq!(c.problem.unwrap().reason, "the record says W+, the board gives a win for black");
+        record.set_tag("result", "B+");
+        assert_eq!(check(&record, &rules, Format::Sgf).status, Status::Ok);
     }
 
     #[test]

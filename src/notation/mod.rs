@@ -197,14 +197,17 @@ impl Record {
     /// variant other than standard Othello. A `rules` tag that names other rules than the
     /// replay's (`--rules` given over it) is replaced, with the GGF type that went with it;
     /// other tags the record has are kept. A stated winner (PGN's `1-0`, `0-1`, `1/2-1/2`)
-    /// that the board contradicts is kept as stated, with no margin beside it: converting a
-    /// record never corrects what it claims (`kifu validate` reports it).
+    /// that the board contradicts, or a result text that names none, is kept as stated, with no
+    /// margin beside it: converting a record never corrects what it claims (`kifu validate`
+    /// reports it).
     pub fn fill_in(&mut self, end: &Position) {
         if self.tag("result").is_none()
             && let Some(outcome) = end.outcome()
         {
-            let contradicted = self.tag("outcome").and_then(pgn::winner).is_some_and(|w| w != outcome.winner);
-            if !contradicted {
+            // A stated winner the board agrees with, or none; a result text that names no winner
+            // (`foo`, `B+R` on a finished game) stays the record's claim too.
+            let agrees = self.tag("outcome").is_none_or(|o| pgn::winner(o) == Some(outcome.winner));
+            if agrees {
                 self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
             }
         }

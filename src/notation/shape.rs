@@ -181,7 +181,7 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
 /// `score` beside their difference) become black's margin under the rules' scoring in `result`,
 /// the counts staying as `score`, so that every format writes a margin it can read: plain counts
 /// of a finished game's board (adding up to its discs) give the rules' margin, the empty squares
-/// going to the winner; other counts their difference (counts of every square are already
+/// going to the winner; other counts are scored as they are (counts of every square are already
 /// that margin; counts that fit neither stay wrong, for `validate` to report).
 fn counts_as_margin(record: &mut Record, end: &Position) {
     let counts = |tag: &str| record.tag(tag).and_then(super::pgn::counts);
@@ -190,7 +190,11 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
         (u32::try_from(black), u32::try_from(white)) == (Ok(end.count(Color::Black)), Ok(end.count(Color::White)));
     let margin = match end.outcome() {
         Some(outcome) if on_board => outcome.score(Color::Black),
-        _ => black - white,
+        // Counts as given, scored as the rules score (fewer discs winning in anti-reversi).
+        _ => match (u32::try_from(black), u32::try_from(white)) {
+            (Ok(b), Ok(w)) => crate::core::Outcome::scored(end.rules().variant(), b, w, 0).score(Color::Black),
+            _ => black - white,
+        },
     };
     if record.tag("score").is_none() {
         record.set_tag("score", format!("{black}-{white}"));
@@ -345,6 +349,16 @@ mod tests {
             let counts = text.rsplit(' ').next().unwrap().trim();
             assert!(pgn.contains(&format!("[Result \"{counts}\"]")), "{pgn}");
         }
+        // Counts that are not the board's are scored as the rules score them: in anti-reversi
+        // black's 2 against 3 wins (a wrong count must not become the board's margin).
+        let anti = "anti".parse::<crate::core::Rules>().unwrap().shared();
+        let record = format::parse(Format::Transcript, "f5d6c3 2-3", Default::default()).unwrap();
+        let shaped = for_format(record.resolve(anti).unwrap(), Format::Json).unwrap();
+        assert_eq!(shaped.tag("result"), Some("+1"));
+        // A result text that names no winner is the record's claim: no margin is filled in.
+        let record = format::parse(Format::Pgn, &format!("[Result \"foo\"]\n\n{one}\n"), Default::default()).unwrap();
+        let shaped = for_format(record.resolve(rules.clone()).unwrap(), Format::Pgn).unwrap();
+        assert_eq!((shaped.tag("result"), shaped.tag("outcome")), (None, Some("foo")));
     }
 
     #[test]

@@ -34,8 +34,12 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
         if rest.is_empty() {
             return Ok(record);
         }
-        // A dash standing alone between moves (`f5 - d6`).
-        if let Some(after) = rest.strip_prefix('-').filter(|a| a.starts_with(char::is_whitespace))
+        // A dash standing alone between moves (`f5 - d6`), or a dash that is never a colour sign
+        // (full-width, en or em: `ｆ５－ｄ６`, `f5–d6`).
+        if let Some(after) = rest
+            .strip_prefix('-')
+            .filter(|a| a.starts_with(char::is_whitespace))
+            .or_else(|| rest.strip_prefix(['－', '–', '—']))
             && !record.moves.is_empty()
         {
             rest = after;
