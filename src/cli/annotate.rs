@@ -794,11 +794,17 @@ fn figure(value: Option<f64>, digits: usize) -> String {
     value.map_or_else(|| "-".to_owned(), |v| format!("{v:.digits$}"))
 }
 
+/// `n` and a noun, in the plural but for one (`1 move`, `2 moves`).
+fn count(n: impl Into<i64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{} moves, {} discs lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??",
-        t.moves,
-        t.loss,
+        "{}, {} lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??",
+        count(t.moves, "move"),
+        count(t.loss, "disc"),
         figure(t.average_loss(), 2),
         t.best,
         figure(t.accuracy(), 0),
@@ -826,12 +832,11 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
             let mut s = String::from(PLAYERS_HEADING);
             for row in player_rows(players) {
                 s.push_str(&format!(
-                    "  {}: {} game{}, {} moves, {} discs lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??\n",
+                    "  {}: {}, {}, {} lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??\n",
                     crate::notation::printable(&row.player),
-                    row.games,
-                    if row.games == 1 { "" } else { "s" },
-                    row.moves,
-                    row.loss,
+                    count(row.games, "game"),
+                    count(row.moves, "move"),
+                    count(row.loss, "disc"),
                     figure(row.avg_loss, 2),
                     row.best,
                     figure(row.accuracy, 0),
