@@ -197,10 +197,13 @@ fn dashes_separate(record: &Record) -> bool {
 /// A result written alone after the moves, as players add it (`... a1 35-29`, `... a1 1-0`): the
 /// tag `result` for disc counts (as after `:`), `outcome` for a winner; `None` for anything else.
 fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
-    let word = rest.trim();
-    if record.moves.is_empty() || word.contains(char::is_whitespace) {
+    let trimmed = rest.trim();
+    if record.moves.is_empty() || trimmed.contains(char::is_whitespace) {
         return None;
     }
+    // In ASCII, as full-width input writes it too (`３３－３１`).
+    let word: String = trimmed.chars().map(narrow).collect();
+    let word = word.as_str();
     match word {
         "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
         _ if super::pgn::margin(word).is_some() && !word.starts_with(['+', '-']) => {
@@ -526,6 +529,7 @@ mod tests {
         assert_eq!(parse("f5d6c3\t1-0\tTiger").unwrap().tag("outcome"), Some("1-0"));
         assert_eq!(parse("f5 d6 c3 B+2").unwrap().tag("result"), Some("B+2"));
         assert_eq!(parse("f5 d6 c3 W+4").unwrap().tag("result"), Some("W+4"));
+        assert_eq!(parse("ｆ５ ｄ６ ｃ３ ３３－３１").unwrap().tag("result"), Some("33-31"));
     }
 
     #[test]
