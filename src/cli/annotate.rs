@@ -739,8 +739,7 @@ fn text(game: &Annotated, selectivity: u32) -> String {
     }
     // Dates as `show` writes them (ISO), whatever form the record gave.
     if let Some(date) = game.record.tag("date").filter(|v| !v.is_empty()) {
-        let iso = crate::notation::date::Date::parse(date).map_or_else(|| date.to_owned(), |d| d.iso());
-        s.push_str(&format!(", {iso}"));
+        s.push_str(&format!(", {}", crate::notation::date::Date::iso_or_as_written(date)));
     }
     if let Some(m) = game.margin() {
         s.push_str(&format!(", black {m:+}"));

@@ -278,7 +278,7 @@ fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
     };
     let players = crate::notation::board::players_of(record);
     // Dates as ISO writes them (GGS's seconds since 1970 are no date to read).
-    let date = known("date").map(|d| crate::notation::date::Date::parse(&d).map_or(d, |date| date.iso()));
+    let date = known("date").map(|d| crate::notation::date::Date::iso_or_as_written(&d));
     // A line of a date alone gets words, so that it reads back as text, not as a rank.
     let (event_name, round) = (known("event"), known("round"));
     let date = date.map(|d| if event_name.is_none() && round.is_none() { format!("played on {d}") } else { d });

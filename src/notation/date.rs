@@ -55,6 +55,13 @@ impl Date {
         format!("{:04}.{}.{}", self.year, part(self.month), part(self.day))
     }
 
+    /// A record's date text as ISO writes it ([`Date::iso`]), or as written when it is no date
+    /// kifu reads.
+    #[must_use]
+    pub fn iso_or_as_written(text: &str) -> String {
+        Date::parse(text).map_or_else(|| text.to_owned(), |date| date.iso())
+    }
+
     /// As ISO 8601 and SGF write dates: `1999-10-22`, shortened where a part is unknown
     /// (`1988`, `1988-10`).
     #[must_use]
