@@ -12,6 +12,7 @@ pub mod format;
 pub mod ggf;
 pub mod json;
 pub mod kifu;
+mod numbering;
 pub mod oq;
 pub mod pgn;
 pub mod playok;

@@ -1,7 +1,8 @@
 //! PGN-like Othello game exports: tag pairs, then numbered movetext.
 //!
 //! Read: tag pairs `[Name "value"]` (escapes `\"` and `\\`; any other backslash is kept as
-//! written), then movetext: move numbers (`1.`, `1...`, `1.f5`; not checked), squares in either
+//! written; a tag given twice must have one value), then movetext: move numbers (`1.`, `1...`,
+//! `1.f5`; each must follow from the moves before it, one per pair or per move), squares in either
 //! case (kept per move in [`MoveToken::upper`]; ranks up to 16), passes (`pass`, `--`, `PA`,
 //! `PS`, `@@`), `{comments}` and `;` line comments (a comment after a move is that move's
 //! comment, one before the first move goes to the tag `comment`; several are joined with a
@@ -64,6 +65,7 @@ use nom::sequence::delimited;
 use nom::{IResult, Parser};
 
 use super::board::{self, Digits};
+use super::numbering::Numbering;
 use super::wthor::signed;
 use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
@@ -75,6 +77,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut in_movetext = false;
     let mut white_first = false;
     let mut result_seen = false;
+    let mut numbering = Numbering::default();
+    // The tags read so far (lower-case names), to refuse one given twice with two values.
+    let mut seen: Vec<(String, String)> = Vec::new();
     let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
     loop {
         rest = rest.trim_start();
@@ -116,6 +121,17 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 }
             })?;
             let span = Span { start: offset, end: text.len() - after.len() };
+            let lower = name.to_ascii_lowercase();
+            match seen.iter().find(|(n, _)| *n == lower) {
+                Some((_, first)) if *first != value => {
+                    return Err(SyntaxError {
+                        span,
+                        message: format!("the tag `{name}` again, with another value: \"{first}\", then \"{value}\""),
+                    });
+                }
+                Some(_) => {}
+                None => seen.push((lower, value.clone())),
+            }
             apply_tag(&mut record, name, value, span, &mut header_result)?;
             rest = after;
             continue;
@@ -156,10 +172,14 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             rest = after;
             continue;
         }
-        if let Ok((after, dots)) = move_number(rest) {
+        if let Ok((after, (digits, dots))) = move_number(rest) {
             if record.moves.is_empty() {
                 white_first = dots > 1;
             }
+            numbering.see(digits, dots > 1, &record.moves).map_err(|message| SyntaxError {
+                span: Span { start: offset, end: offset + digits.len() + dots },
+                message,
+            })?;
             in_movetext = true;
             rest = after;
             continue;
@@ -538,9 +558,9 @@ fn result_token(input: &str) -> IResult<&str, &str> {
     }
 }
 
-/// `12.` or `12...`: the number of dots.
-fn move_number(input: &str) -> IResult<&str, usize> {
-    (digit1, many1_count(char('.'))).map(|(_, dots)| dots).parse(input)
+/// `12.` or `12...`: the digits and the number of dots.
+fn move_number(input: &str) -> IResult<&str, (&str, usize)> {
+    (digit1, many1_count(char('.'))).parse(input)
 }
 
 /// A pass or a square, and whether the square's letter is upper case.
@@ -723,6 +743,18 @@ pub(crate) mod tests {
 {A sharp opening} 1. f5 d6 2. C3 {why?} 2... d3 3. c4 ; book ends
 f4 4. pass PA 5. @@ 33-31
 "#;
+
+    #[test]
+    fn numbers_that_do_not_follow_and_tags_given_twice_are_refused() {
+        let e = parse("1. f5 d6 2. c3 d3 4. c4 f4").unwrap_err();
+        assert!(e.message.starts_with("move number 4 where 3 was expected"), "{e:?}");
+        assert_eq!((e.span.start, e.span.end), (18, 20));
+        // One number per move is read too, and a tag given twice with one value.
+        assert_eq!(parse("[White \"A\"]\n[White \"A\"]\n1. f5 2. d6 3. c3").unwrap().moves.len(), 3);
+        let e = parse("[White \"A\"]\n[white \"B\"]\n1. f5").unwrap_err();
+        assert_eq!(e.message, "the tag `white` again, with another value: \"A\", then \"B\"");
+        assert_eq!(e.span.start, 12);
+    }
 
     #[test]
     fn variations_are_skipped() {

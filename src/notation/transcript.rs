@@ -1,6 +1,7 @@
 //! Transcripts: a game as a line of moves.
 //!
-//! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`), any
+//! Read: compact (`f5d6c3`), spaced (`f5 d6 c3`), numbered (`1. f5 d6 2. c3`, `1.F5 2.d6`; the
+//! numbers must follow from the moves between them), any
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first square without a sign, a
 //! `-` separates moves; full-width, en and em dashes always do), full-width (`Ｆ５ｄ６`, `１．Ｆ５`,
@@ -17,6 +18,7 @@ use nom::combinator::{opt, recognize, value};
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
 
+use super::numbering::Numbering;
 use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
 
@@ -28,6 +30,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 /// The whole grammar (the slow twin of [`parse_plain`]).
 fn parse_full(text: &str) -> Result<Record, SyntaxError> {
     let mut record = Record::default();
+    let mut numbering = Numbering::default();
     let mut rest = text;
     loop {
         rest = rest.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '，' | '、'));
@@ -46,7 +49,11 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             rest = after;
             continue;
         }
-        if let Ok((after, _)) = move_number(rest) {
+        if let Ok((after, number)) = move_number(rest) {
+            let digits: String = number.chars().map(narrow).take_while(char::is_ascii_digit).collect();
+            numbering
+                .see(&digits, number.ends_with("..."), &record.moves)
+                .map_err(|message| SyntaxError { span: Span { start: offset, end: offset + number.len() }, message })?;
             rest = after;
             continue;
         }
@@ -420,6 +427,17 @@ mod tests {
     use super::*;
     use crate::core::{Game, Passes, Rules};
     use proptest::prelude::*;
+
+    #[test]
+    fn move_numbers_must_follow_from_the_moves() {
+        assert_eq!(squares(&parse("1. f5 2. d6 3. c3").unwrap()), ["f5", "d6", "c3"]);
+        assert_eq!(squares(&parse("１．ｆ５　２．ｄ６").unwrap()), ["f5", "d6"]);
+        let e = parse("1. f5 2. d6 3. c3 5. d3").unwrap_err();
+        assert!(e.message.starts_with("move number 5 where 4 was expected"), "{e:?}");
+        assert_eq!((e.span.start, e.span.end), (18, 20));
+        let e = parse("1. f5 d6 2. c3 d3 3. c4 3. f4").unwrap_err();
+        assert!(e.message.starts_with("move number 3 where 3... was expected"), "{e:?}");
+    }
 
     fn squares(r: &Record) -> Vec<String> {
         r.moves
