@@ -256,7 +256,14 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     let block: Vec<&str> = text
         .lines()
         .take_while(|l| !l.trim().is_empty())
-        .filter(|l| !is_file_letters(l) && !is_side_line(l) && !is_rules_line(l) && !board::is_text_line(l))
+        .filter(|l| {
+            !is_file_letters(l)
+                && !is_side_line(l)
+                && !is_rules_line(l)
+                && !board::is_text_line(l)
+                && !kifu::is_border(l)
+                && !kifu::is_text(l)
+        })
         .collect();
     if block.len() >= 4 && is_kifu_grid(&block) {
         return Format::Kifu;
@@ -269,7 +276,7 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
 
 /// A line of file letters over a grid or diagram: `a b c d ...` or `abcd...`.
 fn is_file_letters(line: &str) -> bool {
-    let letters: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+    let letters: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).map(super::narrow).collect();
     letters.len() >= 4 && letters.iter().enumerate().all(|(i, c)| c.to_ascii_lowercase() == char::from(b'a' + i as u8))
 }
 
@@ -287,31 +294,28 @@ fn is_rules_line(line: &str) -> bool {
 /// Whether the lines are a kifu grid: every token a number or a single cell (`.`, `X`, `--`,
 /// ...), with some number that is a move rather than a rank label. A rank label (16 at most) is
 /// at an end of a line that has more tokens than the grid has ranks, one label per extra token;
-/// any other number is a move. A `0`, a cell of a digit board, is not a move number.
+/// any other number is a move. A grid with `0` cells needs a move beyond 2, since a digit board
+/// (`0 1 2`) is not a grid.
 fn is_kifu_grid(lines: &[&str]) -> bool {
-    const CELLS: [&str; 16] = [".", "-", "--", "+", "X", "O", "x", "o", "*", "B", "W", "b", "w", "●", "○", "·"];
     let ranks = lines.len();
-    let mut moves = 0;
+    let (mut moves, mut highest, mut zeros) = (0, 0, false);
     for line in lines {
-        let words: Vec<&str> = line.split_whitespace().collect();
+        let words = kifu::grid_words(line);
         let mut labels = words.len().saturating_sub(ranks);
-        for (i, word) in words.iter().enumerate() {
-            if CELLS.contains(word) {
-                continue;
-            }
-            let Ok(number) = word.parse::<u16>() else { return false };
-            if number == 0 {
-                return false;
-            }
+        for (i, (word, _)) in words.iter().enumerate() {
+            zeros |= word.bytes().all(|b| b == b'0');
+            let Some(number) = kifu::grid_cell(word) else { return false };
+            let Some(number) = number else { continue };
             let at_an_end = i == 0 || i == words.len() - 1;
             if at_an_end && number <= 16 && labels > 0 {
                 labels -= 1;
             } else {
                 moves += 1;
+                highest = highest.max(number);
             }
         }
     }
-    moves > 0
+    moves > 0 && (!zeros || highest > 2)
 }
 
 /// Whether a line is a diagram's rank: cell characters, spaces, `|` and the last move's `[ ]`,

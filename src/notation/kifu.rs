@@ -28,19 +28,191 @@ enum Cell {
     Move(u16),
 }
 
+/// A grid's cell as written (full-width forms narrowed): empty (`0` too, which no move has, and
+/// `・` `□` as Japanese records draw an empty cell), a start disc, or a move number.
 fn cell(word: &str) -> Option<Cell> {
     match word {
-        BLANK | HOLE | "-" | "--" | "·" | "+" => Some(Cell::Empty),
+        BLANK | HOLE | "-" | "--" | "·" | "+" | "0" | "00" | "_" | "・" | "□" => Some(Cell::Empty),
         "X" | "x" | "B" | "b" | "*" | "●" => Some(Cell::Disc(Color::Black)),
-        "O" | "o" | "W" | "w" | "○" => Some(Cell::Disc(Color::White)),
-        _ => word.parse::<u16>().ok().filter(|&n| n > 0).map(Cell::Move),
+        "O" | "o" | "W" | "w" | "○" | "◯" | "〇" => Some(Cell::Disc(Color::White)),
+        _ if word.bytes().all(|b| b.is_ascii_digit()) => word.parse::<u16>().ok().filter(|&n| n > 0).map(Cell::Move),
+        _ => None,
     }
+}
+
+/// Whether a grid's word is a cell (empty, a start disc, a move number); for recognising a
+/// grid, `Some(number)` for a move number.
+pub(crate) fn grid_cell(word: &str) -> Option<Option<u16>> {
+    cell(word).map(|c| match c {
+        Cell::Move(n) => Some(n),
+        _ => None,
+    })
+}
+
+/// The words of a grid's line with their byte ranges in it: split at white space (full-width
+/// too), commas and the bars of a drawn grid (`|`, `│`), brackets around a cell dropped
+/// (`[44]`), full-width forms narrowed (`４４` is `44`, `ａ` is `a`).
+pub(crate) fn grid_words(line: &str) -> Vec<(String, Span)> {
+    let separator =
+        |c: char| c.is_whitespace() || matches!(c, ',' | '，' | '、' | '|' | '│' | '┃' | '[' | ']' | '［' | '］');
+    let mut words = Vec::new();
+    let mut word: Option<(String, usize)> = None;
+    for (i, c) in line.char_indices() {
+        if separator(c) {
+            if let Some((w, start)) = word.take() {
+                words.push((w, Span { start, end: i }));
+            }
+        } else {
+            word.get_or_insert_with(|| (String::new(), i)).0.push(super::narrow(c));
+        }
+    }
+    if let Some((w, start)) = word {
+        words.push((w, Span { start, end: line.len() }));
+    }
+    words
+}
+
+/// Whether a line is the border of a drawn grid (`+--+--+`, `┌──┬──┐`, `--------`): drawing
+/// characters only, with a box-drawing one or no space (a rank of empty cells `-- -- --` is
+/// not a border).
+pub(crate) fn is_border(line: &str) -> bool {
+    let line = line.trim();
+    let boxed = |c: char| ('\u{2500}'..='\u{257F}').contains(&c);
+    line.chars().count() >= 3
+        && line.chars().all(|c| boxed(c) || matches!(c, '+' | '-' | '=' | '|' | ' '))
+        && (line.chars().any(boxed) || !line.contains(' '))
+}
+
+/// Whether a line near a grid is text rather than a rank: a word of two letters or more, a
+/// letter of another script than Latin (`黒`), a `key: value` pair or a result (`30-34`).
+pub(crate) fn is_text(line: &str) -> bool {
+    super::board::is_text_line(line)
+        || grid_words(line).iter().any(|(w, _)| {
+            w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2
+                || w.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
+                || w.contains(':')
+                || super::pgn::counts(w).is_some()
+        })
+}
+
+/// The keys of a header line's `key: value` pairs, longest first among those that share a
+/// start, and the tags they give.
+const HEADER_KEYS: [(&str, &str); 22] = [
+    ("black", "black"),
+    ("黒番", "black"),
+    ("黒", "black"),
+    ("先手", "black"),
+    ("white", "white"),
+    ("白番", "white"),
+    ("白", "white"),
+    ("後手", "white"),
+    ("event", "event"),
+    ("tournament", "event"),
+    ("大会名", "event"),
+    ("大会", "event"),
+    ("棋戦", "event"),
+    ("date", "date"),
+    ("対局日", "date"),
+    ("日付", "date"),
+    ("place", "place"),
+    ("site", "place"),
+    ("場所", "place"),
+    ("会場", "place"),
+    ("round", "round"),
+    ("result", "result"),
+];
+
+/// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
+/// Yamada  White: Sato`, `黒：山田太郎　白：佐藤花子`, `Event: Club meeting`, `大会: 例会`),
+/// a result only as disc counts.
+fn header_tags(line: &str) -> Vec<(String, String)> {
+    // Each key at the start of a word, followed by a colon: (where it starts, where its value
+    // starts, its tag).
+    let mut keys: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, _) in line.char_indices() {
+        if i > 0 && !line[..i].ends_with(char::is_whitespace) {
+            continue;
+        }
+        let rest = &line[i..];
+        let Some(&(key, tag)) =
+            HEADER_KEYS.iter().find(|(key, _)| rest.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key)))
+        else {
+            continue;
+        };
+        let after = rest[key.len()..].trim_start();
+        if let Some(value) = after.strip_prefix(':').or_else(|| after.strip_prefix('：')) {
+            keys.push((i, line.len() - value.len(), tag));
+        }
+    }
+    let mut tags = Vec::new();
+    for (k, &(_, from, tag)) in keys.iter().enumerate() {
+        let to = keys.get(k + 1).map_or(line.len(), |next| next.0);
+        let value = line[from..to].trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '、' | '/' | '-'));
+        if value.is_empty() {
+            continue;
+        }
+        if tag == "result" {
+            let counts: String = value.chars().map(super::narrow).collect();
+            if super::pgn::counts(&counts).is_some() {
+                tags.push(("result".to_owned(), counts));
+            }
+        } else {
+            tags.push((tag.to_owned(), value.to_owned()));
+        }
+    }
+    tags
+}
+
+/// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`),
+/// between the colours (`黒 30-34 白`, `白 34-30 黒`), or `kifu show`'s count line of a finished
+/// game (`black 30, white 34: white wins by 4`).
+fn counts_line(words: &[(String, Span)]) -> Option<String> {
+    let lower: Vec<String> = words.iter().map(|(w, _)| w.to_lowercase()).collect();
+    if let [black, b, white, w, ..] = &lower[..]
+        && black == "black"
+        && white == "white"
+        && lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw"))
+    {
+        let (b, w) = (b.parse::<u8>().ok()?, w.trim_end_matches(':').parse::<u8>().ok()?);
+        return Some(format!("{b}-{w}"));
+    }
+    let (b, w) = lower.iter().find_map(|w| super::pgn::counts(w))?;
+    let white_first = lower.first().is_some_and(|w| w.starts_with('白') || w == "white" || w == "w");
+    Some(if white_first { format!("{w}-{b}") } else { format!("{b}-{w}") })
+}
+
+/// Whether a line over a grid starts another grid's record when it follows a grid: file letters,
+/// `kifu show`'s players line, or a header line of `key: value` pairs kifu knows.
+pub(crate) fn starts_a_grid(line: &str) -> bool {
+    is_file_letters(&grid_words(line))
+        || !super::board::players_line(line).is_empty()
+        || header_tags(line).iter().any(|(tag, _)| tag != "result")
+}
+
+/// Whether the words are file letters over the columns (`a b c ...`).
+fn is_file_letters(words: &[(String, Span)]) -> bool {
+    !words.is_empty()
+        && words
+            .iter()
+            .enumerate()
+            .all(|(i, (w, _))| w.len() == 1 && w.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8)
+}
+
+/// How many lines of a block read so far are a grid's ranks.
+pub(crate) fn rank_lines(block: &str) -> usize {
+    block
+        .lines()
+        .filter(|l| {
+            let words = grid_words(l);
+            !words.is_empty() && !is_border(l) && !is_text(l) && !is_file_letters(&words)
+        })
+        .count()
 }
 
 /// Parses a kifu grid.
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     // (word, span) per rank line.
-    let mut lines: Vec<Vec<(&str, Span)>> = Vec::new();
+    let mut lines: Vec<Vec<(String, Span)>> = Vec::new();
     let mut first = None;
     let mut rules = None;
     // The first move's number when the grid starts after the game's start (`from move 41`).
@@ -67,25 +239,23 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             first = Some(if lower.starts_with("white") { Color::White } else { Color::Black });
             continue;
         }
-        let words: Vec<(&str, Span)> = line
-            .split_whitespace()
-            .map(|w| {
-                let at = start + (w.as_ptr() as usize - line.as_ptr() as usize);
-                (w, Span { start: at, end: at + w.len() })
-            })
+        let words: Vec<(String, Span)> = grid_words(line)
+            .into_iter()
+            .map(|(w, span)| (w, Span { start: start + span.start, end: start + span.end }))
             .collect();
-        if words
-            .iter()
-            .enumerate()
-            .all(|(i, (w, _))| w.len() == 1 && w.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8)
-        {
+        if is_file_letters(&words) || is_border(line) {
             continue;
         }
         // Lines of text around the grid (players, passes, the count, as `kifu show --kifu`
-        // writes them): a word of two letters or more is never a cell. What the `from move`
-        // line says of the first move is kept (the side to move in the count line is the end's).
-        if words.iter().any(|(w, _)| w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2) {
+        // writes them; a header of `key: value` pairs; a result): a word of two letters or more
+        // is never a cell. What the `from move` line says of the first move is kept (the side
+        // to move in the count line is the end's).
+        if is_text(line) {
             players.extend(super::board::players_line(line));
+            players.extend(header_tags(line));
+            if let Some(counts) = counts_line(&words) {
+                players.push(("result".to_owned(), counts));
+            }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };
                 for entry in list.split(',') {
@@ -124,7 +294,10 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     }
     let mut board = BoardSyntax::empty(n as u8);
     let mut moves: Vec<Option<(MoveSyntax, Span)>> = Vec::new();
-    let number = |(word, _): &(&str, Span)| word.parse::<usize>().ok();
+    // The cells without a disc or a move, and the first number written twice.
+    let mut empty: Vec<(MoveSyntax, Span)> = Vec::new();
+    let mut twice: Option<(usize, MoveSyntax, MoveSyntax, Span)> = None;
+    let number = |(word, _): &(String, Span)| word.parse::<usize>().ok();
     // Whether every line that has room for a rank label has the rank it would have with rank
     // `n` on top (`descending`) or rank 1 on top at one of its ends.
     let labels_fit = |descending: bool| {
@@ -151,10 +324,11 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         if cells.len() > n && cells.len() <= n + 2 {
             // A label that is not the expected rank: name the end that holds a number.
             let (label, span) = if cells.len() == n + 2 || number(&cells[0]).is_some() && number(&cells[n]).is_none() {
-                cells[0]
+                &cells[0]
             } else {
-                cells[cells.len() - 1]
+                &cells[cells.len() - 1]
             };
+            let span = *span;
             if label.parse::<usize>().is_ok() {
                 return Err(SyntaxError { span, message: format!("rank {label} where rank {rank} was expected") });
             }
@@ -163,8 +337,12 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             let span = Span { start: words[0].1.start, end: words[words.len() - 1].1.end };
             return Err(SyntaxError { span, message: format!("{} cells on a rank of a {n}x{n} grid", cells.len()) });
         }
-        for (file, &(word, span)) in cells.iter().enumerate() {
+        for (file, (word, span)) in cells.iter().enumerate() {
+            let span = *span;
             match cell(word) {
+                Some(Cell::Empty) if word != HOLE => {
+                    empty.push((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
+                }
                 Some(Cell::Empty) => {}
                 Some(Cell::Disc(c)) => board.cells[(rank - 1) * n + file] = Some(c),
                 Some(Cell::Move(k)) => {
@@ -182,10 +360,15 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     if moves.len() < k {
                         moves.resize(k, None);
                     }
-                    if moves[k - 1].is_some() {
-                        return Err(SyntaxError { span, message: format!("move {number} is written twice") });
+                    let square = MoveSyntax::Square { file: file as u8, rank: rank as u8 };
+                    match moves[k - 1] {
+                        // The first number written twice, told after the grid (with the one
+                        // missing, if one is).
+                        Some((first, _)) => {
+                            twice.get_or_insert((number, first, square, span));
+                        }
+                        None => moves[k - 1] = Some((square, span)),
                     }
-                    moves[k - 1] = Some((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
                 }
                 None => {
                     return Err(SyntaxError {
@@ -196,6 +379,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             }
         }
     }
+    check_numbers(&moves, from, &empty, twice)?;
     let mut record = Record { tags: players, ..Record::default() };
     let last = from - 1 + moves.len();
     let pass_after = |number: usize, record: &mut Record| {
@@ -207,10 +391,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         return Err(SyntaxError { span, message: format!("a pass after move {after}, outside the grid's moves") });
     }
     pass_after(from - 1, &mut record);
-    for (k, slot) in moves.into_iter().enumerate() {
-        let Some((mv, span)) = slot else {
-            return Err(SyntaxError { span: Span::default(), message: format!("move {} is missing", k + from) });
-        };
+    // Every move is there (`check_numbers`).
+    for (k, (mv, span)) in moves.into_iter().flatten().enumerate() {
         record.moves.push(MoveToken { mv, span, ..MoveToken::default() });
         pass_after(k + from, &mut record);
     }
@@ -222,9 +404,44 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     Ok(record)
 }
 
+/// The numbers of a grid's moves (`moves[k]` holds move `from + k`) must run without a gap or a
+/// repeat: the error names the number written `twice` (both squares) or the first missing one
+/// (where the next stands, or the one `empty` cell that must be it), with the likely fix.
+fn check_numbers(
+    moves: &[Option<(MoveSyntax, Span)>],
+    from: usize,
+    empty: &[(MoveSyntax, Span)],
+    twice: Option<(usize, MoveSyntax, MoveSyntax, Span)>,
+) -> Result<(), SyntaxError> {
+    let missing: Vec<usize> = moves.iter().enumerate().filter(|(_, m)| m.is_none()).map(|(k, _)| k + from).collect();
+    if let Some((number, first, second, span)) = twice {
+        let hint = match missing[..] {
+            [m] => format!(", and move {m} is missing: one of them is likely {m}"),
+            _ => String::new(),
+        };
+        return Err(SyntaxError {
+            span,
+            message: format!("move {number} is written twice ({first} and {second}){hint}"),
+        });
+    }
+    let Some(&gap) = missing.first() else { return Ok(()) };
+    let mut message = format!("move {gap} is missing");
+    // The next number written (the last always is).
+    let (next, (square, mut span)) =
+        moves.iter().enumerate().skip(gap + 1 - from).find_map(|(k, m)| m.map(|m| (k + from, m))).unwrap_or_default();
+    if let ([(only, at)], [_]) = (empty, &missing[..]) {
+        message.push_str(&format!(": {only} is the only cell without a disc or a number"));
+        span = *at;
+    } else if next > 0 {
+        message.push_str(&format!(" (move {next} is on {square})"));
+    }
+    Err(SyntaxError { span, message })
+}
+
 /// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
-/// when it has none): the players' line when the record names a player, file letters on top, rank numbers on the left, two-digit cells, holes as
-/// `#`; then the [`footer`].
+/// when it has none): the players' line when the record names a player, a line each for its
+/// event, date, place and round (`Event: ...`), file letters on top, rank numbers on the left,
+/// two-digit cells, holes as `#`; then the [`footer`].
 #[must_use]
 pub fn write(record: &Record) -> String {
     let board = record.start.clone().unwrap_or_else(standard_start);
@@ -262,6 +479,12 @@ pub fn write(record: &Record) -> String {
     if let Some([black, white]) = super::board::players_of(record) {
         out.push_str(&super::board::write_players(&black, &white));
         out.push('\n');
+    }
+    // The tags a header line reads back.
+    for (tag, key) in [("event", "Event"), ("date", "Date"), ("place", "Place"), ("round", "Round")] {
+        if let Some(value) = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?") {
+            out.push_str(&format!("{key}: {}\n", super::printable(value).replace('\n', " ")));
+        }
     }
     out.push_str("  ");
     for file in 0..n {
@@ -350,6 +573,118 @@ mod tests {
         let err = parse(&bad).unwrap_err();
         assert_eq!(&bad[err.span.start..err.span.end], "z");
         assert!(parse(". .\n. .").is_err());
+    }
+
+    /// The cells of `samples/kifu.txt` (a whole game, white wins 34-30) by rank.
+    fn sample_ranks() -> Vec<Vec<String>> {
+        let grid = include_str!("../../samples/kifu.txt");
+        grid.lines().skip(1).map(|l| l.split_whitespace().skip(1).map(str::to_owned).collect()).collect()
+    }
+
+    #[test]
+    fn grids_as_people_type_them() {
+        let ranks = sample_ranks();
+        let expected =
+            parse(&write(&parse(&ranks.iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n")).unwrap()))
+                .unwrap()
+                .moves
+                .len();
+        let full_width = |s: &str| {
+            s.chars()
+                .map(|c| if ('!'..='~').contains(&c) { char::from_u32(c as u32 + 0xFEE0).unwrap() } else { c })
+                .collect::<String>()
+        };
+        let layouts: Vec<String> = vec![
+            // Bordered, with rank labels.
+            std::iter::once("+--".repeat(8) + "+")
+                .chain(ranks.iter().enumerate().map(|(i, r)| format!("{} |{}|", i + 1, r.join("|"))))
+                .chain(std::iter::once("+--".repeat(8) + "+"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // Box drawing.
+            std::iter::once(format!("┌{}──┐", "──┬".repeat(7)))
+                .chain(ranks.iter().map(|r| format!("│{}│", r.join("│"))))
+                .chain(std::iter::once(format!("└{}──┘", "──┴".repeat(7))))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // From a spreadsheet; bracketed cells.
+            ranks.iter().map(|r| r.join(",")).collect::<Vec<_>>().join("\n"),
+            ranks
+                .iter()
+                .map(|r| r.iter().map(|c| format!("[{c:>2}]")).collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n"),
+            // Full width, file letters and rank labels too.
+            std::iter::once(full_width("a b c d e f g h"))
+                .chain(ranks.iter().enumerate().map(|(i, r)| full_width(&format!("{} {}", i + 1, r.join(" ")))))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        ];
+        for text in &layouts {
+            let record = parse(text).unwrap_or_else(|e| panic!("{text}\n{e:?}"));
+            assert_eq!(record.moves.len(), expected, "{text}");
+        }
+        // Japanese empty cells: the first 20 moves.
+        let partial = |blank: &str| {
+            let rows = ranks.iter().map(|r| {
+                r.iter()
+                    .map(|c| if c.parse::<u32>().is_ok_and(|n| n > 20) { blank.to_owned() } else { c.clone() })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            rows.collect::<Vec<_>>().join("\n")
+        };
+        for blank in ["・", "□", "0", "_"] {
+            assert_eq!(parse(&partial(blank)).unwrap().moves.len(), 20, "{blank}");
+        }
+    }
+
+    #[test]
+    fn text_around_a_grid_is_read_or_skipped() {
+        let grid = sample_ranks().iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
+        let text = format!("第12回 例会 2024年3月10日\n黒：山田太郎　白：佐藤花子\n大会: 例会\n{grid}\n黒 30-34 白\n");
+        let r = parse(&text).unwrap();
+        assert_eq!(r.moves.len(), 60);
+        let tags: Vec<(&str, &str)> = r.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(tags, [("black", "山田太郎"), ("white", "佐藤花子"), ("event", "例会"), ("result", "30-34")]);
+        for footer in ["白 34-30 黒", "30-34", "結果: 黒の負け", "black 30, white 34: white wins by 4", "Result: 30-34"]
+        {
+            let r = parse(&format!("Black: Yamada White: Sato\n{grid}\n{footer}\n")).unwrap();
+            assert_eq!((r.tag("black"), r.tag("white")), (Some("Yamada"), Some("Sato")), "{footer}");
+            let result = if footer.contains('負') { None } else { Some("30-34") };
+            assert_eq!(r.tag("result"), result, "{footer}");
+        }
+        // A count line at a ply is no result.
+        assert_eq!(
+            parse(&format!("{grid}\nblack 4, white 1 after move 1; white to move\n")).unwrap().tag("result"),
+            None
+        );
+        assert!(
+            starts_a_grid("黒: 山田  白: 佐藤")
+                && starts_a_grid("  a b c d e f g h")
+                && starts_a_grid("A (black) - B (white)")
+        );
+        assert!(!starts_a_grid("white first") && !starts_a_grid("30-34") && !starts_a_grid("Result: 30-34"));
+        assert_eq!(rank_lines(&format!("Event: x\n   a b c d e f g h\n{grid}\n30-34\n")), 8);
+    }
+
+    #[test]
+    fn a_gap_or_a_repeat_is_named_where_it_can_be_fixed() {
+        let grid = sample_ranks().iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
+        let at = |text: &str, e: &SyntaxError| text[e.span.start..e.span.end].to_owned();
+        // 21 (f3) left blank: the only blank cell.
+        let text = grid.replace(" 21 ", " . ");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.message, "move 21 is missing: f3 is the only cell without a disc or a number");
+        assert_eq!(at(&text, &e), ".");
+        // 60 typed as 61.
+        let text = grid.replace(" 60 ", " 61 ");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.message, "move 60 is missing (move 61 is on b7)");
+        assert_eq!(at(&text, &e), "61");
+        // 21 typed as 12.
+        let e = parse(&grid.replace(" 21 ", " 12 ")).unwrap_err();
+        assert_eq!(e.message, "move 12 is written twice (f3 and d6), and move 21 is missing: one of them is likely 21");
     }
 
     #[test]

@@ -378,6 +378,15 @@ impl Record {
     }
 }
 
+/// The ASCII form of a full-width character (`Ｆ` is `F`, `５` is `5`, as Japanese input
+/// writes them); any other as it is.
+pub(crate) fn narrow(c: char) -> char {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        _ => c,
+    }
+}
+
 /// Text from a record as it may be shown on a terminal or in XML: control characters other
 /// than tab and newline (an escape sequence, a NUL) each become U+FFFD, one character for one,
 /// so carets under the text stay aligned.

@@ -20,7 +20,7 @@ use std::io::{self, BufRead, BufReader, Read};
 use unicode_width::UnicodeWidthChar;
 
 use super::format::{self, Format};
-use super::{Span, printable, wthor};
+use super::{Span, kifu, printable, wthor};
 
 /// The most text one record may hold; a longer one is reported and skipped.
 pub const MAX_RECORD: usize = 1 << 20;
@@ -625,6 +625,14 @@ impl Reader {
                     p.too_long = too_long;
                     self.emit(p);
                 } else {
+                    // A header line after a whole grid (no blank line between): the next grid.
+                    if !boards
+                        && self.pending.as_ref().is_some_and(|p| kifu::rank_lines(&p.text) >= 4)
+                        && kifu::starts_a_grid(line)
+                        && let Some(p) = self.pending.take()
+                    {
+                        self.emit(p);
+                    }
                     let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
                     p.too_long |= too_long;
                     Self::append(&mut p, line);
@@ -1026,6 +1034,18 @@ mod tests {
         assert_eq!(second.offset, big.len() as u64 + 1);
         let third = got[2].as_ref().unwrap();
         assert_eq!((third.line, third.column, third.text()), (2, 1, "(;W[c5];)"));
+    }
+
+    #[test]
+    fn a_header_after_a_grid_starts_the_next_grid() {
+        let grid = include_str!("../../samples/kifu.txt");
+        let text = format!("Yamada (black) - Sato (white)\n{grid}30-34\n黒: 佐藤  白: 山田\n{grid}{grid}");
+        let got = cut(&text, Format::Kifu);
+        let lines: Vec<usize> = got.iter().map(|(line, _, _)| *line).collect();
+        // The third grid's file letters start it too; a result line under a grid stays with it.
+        assert_eq!(lines, [1, 12, 22]);
+        assert!(got[0].2.ends_with("30-34\n") || got[0].2.ends_with("30-34"), "{:?}", got[0].2);
+        assert_eq!(format::sniff("-", text.as_bytes()), Format::Kifu);
     }
 
     #[test]

@@ -18,6 +18,7 @@ use nom::combinator::{opt, recognize, value};
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
 
+use super::narrow;
 use super::numbering::Numbering;
 use super::{MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
@@ -305,14 +306,6 @@ fn likely_square(rest: &str) -> Option<(usize, String, &'static str)> {
 fn move_number(input: &str) -> IResult<&str, &str> {
     let digits = take_while1(|c| narrow(c).is_ascii_digit());
     recognize(terminated(digits, alt((tag("..."), tag("."), tag(")"), tag("．"), tag("）"))))).parse(input)
-}
-
-/// The ASCII form of a full-width character (`Ｆ` is `F`, `５` is `5`); any other as it is.
-fn narrow(c: char) -> char {
-    match c {
-        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-        _ => c,
-    }
 }
 
 /// A pass, or an optionally signed square.
