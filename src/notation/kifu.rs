@@ -97,7 +97,7 @@ pub(crate) fn is_text(line: &str) -> bool {
 
 /// The keys of a header line's `key: value` pairs, longest first among those that share a
 /// start, and the tags they give.
-const HEADER_KEYS: [(&str, &str); 22] = [
+const HEADER_KEYS: [(&str, &str); 23] = [
     ("black", "black"),
     ("黒番", "black"),
     ("黒", "black"),
@@ -120,11 +120,12 @@ const HEADER_KEYS: [(&str, &str); 22] = [
     ("会場", "place"),
     ("round", "round"),
     ("result", "result"),
+    ("結果", "result"),
 ];
 
 /// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
 /// Yamada  White: Sato`, `黒：山田太郎　白：佐藤花子`, `Event: Club meeting`, `大会: 例会`),
-/// a result only as disc counts.
+/// a result as disc counts or in Japanese (`結果: 白の4石勝ち`).
 fn header_tags(line: &str) -> Vec<(String, String)> {
     // Each key at the start of a word, followed by a colon: (where it starts, where its value
     // starts, its tag).
@@ -155,6 +156,8 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
             let counts: String = value.chars().map(super::narrow).collect();
             if super::pgn::counts(&counts).is_some() {
                 tags.push(("result".to_owned(), counts));
+            } else if let Some((tag, value)) = super::pgn::japanese_result(value) {
+                tags.push((tag.to_owned(), value));
             }
         } else {
             tags.push((tag.to_owned(), value.to_owned()));
@@ -235,8 +238,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             rules = Some(line.trim()["rules ".len()..].trim().to_owned());
             continue;
         }
-        if lower.ends_with("first") {
-            first = Some(if lower.starts_with("white") { Color::White } else { Color::Black });
+        if let Some(side) = ["black first", "white first"].iter().position(|l| lower.trim_end_matches('.') == *l) {
+            first = Some(if side == 1 { Color::White } else { Color::Black });
             continue;
         }
         let words: Vec<(String, Span)> = grid_words(line)
@@ -252,10 +255,14 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         // to move in the count line is the end's).
         if is_text(line) {
             players.extend(super::board::players_line(line));
-            players.extend(header_tags(line));
-            if let Some(counts) = counts_line(&words) {
+            let header = header_tags(line);
+            // A result line, not a header's value (`Event: 30-34`).
+            if header.is_empty()
+                && let Some(counts) = counts_line(&words)
+            {
                 players.push(("result".to_owned(), counts));
             }
+            players.extend(header);
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };
                 for entry in list.split(',') {
@@ -272,8 +279,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     passes.push((after, span));
                 }
             }
-            if let Some(at) = lower.find("from move ") {
-                let digits: String = lower[at + 10..].chars().take_while(char::is_ascii_digit).collect();
+            if let Some(after) = lower.strip_prefix("from move ") {
+                let digits: String = after.chars().take_while(char::is_ascii_digit).collect();
                 from = digits.parse().unwrap_or(1).max(1);
                 if lower.contains("black to move") {
                     first = Some(Color::Black);
@@ -643,6 +650,7 @@ mod tests {
     fn text_around_a_grid_is_read_or_skipped() {
         let grid = sample_ranks().iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
         let text = format!("第12回 例会 2024年3月10日\n黒：山田太郎　白：佐藤花子\n大会: 例会\n{grid}\n黒 30-34 白\n");
+        assert_eq!(parse(&format!("{grid}\n結果：白の４石勝ち\n")).unwrap().tag("result"), Some("-4"));
         let r = parse(&text).unwrap();
         assert_eq!(r.moves.len(), 60);
         let tags: Vec<(&str, &str)> = r.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -653,6 +661,7 @@ mod tests {
             assert_eq!((r.tag("black"), r.tag("white")), (Some("Yamada"), Some("Sato")), "{footer}");
             let result = if footer.contains('負') { None } else { Some("30-34") };
             assert_eq!(r.tag("result"), result, "{footer}");
+            assert_eq!(r.tag("outcome"), footer.contains('負').then_some("0-1"), "{footer}");
         }
         // A count line at a ply is no result.
         assert_eq!(

@@ -482,10 +482,39 @@ pub(crate) fn margin(text: &str) -> Option<i32> {
     }
 }
 
+/// A result in Japanese, as Japanese software and clubs write it, as the tag it gives: `黒勝ち`
+/// (Black wins: `outcome` `1-0`), `白の4石勝ち` (White wins by 4: `result` `-4`), `黒2石負け`
+/// (Black loses by 2), `黒の負け`, `引き分け` (a draw: `result` `0`); digits in full width too.
+pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
+    let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace() && *c != 'の').collect();
+    if ["引き分け", "引分け", "引分", "引き分"].contains(&text.as_str()) {
+        return Some(("result", "0".to_owned()));
+    }
+    let (black, rest) = match text.chars().next()? {
+        '黒' => (true, &text['黒'.len_utf8()..]),
+        '白' => (false, &text['白'.len_utf8()..]),
+        _ => return None,
+    };
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let margin = (digits > 0).then(|| rest[..digits].parse::<i32>().ok()).flatten();
+    let rest = &rest[digits..];
+    let rest = if margin.is_some() { rest.strip_prefix('石')? } else { rest };
+    let wins = match rest {
+        "勝ち" | "勝" => black,
+        "負け" | "負" => !black,
+        _ => return None,
+    };
+    match margin {
+        Some(m) if m <= 64 => Some(("result", super::wthor::signed(if wins { m } else { -m }))),
+        Some(_) => None,
+        None => Some(("outcome", if wins { "1-0" } else { "0-1" }.to_owned())),
+    }
+}
+
 /// The tags a result (header value or movetext token) gives: disc counts (`33-31`, also written
 /// `33:31` or `33 - 31`) as `result` (their difference) and `score`; a margin (`+2`, `-2`, `B+2`,
 /// `W+2`) as `result`; a winner (`1-0`, `0-1`, `1/2-1/2`, or in words: `Black wins`, `White
-/// wins`, `Draw`) as `outcome` in PGN's form; anything else as `outcome` as written, which
+/// wins`, `Draw`) as `outcome` in PGN's form; a result in Japanese ([`japanese_result`]); anything else as `outcome` as written, which
 /// `kifu validate` reports as no result.
 fn result_tags(result: &str) -> Vec<(&'static str, String)> {
     let text = result.trim();
@@ -498,6 +527,9 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
     }
     if let Some(m) = margin(text) {
         return vec![("result", signed(m))];
+    }
+    if let Some(tag) = japanese_result(text) {
+        return vec![tag];
     }
     let words = text.to_ascii_lowercase();
     let outcome = match words.trim_end_matches('.') {
@@ -597,12 +629,17 @@ pub(crate) fn tag_line(name: &str, value: &str) -> String {
 /// The record's tags not in `skip` (nor written elsewhere), under their PGN names.
 pub(crate) fn other_tags<'a>(record: &'a Record, skip: &[&str]) -> Vec<(Cow<'a, str>, &'a str)> {
     const ELSEWHERE: [&str; 6] = ["result", "score", "outcome", "comment", "fen", "setup"];
-    record
-        .tags
-        .iter()
-        .filter(|(k, _)| !skip.iter().chain(&ELSEWHERE).any(|s| s.eq_ignore_ascii_case(k)))
-        .map(|(k, v)| (pgn_name(k), v.as_str()))
-        .collect()
+    let mut tags: Vec<(Cow<'a, str>, &'a str)> = Vec::new();
+    for (k, v) in record.tags.iter().filter(|(k, _)| !skip.iter().chain(&ELSEWHERE).any(|s| s.eq_ignore_ascii_case(k)))
+    {
+        // A tag given twice (a format that repeats a property): its first value, as
+        // `Record::tag` reads it, since PGN gives a tag one value.
+        let name = pgn_name(k);
+        if !tags.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            tags.push((name, v.as_str()));
+        }
+    }
+    tags
 }
 
 /// The tag pairs `SetUp` and `FEN` for a start board (none without one).
@@ -745,12 +782,32 @@ f4 4. pass PA 5. @@ 33-31
 "#;
 
     #[test]
+    fn results_in_japanese() {
+        let tag = |t: &str| japanese_result(t).map(|(k, v)| format!("{k} {v}"));
+        assert_eq!(tag("黒勝ち").as_deref(), Some("outcome 1-0"));
+        assert_eq!(tag("白の4石勝ち").as_deref(), Some("result -4"));
+        assert_eq!(tag("白の４石勝ち").as_deref(), Some("result -4"));
+        assert_eq!(tag("黒2石負け").as_deref(), Some("result -2"));
+        assert_eq!(tag("黒の負け").as_deref(), Some("outcome 0-1"));
+        assert_eq!(tag("黒 12石 勝ち").as_deref(), Some("result +12"));
+        assert_eq!(tag("引き分け").as_deref(), Some("result 0"));
+        for bad in ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins"] {
+            assert_eq!(tag(bad), None, "{bad}");
+        }
+        assert_eq!(parse("[Result \"白4石勝ち\"]\n1. f5").unwrap().tag("result"), Some("-4"));
+    }
+
+    #[test]
     fn numbers_that_do_not_follow_and_tags_given_twice_are_refused() {
         let e = parse("1. f5 d6 2. c3 d3 4. c4 f4").unwrap_err();
         assert!(e.message.starts_with("move number 4 where 3 was expected"), "{e:?}");
         assert_eq!((e.span.start, e.span.end), (18, 20));
         // One number per move is read too, and a tag given twice with one value.
         assert_eq!(parse("[White \"A\"]\n[White \"A\"]\n1. f5 2. d6 3. c3").unwrap().moves.len(), 3);
+        // A record with a tag twice (GGF repeats properties) is written with its first value.
+        let mut twice = parse("1. f5").unwrap();
+        twice.tags.extend([("black_rating".into(), "1".into()), ("black_rating".into(), "2".into())]);
+        assert_eq!(parse(&write(&twice)).unwrap().tag("black_rating"), Some("1"));
         let e = parse("[White \"A\"]\n[white \"B\"]\n1. f5").unwrap_err();
         assert_eq!(e.message, "the tag `white` again, with another value: \"A\", then \"B\"");
         assert_eq!(e.span.start, 12);

@@ -805,10 +805,39 @@ fn starts_game(line: &str) -> bool {
     node.split(';').next().is_some_and(|root| root.contains("GM["))
 }
 
-/// The text of a line (or piece of one): UTF-8, else Latin-1 (one character per byte, as older
-/// European files were written), so that no name is lost to replacement characters.
+/// The text of a line (or piece of one): UTF-8; else Japanese in Shift_JIS or EUC-JP when it
+/// reads as such ([`japanese`]); else Windows-1252, the Latin-1 of older European files (one
+/// character per byte), so that no name is lost to replacement characters.
 fn decode(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
+    String::from_utf8(bytes).unwrap_or_else(|e| {
+        let bytes = e.into_bytes();
+        japanese(&bytes).unwrap_or_else(|| encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned())
+    })
+}
+
+/// Text in a Japanese legacy encoding, as Japanese software writes records (SGF's
+/// `CA[Shift_JIS]`): bytes valid in Shift_JIS that read as kana, or as kanji with a lead byte
+/// in 0x81-0x9F (control characters in Latin-1, so never a European name); else bytes valid in
+/// EUC-JP that read as kana, or as two kanji or more. `None` for anything else: Latin-1 names
+/// (`J\xe9r\xf4me`) are valid Shift_JIS as often as not, but read as neither.
+fn japanese(bytes: &[u8]) -> Option<String> {
+    let kana = |c: char| ('\u{3040}'..='\u{30FF}').contains(&c);
+    let cjk = |c: char| {
+        kana(c)
+            || ('\u{4E00}'..='\u{9FFF}').contains(&c)
+            || ('\u{3000}'..='\u{303F}').contains(&c)
+            || ('\u{FF00}'..='\u{FFEF}').contains(&c)
+    };
+    let reads = |text: &str| text.chars().filter(|c| !c.is_ascii()).all(cjk);
+    if let Some(text) = encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes)
+        && reads(&text)
+        && (text.chars().any(kana) || bytes.iter().any(|b| (0x81..=0x9F).contains(b)))
+    {
+        return Some(text.into_owned());
+    }
+    let text = encoding_rs::EUC_JP.decode_without_bom_handling_and_without_replacement(bytes)?;
+    let kanji = text.chars().filter(|c| !c.is_ascii()).count();
+    (reads(&text) && (text.chars().any(kana) || kanji >= 2)).then(|| text.into_owned())
 }
 
 /// Where to cut `bytes` so that no UTF-8 character is split: before a last character whose
@@ -1148,6 +1177,34 @@ mod tests {
         // A variation on a line of its own stays in its game.
         let got = cut("(;GM[2];B[fe]\n(;W[fd])\n(;W[dd]))\n", Format::Sgf);
         assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn japanese_in_shift_jis_or_euc_jp_is_read() {
+        let read_bytes = |bytes: &[u8]| {
+            let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+            let got: Vec<_> = Reader::new("t", input, Some(Format::Sgf)).unwrap().collect();
+            got[0].as_ref().unwrap().text().to_owned()
+        };
+        for name in ["山田太郎", "さとう", "佐藤 花子", "黒の勝ち"] {
+            for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+                let sgf = format!("(;GM[2]CA[{}]PB[{name}];B[fe])\n", encoding.name());
+                let (bytes, _, _) = encoding.encode(&sgf);
+                let text = read_bytes(&bytes);
+                assert!(text.contains(name), "{} {name}: {text}", encoding.name());
+            }
+        }
+        // Latin-1 names stay Latin-1 (some are valid Shift_JIS), and Windows-1252's letters are read.
+        for (bytes, name) in [
+            (&b"J\xe9r\xf4me"[..], "J\u{e9}r\u{f4}me"),
+            (b"Fr\xe9d\xe9ric", "Fr\u{e9}d\u{e9}ric"),
+            (b"J\xd6RG", "J\u{d6}RG"),
+            (b"J\xe4\xe4skel\xe4inen", "J\u{e4}\u{e4}skel\u{e4}inen"),
+            (b"\x8aediv\xfd", "\u{160}ediv\u{fd}"),
+        ] {
+            let text = read_bytes(&[b"(;GM[2]PB[", bytes, b"];B[fe])\n"].concat());
+            assert!(text.contains(name), "{name}: {text}");
+        }
     }
 
     #[test]

@@ -271,7 +271,8 @@ impl Reader<'_> {
                         }
                     }
                 }
-                // kifu reads UTF-8, and Latin-1 where the text is not UTF-8, whatever `CA` says.
+                // The reader decodes the text (UTF-8, else Shift_JIS or EUC-JP Japanese, else
+                // Latin-1), whatever `CA` says.
                 "FF" | "CA" => {}
                 "GM" => {
                     let game = unescape(self.raw(values[0]));
@@ -426,6 +427,11 @@ fn unsigned(input: &str) -> bool {
 
 /// `RE` as black's margin when it is one.
 fn result_of(re: &str) -> String {
+    match super::pgn::japanese_result(re) {
+        Some(("outcome", winner)) => return if winner == "1-0" { "B+" } else { "W+" }.into(),
+        Some((_, margin)) => return margin,
+        None => {}
+    }
     if let Some(margin) = re.strip_prefix("B+").filter(|m| unsigned(m)) {
         format!("+{margin}")
     } else if let Some(margin) = re.strip_prefix("W+").filter(|m| unsigned(m)) {

@@ -58,17 +58,20 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             rest = after;
             continue;
         }
-        if let Some(body) = rest.strip_prefix('{') {
+        // A comment: `{good}`, or in full-width brackets as Japanese input writes one (`（中割り）`).
+        if let Some((open, close, body)) =
+            rest.strip_prefix('{').map(|b| ("{", "}", b)).or_else(|| rest.strip_prefix('（').map(|b| ("（", "）", b)))
+        {
             let (after, comment) =
-                take_until::<_, _, nom::error::Error<&str>>("}").parse(body).map_err(|_| SyntaxError {
+                take_until::<_, _, nom::error::Error<&str>>(close).parse(body).map_err(|_| SyntaxError {
                     span: Span { start: offset, end: text.len() },
-                    message: "a `{` comment is never closed".into(),
+                    message: format!("a `{open}` comment is never closed"),
                 })?;
             match record.moves.last_mut() {
                 Some(last) => last.comment = Some(comment.trim().to_owned()),
                 None => record.tags.push(("comment".into(), comment.trim().to_owned())),
             }
-            rest = &after[1..];
+            rest = &after[close.len()..];
             continue;
         }
         if let Some(tail) = rest.strip_prefix(':') {
@@ -189,7 +192,8 @@ fn parse_plain(text: &str) -> Option<Record> {
 fn push_score(record: &mut Record, tail: &str) {
     let mut words = tail.split_whitespace();
     if let Some(result) = words.next() {
-        record.tags.push(("result".into(), result.to_owned()));
+        let (tag, value) = super::pgn::japanese_result(result).unwrap_or(("result", result.to_owned()));
+        record.tags.push((tag.into(), value));
     }
     let extra: Vec<&str> = words.collect();
     if !extra.is_empty() {
@@ -213,6 +217,9 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
     // In ASCII, as full-width input writes it too (`３３－３１`).
     let word: String = trimmed.chars().map(narrow).collect();
     let word = word.as_str();
+    if let Some((tag, value)) = super::pgn::japanese_result(word) {
+        return Some((tag.into(), value));
+    }
     match word {
         "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
         _ if super::pgn::margin(word).is_some() && !word.starts_with(['+', '-']) => {
@@ -233,14 +240,18 @@ fn result_before_name(text: &str, offset: usize, record: &Record) -> Option<((St
 }
 
 /// Whether the text at `offset` is a name after the moves (`F5d6C3d3C4   Tiger`, `8-Shot`, as
-/// opening lists write them): at least two spaces or a tab before it, moves before it, starting
+/// opening lists write them): at least two spaces, a tab or a full-width space before it (one
+/// space before a name in another script: `f5d6 山田`), moves before it, starting
 /// with a letter or a digit, its first word not a score (`29-35`), and nothing square-like (a
 /// letter then a digit) anywhere in it: a garbled move (`bb3`, `(b3)`, `c4!`) followed by the
 /// rest of the game is an error at that move, never a name.
 fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
     let before = &text[..offset];
-    let gap = before.ends_with("  ") || before.ends_with('\t');
     let rest = &text[offset..];
+    // One space is enough before a name in another script (`f5d6  Tiger`, `f5d6 山田`).
+    let gap = before.ends_with("  ")
+        || before.ends_with(['\t', '\u{3000}'])
+        || before.ends_with(' ') && rest.starts_with(|c: char| !c.is_ascii() && c.is_alphabetic());
     let starts_well = rest.starts_with(|c: char| c.is_alphanumeric());
     let score =
         rest.split_whitespace().next().is_some_and(|w| w.chars().all(|c| c.is_ascii_digit() || "-:+.".contains(c)));
@@ -312,7 +323,7 @@ fn move_number(input: &str) -> IResult<&str, &str> {
 fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
     let pass = value(
         (MoveSyntax::Pass, None, false),
-        alt((tag_no_case("pass"), tag_no_case("pa"), tag_no_case("ps"), tag("--"), tag("@@"))),
+        alt((tag_no_case("pass"), tag_no_case("pa"), tag_no_case("ps"), tag("--"), tag("@@"), tag("パス"))),
     );
     let signed = (opt(one_of("+-")), square).map(|(sign, (mv, upper))| {
         let color = sign.map(|s| if s == '+' { Color::Black } else { Color::White });
@@ -420,6 +431,29 @@ mod tests {
     use super::*;
     use crate::core::{Game, Passes, Rules};
     use proptest::prelude::*;
+
+    #[test]
+    fn japanese_around_the_moves() {
+        for (text, moves, tag) in [
+            ("f5d6c3d3c4 山田", 5, ("name", "山田")),
+            ("f5d6c3d3c4　黒勝ち", 5, ("outcome", "1-0")),
+            ("f5 d6 c3 d3 c4 白の4石勝ち", 5, ("result", "-4")),
+            ("f5d6c3d3c4: 白の4石勝ち", 5, ("result", "-4")),
+            ("f5 パス d6", 3, ("comment", "")),
+            ("f5（中割り）d6", 2, ("comment", "")),
+        ] {
+            let r = parse(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(r.moves.len(), moves, "{text}");
+            match tag {
+                ("comment", _) => {}
+                (name, value) => assert_eq!(r.tag(name), Some(value), "{text}"),
+            }
+        }
+        let r = parse("f5（中割り）d6 パス").unwrap();
+        assert_eq!(r.moves[0].comment.as_deref(), Some("中割り"));
+        assert_eq!(r.moves[2].mv, MoveSyntax::Pass);
+        assert!(parse("f5（中割り d6").unwrap_err().message.contains("`（` comment is never closed"));
+    }
 
     #[test]
     fn move_numbers_must_follow_from_the_moves() {
