@@ -316,8 +316,21 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         })
     };
     let labelled = lines.iter().any(|words| words.len() > n);
-    let descending =
-        labelled && labels_fit(true) && (!labels_fit(false) || lines[0].first().and_then(number) == Some(n));
+    // Without rank numbers the first line is rank 1, unless the start discs then stand upside
+    // down (Black on d4 and e5): the grid was drawn with rank 8 on top.
+    let disc = |line: usize, file: usize| match lines[line].get(file).and_then(|(w, _)| cell(w)) {
+        Some(Cell::Disc(c)) => Some(c),
+        _ => None,
+    };
+    let (mid, black, white) = (n / 2, Some(Color::Black), Some(Color::White));
+    let upside_down = !labelled
+        && rules.is_none()
+        && from == 1
+        && n.is_multiple_of(2)
+        && [disc(mid - 1, mid - 1), disc(mid - 1, mid), disc(mid, mid - 1), disc(mid, mid)]
+            == [black, white, white, black];
+    let descending = upside_down
+        || labelled && labels_fit(true) && (!labels_fit(false) || lines[0].first().and_then(number) == Some(n));
     for (i, words) in lines.iter().enumerate() {
         let rank = if descending { n - i } else { i + 1 };
         let mut cells = &words[..];
@@ -342,7 +355,12 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         }
         if cells.len() != n {
             let span = Span { start: words[0].1.start, end: words[words.len() - 1].1.end };
-            return Err(SyntaxError { span, message: format!("{} cells on a rank of a {n}x{n} grid", cells.len()) });
+            let count = match cells.len() {
+                1 => "1 cell".to_owned(),
+                k => format!("{k} cells"),
+            };
+            let blanks = if cells.len() < n { " (an empty cell needs a mark: `.`, `-` or `・`)" } else { "" };
+            return Err(SyntaxError { span, message: format!("{count} on a rank of a {n}x{n} grid{blanks}") });
         }
         for (file, (word, span)) in cells.iter().enumerate() {
             let span = *span;
@@ -555,7 +573,10 @@ mod tests {
         labelled.push(grid.lines().next().unwrap().to_owned());
         let moves = |r: &Record| transcript::write(r, transcript::Style::Compact);
         assert_eq!(moves(&parse(&labelled.join("\n")).unwrap()), game);
-        assert_ne!(moves(&parse(&flipped.join("\n")).unwrap()), game, "no numbers: the first line is rank 1");
+        // No numbers: the first line is rank 1, unless the start discs then stand upside down.
+        assert_eq!(moves(&parse(&flipped.join("\n")).unwrap()), game);
+        let swapped: Vec<String> = lines.iter().map(|l| l[2..].to_owned()).collect();
+        assert_eq!(moves(&parse(&swapped.join("\n")).unwrap()), game);
     }
 
     #[test]

@@ -342,7 +342,8 @@ impl Reader<'_> {
         let mv = if raw.is_empty() || raw == "tt" || raw == "PA" || raw.eq_ignore_ascii_case("pass") {
             MoveSyntax::Pass
         } else {
-            let (col, row) = point(raw).ok_or_else(|| {
+            // A point, or a square as Othello writes it (`F5`), as some programs put in SGF.
+            let (col, row) = point(raw).or_else(|| square(raw)).ok_or_else(|| {
                 error(span, format!("`{raw}` is not a point like `fe` (column, then row from the top) or a pass `[]`"))
             })?;
             MoveSyntax::Square { file: col, rank: row + 1 }
@@ -402,6 +403,15 @@ fn coordinate(input: &str) -> IResult<&str, (u8, u8)> {
 /// A point `fe`: column and row, 0-based.
 fn point(raw: &str) -> Option<(u8, u8)> {
     all_consuming(coordinate).parse(raw).ok().map(|(_, p)| p)
+}
+
+/// A square `F5` or `f5` (ranks up to 16) as a point: column and row, 0-based.
+fn square(raw: &str) -> Option<(u8, u8)> {
+    let mut chars = raw.chars();
+    let file = chars.next().filter(char::is_ascii_alphabetic)?.to_ascii_lowercase() as u8 - b'a';
+    let digits = chars.as_str();
+    let rank: u8 = digits.parse().ok().filter(|r| (1..=16).contains(r) && !digits.starts_with('0'))?;
+    (file < 16).then_some((file, rank - 1))
 }
 
 /// The points of a value `fe` or `cc:dd` on a board of `size`.
@@ -589,6 +599,15 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn moves_written_as_othello_squares_are_read() {
+        assert_eq!(names(&parse("(;GM[2];B[F5];W[d6];B[fe])").unwrap()), ["f5", "d6", "f5"]);
+        assert_eq!(names(&parse("(;GM[2]SZ[10];B[j10])").unwrap()), ["j10"]);
+        for bad in ["F0", "F05", "F17", "5F"] {
+            assert!(parse(&format!("(;GM[2];B[{bad}])")).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn text_that_is_not_ascii_says_its_character_set() {
         let r = parse("(;GM[2]PB[M\u{fc}ller];B[fe])").unwrap();
         let written = write(&r);
@@ -706,7 +725,7 @@ pub(super) mod tests {
         };
         assert_eq!(at("(;GM[1])").0, "1");
         assert_eq!(at("(;SZ[19])").0, "19");
-        assert_eq!(at("(;B[d3])").0, "d3");
+        assert_eq!(at("(;B[3d])").0, "3d");
         assert_eq!(at("(;AB[ii])").0, "ii");
         assert_eq!(at("(;PL[X3])").0, "X3");
         assert_eq!(at("(;B[aa];AB[bb])").0, "AB");
