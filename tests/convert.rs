@@ -188,6 +188,15 @@ fn wthor_from_names_writes_name_files() {
     std::fs::write(&gz, enc.finish().unwrap()).unwrap();
     let (unzipped, err, code) = convert(&[gz.to_str().unwrap(), "--to", "json"], b"");
     assert_eq!((code, text(unzipped)), (0, back.clone()), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    // Without its name files, the ids are kept and a warning says why the names are missing.
+    std::fs::remove_file(dir.join("club.TRN")).unwrap();
+    let (_, err, code) = convert(&[out.to_str().unwrap(), "--to", "json"], b"");
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("no name files beside it (club.TRN or WTHOR.TRN): tournaments are kept as WTHOR numbers"),
+        "{err}"
+    );
     // Names without a file to go to are an error, not a silent loss.
     let (written, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
     assert_eq!(code, 2);

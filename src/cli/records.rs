@@ -465,7 +465,7 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
 
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
 /// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
-/// files mean no names (the ids are kept).
+/// files mean no names (the ids are kept), with a warning on stderr, once per input.
 fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
     let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
     // `club.wtb.gz` is `club.wtb` compressed: its names are `club.JOU` too.
@@ -490,6 +490,7 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
         })
     };
     let mut names = wthor::Names::default();
+    let mut missing = Vec::new();
     for (given, file, width, slot) in [
         (players, "JOU", wthor::PLAYER_LEN, &mut names.players),
         (tournaments, "TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
@@ -497,7 +498,30 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
         if let Some(path) = find(given, file) {
             let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
             *slot = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        } else {
+            missing.push(file);
         }
+    }
+    // Said once per input (a command may read its inputs twice: counting, then working).
+    static WARNED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !missing.is_empty() && input != "-" && !warned.iter().any(|w| w == input) {
+        warned.push(input.to_owned());
+        let what = if missing.len() == 2 {
+            "players and tournaments"
+        } else if missing[0] == "JOU" {
+            "players"
+        } else {
+            "tournaments"
+        };
+        let files: Vec<String> = missing.iter().map(|ext| format!("{stem}.{ext} or WTHOR.{ext}")).collect();
+        let options: Vec<&str> =
+            missing.iter().map(|ext| if *ext == "JOU" { "--players" } else { "--tournaments" }).collect();
+        stderr!(
+            "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers ({} name the files)",
+            files.join(", "),
+            options.join(", ")
+        );
     }
     Ok(names)
 }

@@ -130,13 +130,20 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
     // Each key at the start of a word, followed by a colon: (where it starts, where its value
     // starts, its tag).
     let mut keys: Vec<(usize, usize, &str)> = Vec::new();
+    let lead = line.len() - line.trim_start().len();
     for (i, _) in line.char_indices() {
         if i > 0 && !line[..i].ends_with(char::is_whitespace) {
             continue;
         }
+        // A key after one space only for the players (`Black: Ann White: Bob`); others start
+        // the line or follow two spaces, a tab or a full-width space (`Event: Final Round: 2`
+        // is one event).
+        let segment = i == lead || line[..i].ends_with("  ") || line[..i].ends_with(['\t', '\u{3000}']);
         let rest = &line[i..];
-        let Some(&(key, tag)) =
-            HEADER_KEYS.iter().find(|(key, _)| rest.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key)))
+        let Some(&(key, tag)) = HEADER_KEYS
+            .iter()
+            .find(|(key, _)| rest.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key)))
+            .filter(|(_, tag)| segment || matches!(*tag, "black" | "white"))
         else {
             continue;
         };
@@ -201,15 +208,10 @@ fn is_file_letters(words: &[(String, Span)]) -> bool {
             .all(|(i, (w, _))| w.len() == 1 && w.as_bytes()[0].to_ascii_lowercase() == b'a' + i as u8)
 }
 
-/// How many lines of a block read so far are a grid's ranks.
-pub(crate) fn rank_lines(block: &str) -> usize {
-    block
-        .lines()
-        .filter(|l| {
-            let words = grid_words(l);
-            !words.is_empty() && !is_border(l) && !is_text(l) && !is_file_letters(&words)
-        })
-        .count()
+/// Whether a line is a grid's rank (cells, not text, file letters or a border).
+pub(crate) fn is_rank_line(line: &str) -> bool {
+    let words = grid_words(line);
+    !words.is_empty() && !is_border(line) && !is_text(line) && !is_file_letters(&words)
 }
 
 /// Parses a kifu grid.
@@ -672,6 +674,11 @@ mod tests {
         let grid = sample_ranks().iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
         let text = format!("第12回 例会 2024年3月10日\n黒：山田太郎　白：佐藤花子\n大会: 例会\n{grid}\n黒 30-34 白\n");
         assert_eq!(parse(&format!("{grid}\n結果：白の４石勝ち\n")).unwrap().tag("result"), Some("-4"));
+        let r = parse(&format!("Event: Final Round: 2\nPlace: Date: 2000\n{grid}")).unwrap();
+        assert_eq!(
+            (r.tag("event"), r.tag("place"), r.tag("round")),
+            (Some("Final Round: 2"), Some("Date: 2000"), None)
+        );
         let r = parse(&text).unwrap();
         assert_eq!(r.moves.len(), 60);
         let tags: Vec<(&str, &str)> = r.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
@@ -695,7 +702,8 @@ mod tests {
                 && starts_a_grid("A (black) - B (white)")
         );
         assert!(!starts_a_grid("white first") && !starts_a_grid("30-34") && !starts_a_grid("Result: 30-34"));
-        assert_eq!(rank_lines(&format!("Event: x\n   a b c d e f g h\n{grid}\n30-34\n")), 8);
+        let block = format!("Event: x\n   a b c d e f g h\n{grid}\n30-34\n");
+        assert_eq!(block.lines().filter(|l| is_rank_line(l)).count(), 8);
     }
 
     #[test]

@@ -1,17 +1,19 @@
 //! Move numbers in movetext (`1. f5 2. d6`, `1. f5 d6 2. c3 d3`), checked against the moves
-//! written between them: a skipped or repeated number usually means a move left out or typed
-//! twice, and replaying such a record would put every later move on the wrong side. Numbers
-//! are checked relative to the first one (a record may start from a position), one per move or
-//! one per pair of moves (Black's and White's; `12...` before White's move of pair 12), passes
-//! counted or not.
+//! written between them: a number behind the moves before it (`1. f5 d6 2. c3 d3 2. c4`)
+//! usually means a move typed twice or a wrong number, and the record is refused there. A
+//! number ahead of them is let through: a forced pass left out of the moves may still have been
+//! counted (`28. h8 29. h2` around White's pass), and only replay knows where passes fall. Each
+//! number is taken relative to the one before (a record may start from a position), one per
+//! move or one per pair of moves (Black's and White's; `12...` before White's move of pair 12),
+//! passes written counted or not.
 
 use super::{MoveSyntax, MoveToken};
 
 /// The move numbers of one record, taken as they come.
 #[derive(Default)]
 pub(crate) struct Numbering {
-    /// The first number and where it stood.
-    origin: Option<Mark>,
+    /// The last number and where it stood.
+    last: Option<Mark>,
     /// One number per move (true) or per pair of moves (false), once the numbers tell.
     per_move: Option<bool>,
 }
@@ -28,7 +30,7 @@ struct Mark {
 
 impl Numbering {
     /// Takes the move number `number` (with `continuation` for `12...`) written after `moves`;
-    /// the reason when it does not follow from the numbers and moves before it.
+    /// the reason when it is behind the numbers and moves before it.
     pub(crate) fn see(&mut self, number: &str, continuation: bool, moves: &[MoveToken]) -> Result<(), String> {
         let Ok(number) = number.parse::<u16>() else {
             return Err(format!("`{number}` is too large for a move number"));
@@ -39,44 +41,38 @@ impl Numbering {
             moves: moves.len() as i64,
             placements: moves.iter().filter(|m| m.mv != MoveSyntax::Pass).count() as i64,
         };
-        let Some(origin) = self.origin else {
-            self.origin = Some(mark);
-            return Ok(());
+        let Some(last) = self.last.replace(mark) else { return Ok(()) };
+        let steps = mark.number - last.number;
+        // Moves since the last number, with and without the passes written.
+        let since = [mark.moves - last.moves, mark.placements - last.placements];
+        // The moves those numbers stand for when they count pairs.
+        let halves = 2 * steps + i64::from(continuation) - i64::from(last.continuation);
+        let (per_move, pairs) = (since.contains(&steps), since.contains(&halves));
+        if self.per_move.is_none() && per_move != pairs {
+            self.per_move = Some(per_move);
+        }
+        let behind = match self.per_move {
+            Some(true) => steps < since[1],
+            _ => halves < since[1],
         };
-        let steps = mark.number - origin.number;
-        // Moves since the first number, with and without the passes.
-        let since = [mark.moves - origin.moves, mark.placements - origin.placements];
-        let per_move = since.contains(&steps);
-        let pairs = since.contains(&(2 * steps + i64::from(continuation) - i64::from(origin.continuation)));
-        let fits = match self.per_move {
-            Some(true) => per_move,
-            Some(false) => pairs,
-            None => {
-                if per_move != pairs {
-                    self.per_move = Some(per_move);
-                }
-                per_move || pairs
-            }
-        };
-        if fits {
+        if !behind {
             return Ok(());
         }
-        let by_move = (origin.number + since[0]).to_string();
-        // Pairs: White's move of a pair is numbered `12...`.
-        let into_pair = since[0] + i64::from(origin.continuation);
-        let dots = if into_pair % 2 == 1 { "..." } else { "" };
-        let by_pair = format!("{}{dots}", origin.number + into_pair / 2);
+        let dots = |white: bool| if white { "..." } else { "." };
+        let by_move = format!("{}.", last.number + since[0]);
+        let into_pair = since[0] + i64::from(last.continuation);
+        let by_pair = format!("{}{}", last.number + into_pair / 2, dots(into_pair % 2 == 1));
         let expected = match self.per_move {
             Some(true) => by_move,
             Some(false) => by_pair,
             None if by_move == by_pair => by_move,
             None => format!("{by_pair} or {by_move}"),
         };
-        let written = if continuation { "..." } else { "" };
         Err(format!(
-            "move number {}{written} where {expected} was expected from the moves before it: a move left out \
-             or written twice?",
-            mark.number
+            "move number {}{} where {expected} was expected from the moves before it: a move written twice, or \
+             a wrong number?",
+            mark.number,
+            dots(continuation)
         ))
     }
 }
@@ -115,22 +111,24 @@ mod tests {
         // White first (`1... d6`), and a continuation after a comment.
         assert!(run(&[Ok((1, true)), SQ, n(2), SQ, SQ, n(3)]).is_ok());
         assert!(run(&[n(1), SQ, Ok((1, true)), SQ, n(2), SQ]).is_ok());
+        // Ahead of the moves: a pass left out but counted (White passes after 28. h8).
+        assert!(run(&[n(27), SQ, SQ, n(28), SQ, n(29), SQ, SQ, n(30), SQ]).is_ok());
+        assert!(run(&[n(55), SQ, n(57), SQ, n(58)]).is_ok());
     }
 
     #[test]
-    fn a_number_that_does_not_follow_is_named() {
-        let skipped = run(&[n(1), SQ, n(2), SQ, n(4), SQ]).unwrap_err();
-        assert!(skipped.starts_with("move number 4 where 3 was expected"), "{skipped}");
+    fn a_number_behind_the_moves_is_named() {
         let repeated = run(&[n(1), SQ, SQ, n(2), SQ, SQ, n(2), SQ]).unwrap_err();
-        assert!(repeated.starts_with("move number 2 where 3 was expected"), "{repeated}");
-        // In the middle of a pair, only White's number fits.
-        let mid = run(&[n(1), SQ, SQ, n(2), SQ, n(3)]).unwrap_err();
-        assert!(mid.starts_with("move number 3 where 2... was expected"), "{mid}");
+        assert!(repeated.starts_with("move number 2. where 3. was expected"), "{repeated}");
+        let mid = run(&[n(1), SQ, SQ, n(2), SQ, SQ, Ok((2, true))]).unwrap_err();
+        assert!(mid.starts_with("move number 2... where 3. was expected"), "{mid}");
+        let per_move = run(&[n(1), SQ, n(2), SQ, n(3), SQ, n(3), SQ]).unwrap_err();
+        assert!(per_move.starts_with("move number 3. where 4. was expected"), "{per_move}");
         // Which scheme is not known yet: both are named.
-        let early = run(&[n(1), SQ, SQ, n(4)]).unwrap_err();
-        assert!(early.starts_with("move number 4 where 2 or 3 was expected"), "{early}");
-        assert!(run(&[n(1), SQ, n(1)]).is_err());
-        assert!(run(&[n(1), SQ, n(2), SQ, SQ, n(3)]).is_err());
+        let early = run(&[n(4), SQ, SQ, SQ, n(4)]).unwrap_err();
+        assert!(early.starts_with("move number 4. where 5... or 7. was expected"), "{early}");
+        // Behind even after a number ahead (the next is taken from the last).
+        assert!(run(&[n(1), SQ, n(3), SQ, n(3)]).is_err());
         assert_eq!(
             Numbering::default().see("123456", false, &[]).unwrap_err(),
             "`123456` is too large for a move number"

@@ -1,8 +1,8 @@
 //! PGN-like Othello game exports: tag pairs, then numbered movetext.
 //!
 //! Read: tag pairs `[Name "value"]` (escapes `\"` and `\\`; any other backslash is kept as
-//! written; a tag given twice must have one value), then movetext: move numbers (`1.`, `1...`,
-//! `1.f5`; each must follow from the moves before it, one per pair or per move), squares in either
+//! written; a tag given twice must have one value, `?` and `*` aside), then movetext: move
+//! numbers (`1.`, `1...`, `1.f5`; one behind the moves before it is an error), squares in either
 //! case (kept per move in [`MoveToken::upper`]; ranks up to 16), passes (`pass`, `--`, `PA`,
 //! `PS`, `@@`), `{comments}` and `;` line comments (a comment after a move is that move's
 //! comment, one before the first move goes to the tag `comment`; several are joined with a
@@ -122,17 +122,30 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             })?;
             let span = Span { start: offset, end: text.len() - after.len() };
             let lower = name.to_ascii_lowercase();
-            match seen.iter().find(|(n, _)| *n == lower) {
-                Some((_, first)) if *first != value => {
+            // A value that says nothing (`?`, `*`, empty) conflicts with none.
+            let unknown =
+                |v: &str| v.trim().is_empty() || v.trim() == "*" || is_placeholder(kifu_name(&lower), v.trim());
+            // The tag is taken when it is new, or says something where the first said nothing.
+            let take = match seen.iter_mut().find(|(n, _)| *n == lower) {
+                None => {
+                    seen.push((lower, value.clone()));
+                    true
+                }
+                Some((_, first)) if first.trim() == value.trim() || unknown(&value) => false,
+                Some((_, first)) if unknown(first) => {
+                    *first = value.clone();
+                    true
+                }
+                Some((_, first)) => {
                     return Err(SyntaxError {
                         span,
                         message: format!("the tag `{name}` again, with another value: \"{first}\", then \"{value}\""),
                     });
                 }
-                Some(_) => {}
-                None => seen.push((lower, value.clone())),
+            };
+            if take {
+                apply_tag(&mut record, name, value, span, &mut header_result)?;
             }
-            apply_tag(&mut record, name, value, span, &mut header_result)?;
             rest = after;
             continue;
         }
@@ -501,6 +514,8 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     let rest = if margin.is_some() { rest.strip_prefix('石')? } else { rest };
     let wins = match rest {
         "勝ち" | "勝" => black,
+        // A win by resignation: the winner only.
+        "中押し勝ち" | "中押勝ち" | "中押勝" if margin.is_none() => black,
         "負け" | "負" => !black,
         _ => return None,
     };
@@ -749,7 +764,14 @@ pub(crate) fn write_layout(
     }
     let mut skip = vec!["event", "place", "date", "round", "black", "white"];
     skip.extend(optional.iter().map(|(tag, _)| *tag));
-    for (name, value) in other_tags(record, &skip) {
+    // A tag whose PGN name is written already (`site` beside `place`, both `Site`): PGN gives
+    // a tag one value, the first.
+    let written: Vec<&str> = out.lines().filter_map(|l| l.strip_prefix('[')?.split(' ').next()).collect();
+    let others: Vec<_> = other_tags(record, &skip)
+        .into_iter()
+        .filter(|(name, _)| !written.iter().any(|w| w.eq_ignore_ascii_case(name)))
+        .collect();
+    for (name, value) in others {
         out.push_str(&tag_line(&name, value));
     }
     out.push('\n');
@@ -791,6 +813,7 @@ f4 4. pass PA 5. @@ 33-31
         assert_eq!(tag("黒の負け").as_deref(), Some("outcome 0-1"));
         assert_eq!(tag("黒 12石 勝ち").as_deref(), Some("result +12"));
         assert_eq!(tag("引き分け").as_deref(), Some("result 0"));
+        assert_eq!(tag("黒中押し勝ち").as_deref(), Some("outcome 1-0"));
         for bad in ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins"] {
             assert_eq!(tag(bad), None, "{bad}");
         }
@@ -799,8 +822,8 @@ f4 4. pass PA 5. @@ 33-31
 
     #[test]
     fn numbers_that_do_not_follow_and_tags_given_twice_are_refused() {
-        let e = parse("1. f5 d6 2. c3 d3 4. c4 f4").unwrap_err();
-        assert!(e.message.starts_with("move number 4 where 3 was expected"), "{e:?}");
+        let e = parse("1. f5 d6 2. c3 d3 2. c4 f4").unwrap_err();
+        assert!(e.message.starts_with("move number 2. where 3. was expected"), "{e:?}");
         assert_eq!((e.span.start, e.span.end), (18, 20));
         // One number per move is read too, and a tag given twice with one value.
         assert_eq!(parse("[White \"A\"]\n[White \"A\"]\n1. f5 2. d6 3. c3").unwrap().moves.len(), 3);
@@ -808,6 +831,13 @@ f4 4. pass PA 5. @@ 33-31
         let mut twice = parse("1. f5").unwrap();
         twice.tags.extend([("black_rating".into(), "1".into()), ("black_rating".into(), "2".into())]);
         assert_eq!(parse(&write(&twice)).unwrap().tag("black_rating"), Some("1"));
+        // `?`, `*` and empty values say nothing, and spaces around a value do not count.
+        let r =
+            parse("[Black \"X\"]\n[Black \"?\"]\n[Black \"X \"]\n[Result \"*\"]\n[Result \"34-30\"]\n1. f5").unwrap();
+        assert_eq!((r.tag("black"), r.tag("result")), (Some("X"), Some("+4")));
+        let mut both = parse("1. f5").unwrap();
+        both.tags.extend([("place".into(), "Paris".into()), ("site".into(), "ggs".into())]);
+        assert_eq!(parse(&write(&both)).unwrap().tag("place"), Some("Paris"));
         let e = parse("[White \"A\"]\n[white \"B\"]\n1. f5").unwrap_err();
         assert_eq!(e.message, "the tag `white` again, with another value: \"A\", then \"B\"");
         assert_eq!(e.span.start, 12);

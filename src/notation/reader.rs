@@ -269,6 +269,11 @@ struct Pending {
     movetext: bool,
     /// PGN: the last line with moves ended with a result (only comments may follow).
     ended: bool,
+    /// Kifu grids: the rank lines so far.
+    ranks: usize,
+    /// Kifu grids: where the next grid starts (byte in `text`, line, offset) if rank lines
+    /// follow the header line there, written after a whole grid.
+    next_grid: Option<(usize, usize, u64)>,
 }
 
 /// The bracket scanner's state between chunks.
@@ -552,7 +557,17 @@ impl Reader {
     }
 
     fn start(&self, text: String, column: usize, offset: u64) -> Pending {
-        Pending { text, line: self.line, column, offset, too_long: false, movetext: false, ended: false }
+        Pending {
+            text,
+            line: self.line,
+            column,
+            offset,
+            too_long: false,
+            movetext: false,
+            ended: false,
+            ranks: 0,
+            next_grid: None,
+        }
     }
 
     fn emit(&mut self, pending: Pending) {
@@ -625,15 +640,26 @@ impl Reader {
                     p.too_long = too_long;
                     self.emit(p);
                 } else {
-                    // A header line after a whole grid (no blank line between): the next grid.
-                    if !boards
-                        && self.pending.as_ref().is_some_and(|p| kifu::rank_lines(&p.text) >= 4)
-                        && kifu::starts_a_grid(line)
-                        && let Some(p) = self.pending.take()
-                    {
-                        self.emit(p);
-                    }
                     let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
+                    if !boards {
+                        let rank = kifu::is_rank_line(line);
+                        match p.next_grid {
+                            // A header line after a whole grid (no blank line between): the
+                            // next grid's, if rank lines follow; else the grid's own footer.
+                            None if p.ranks >= 4 && kifu::starts_a_grid(line) => {
+                                p.next_grid = Some((p.text.len(), self.line, line_offset));
+                            }
+                            Some((at, line, offset)) if rank && at <= p.text.len() => {
+                                let mut next = self.start(p.text.split_off(at), 1, offset);
+                                next.line = line;
+                                p.next_grid = None;
+                                self.emit(p);
+                                p = next;
+                            }
+                            _ => {}
+                        }
+                        p.ranks += usize::from(rank);
+                    }
                     p.too_long |= too_long;
                     Self::append(&mut p, line);
                     self.pending = Some(p);
@@ -816,28 +842,30 @@ fn decode(bytes: Vec<u8>) -> String {
 }
 
 /// Text in a Japanese legacy encoding, as Japanese software writes records (SGF's
-/// `CA[Shift_JIS]`): bytes valid in Shift_JIS that read as kana, or as kanji with a lead byte
-/// in 0x81-0x9F (control characters in Latin-1, so never a European name); else bytes valid in
-/// EUC-JP that read as kana, or as two kanji or more. `None` for anything else: Latin-1 names
-/// (`J\xe9r\xf4me`) are valid Shift_JIS as often as not, but read as neither.
+/// `CA[Shift_JIS]`): bytes valid in Shift_JIS, else in EUC-JP, that read as Japanese: every
+/// character beyond ASCII is Japanese (kana, kanji, full-width forms; not the half-width kana
+/// that EUC-JP's kanji read as in Shift_JIS), none stands against a
+/// Latin letter, and there are two in a row somewhere. `None` for anything else: a European
+/// name in Latin-1 or Windows-1252 is often valid in either (`O\x92Brien`, `N\xfa\xf1ez`), but
+/// its accented letters turn into single kanji inside Latin words (`O達rien`).
 fn japanese(bytes: &[u8]) -> Option<String> {
-    let kana = |c: char| ('\u{3040}'..='\u{30FF}').contains(&c);
     let cjk = |c: char| {
-        kana(c)
+        ('\u{3040}'..='\u{30FF}').contains(&c)
             || ('\u{4E00}'..='\u{9FFF}').contains(&c)
             || ('\u{3000}'..='\u{303F}').contains(&c)
-            || ('\u{FF00}'..='\u{FFEF}').contains(&c)
+            || ('\u{FF00}'..='\u{FF60}').contains(&c)
     };
-    let reads = |text: &str| text.chars().filter(|c| !c.is_ascii()).all(cjk);
-    if let Some(text) = encoding_rs::SHIFT_JIS.decode_without_bom_handling_and_without_replacement(bytes)
-        && reads(&text)
-        && (text.chars().any(kana) || bytes.iter().any(|b| (0x81..=0x9F).contains(b)))
-    {
-        return Some(text.into_owned());
-    }
-    let text = encoding_rs::EUC_JP.decode_without_bom_handling_and_without_replacement(bytes)?;
-    let kanji = text.chars().filter(|c| !c.is_ascii()).count();
-    (reads(&text) && (text.chars().any(kana) || kanji >= 2)).then(|| text.into_owned())
+    let against = |a: char, b: char| cjk(a) && b.is_ascii_alphabetic() || a.is_ascii_alphabetic() && cjk(b);
+    let reads = |text: &str| {
+        let chars: Vec<char> = text.chars().collect();
+        chars.iter().filter(|c| !c.is_ascii()).all(|&c| cjk(c))
+            && chars.windows(2).all(|w| !against(w[0], w[1]))
+            && chars.windows(2).any(|w| cjk(w[0]) && cjk(w[1]))
+    };
+    [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP].into_iter().find_map(|encoding| {
+        let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
+        reads(&text).then(|| text.into_owned())
+    })
 }
 
 /// Where to cut `bytes` so that no UTF-8 character is split: before a last character whose
@@ -1069,10 +1097,12 @@ mod tests {
     fn a_header_after_a_grid_starts_the_next_grid() {
         let grid = include_str!("../../samples/kifu.txt");
         let text = format!("Yamada (black) - Sato (white)\n{grid}30-34\n黒: 佐藤  白: 山田\n{grid}{grid}");
-        let got = cut(&text, Format::Kifu);
+        let got = cut(&format!("{text}{}\nBlack: Ann\n", grid.lines().next().unwrap()), Format::Kifu);
         let lines: Vec<usize> = got.iter().map(|(line, _, _)| *line).collect();
-        // The third grid's file letters start it too; a result line under a grid stays with it.
+        // The third grid's file letters start it too; a result line under a grid stays with it,
+        // and so do file letters and a header line with no grid after them.
         assert_eq!(lines, [1, 12, 22]);
+        assert!(got[2].2.ends_with("h\nBlack: Ann"), "{:?}", got[2].2);
         assert!(got[0].2.ends_with("30-34\n") || got[0].2.ends_with("30-34"), "{:?}", got[0].2);
         assert_eq!(format::sniff("-", text.as_bytes()), Format::Kifu);
     }
@@ -1201,6 +1231,11 @@ mod tests {
             (b"J\xd6RG", "J\u{d6}RG"),
             (b"J\xe4\xe4skel\xe4inen", "J\u{e4}\u{e4}skel\u{e4}inen"),
             (b"\x8aediv\xfd", "\u{160}ediv\u{fd}"),
+            (b"\xcd\xf1igo N\xfa\xf1ez", "\u{cd}\u{f1}igo N\u{fa}\u{f1}ez"),
+            (b"O\x92Brien", "O\u{2019}Brien"),
+            (b"Caf\xe9\x85Bar", "Caf\u{e9}\u{2026}Bar"),
+            (b"\x8aimon \x8akoda", "\u{160}imon \u{160}koda"),
+            (b"\x8cuf", "\u{152}uf"),
         ] {
             let text = read_bytes(&[b"(;GM[2]PB[", bytes, b"];B[fe])\n"].concat());
             assert!(text.contains(name), "{name}: {text}");
