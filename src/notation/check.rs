@@ -515,9 +515,13 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
         let written = &record.moves[e.ply - 1];
         proposal(rules, sq, written, best.nearness.describe(), (best.replays, best.complete), e.ply)
     };
-    // A typo that lets the whole game replay first, then a move left out or written twice.
+    // A typo that lets the whole game replay first, then two moves swapped, then a move left
+    // out or written twice.
     if let Some(best) = best.filter(|b| b.complete) {
         return near_miss(best);
+    }
+    if let Some(swap) = swapped(record, rules, e.ply - 1) {
+        return Some(swap);
     }
     match diagnose::gap(game.start(), game.moves(), e.ply - 1) {
         Some(Gap::Extra(at)) => Some(format!(
@@ -536,6 +540,28 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
         }
         None => best.and_then(near_miss),
     }
+}
+
+/// Two moves written in each other's place (a grid's numbers or a transcript's squares
+/// transposed): the illegal move at index `at` and one of the eight moves on either side, such
+/// that with the two swapped the whole game replays.
+fn swapped(record: &Record, rules: &Arc<Rules>, at: usize) -> Option<String> {
+    let around = at.saturating_sub(8)..(at + 9).min(record.moves.len());
+    around.filter(|&j| j != at).find_map(|j| {
+        let mut fixed = record.clone();
+        fixed.moves.swap(at, j);
+        let replays = fixed.game(rules.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok());
+        let (a, b) = (at.min(j), at.max(j));
+        replays.then(|| {
+            format!(
+                "moves {} and {} look swapped ({} and {}): swapped, the whole game replays",
+                a + 1,
+                b + 1,
+                record.moves[a].mv,
+                record.moves[b].mv
+            )
+        })
+    })
 }
 
 /// The square of the board a move written off it (`c9`, `i4` on 8x8) likely meant: a legal
@@ -702,5 +728,18 @@ mod tests {
         let wrong = check(&transcript::parse("-f5+d6").unwrap(), &rules, Format::Logbook);
         assert_eq!(wrong.status, Status::Illegal);
         assert!(wrong.suggestion.unwrap().contains("without the record's colours"));
+    }
+
+    #[test]
+    fn two_numbers_swapped_in_a_grid_are_named() {
+        let grid = include_str!("../../samples/kifu.txt");
+        let swapped = grid.replace(" 22 ", " XX ").replace(" 23 ", " 22 ").replace(" XX ", " 23 ");
+        let record = super::super::kifu::parse(&swapped).unwrap();
+        let c = check(&record, &Rules::othello().shared(), Format::Kifu);
+        assert_eq!(c.status, Status::Illegal);
+        assert_eq!(
+            c.suggestion.as_deref(),
+            Some("moves 22 and 23 look swapped (g5 and f5): swapped, the whole game replays")
+        );
     }
 }
