@@ -558,7 +558,8 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
 }
 
 /// The result as written in the `Result` tag: the `score`, else counts from the `result` margin,
-/// else the `outcome`, else `*`.
+/// else the `outcome`, else the winner, else a `result` text that is no margin as written
+/// (`Void`), else `*`.
 pub(crate) fn result_text(record: &Record) -> String {
     if let Some(score) = record.tag("score").filter(|s| counts(s).is_some()) {
         return score.to_owned();
@@ -591,7 +592,8 @@ pub(crate) fn result_text(record: &Record) -> String {
         Some(m) if m > 0.0 => "1-0".into(),
         Some(m) if m < 0.0 => "0-1".into(),
         Some(_) => "1/2-1/2".into(),
-        None => "*".into(),
+        // A result text that is no margin (SGF's `RE[Void]`): as written, as an outcome is.
+        None => record.tag("result").map(str::trim).filter(|r| !r.is_empty()).unwrap_or("*").to_owned(),
     }
 }
 
@@ -802,6 +804,14 @@ pub(crate) mod tests {
 {A sharp opening} 1. f5 d6 2. C3 {why?} 2... d3 3. c4 ; book ends
 f4 4. pass PA 5. @@ 33-31
 "#;
+
+    #[test]
+    fn a_result_text_that_is_no_margin_is_kept() {
+        let mut r = parse("1. f5").unwrap();
+        r.set_tag("result", "Void");
+        assert!(write(&r).contains("[Result \"Void\"]"), "{}", write(&r));
+        assert_eq!(parse(&write(&r)).unwrap().tag("outcome"), Some("Void"));
+    }
 
     #[test]
     fn results_in_japanese() {
