@@ -248,7 +248,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             .into_iter()
             .map(|(w, span)| (w, Span { start: start + span.start, end: start + span.end }))
             .collect();
-        if is_file_letters(&words) || is_border(line) {
+        // File letters, a border, or separators alone (`|  |`, `,,`).
+        if words.is_empty() || is_file_letters(&words) || is_border(line) {
             continue;
         }
         // Lines of text around the grid (players, passes, the count, as `kifu show --kifu`
@@ -256,7 +257,12 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         // is never a cell. What the `from move` line says of the first move is kept (the side
         // to move in the count line is the end's).
         if is_text(line) {
-            players.extend(super::board::players_line(line));
+            // The players' line is that alone, whatever the names say (`pass: x (black) - ...`).
+            let named = super::board::players_line(line);
+            if !named.is_empty() {
+                players.extend(named);
+                continue;
+            }
             let header = header_tags(line);
             // A result line, not a header's value (`Event: 30-34`).
             if header.is_empty()
@@ -804,8 +810,24 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn never_panics(text in "[-.#XO0-9 a-h\n]{0,200}") {
+        fn never_panics(text in "[-.#XO0-9 a-h|,\\[\\]・：:黒\n]{0,200}") {
             let _ = parse(&text);
         }
+    }
+
+    #[test]
+    fn a_players_line_is_read_whatever_the_names_say() {
+        let grid = include_str!("../../samples/kifu.txt");
+        let r = parse(&format!("pass: x, from move 3 (black) - Event: y (white)\n{grid}")).unwrap();
+        assert_eq!(
+            (r.tag("black"), r.tag("white"), r.moves.len()),
+            (Some("pass: x, from move 3"), Some("Event: y"), 60)
+        );
+    }
+
+    #[test]
+    fn a_line_of_separators_alone_is_skipped() {
+        let grid = include_str!("../../samples/kifu.txt");
+        assert_eq!(parse(&format!("{grid}|  |\n,,\n")).unwrap().moves.len(), 60);
     }
 }
