@@ -325,22 +325,17 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             // empty ones went to the winner.
             let sum = black + white;
             if sum != discs && sum != discs + check.empties as i32 {
-                check.status = Status::ResultMismatch;
                 let empty = match check.empties {
                     0 => String::new(),
                     n => format!(" and {n} empty squares"),
                 };
-                check.problem = Some(Problem {
-                    ply: 0,
-                    mv: String::new(),
-                    reason: format!(
-                        "the record says {}, but the board has {} black and {} white discs{empty}",
-                        stored.trim(),
-                        check.black,
-                        check.white
-                    ),
-                    span: Span::default(),
-                });
+                let reason = format!(
+                    "the record says {}, but the board has {} black and {} white discs{empty}",
+                    stored.trim(),
+                    check.black,
+                    check.white
+                );
+                mismatch(check, reason);
                 return;
             }
             counts_sum = Some(sum);
@@ -380,28 +375,23 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             }
             _ => super::wthor::signed(board),
         };
-        check.status = Status::ResultMismatch;
-        check.problem = Some(Problem {
-            ply: 0,
-            mv: String::new(),
-            reason: format!("the record says {stored}, the board gives {board}"),
-            span: Span::default(),
-        });
+        mismatch(check, format!("the record says {stored}, the board gives {board}"));
     }
 }
 
 /// Sets `ResultMismatch` for a stored result that is none of the forms results take.
 fn no_result(check: &mut Check, text: &str) {
+    let reason = format!(
+        "the record's result `{}` is neither a margin (+4, -12, B+4), disc counts (34-30) nor a winner (1-0, 0-1, 1/2-1/2)",
+        text.trim()
+    );
+    mismatch(check, reason);
+}
+
+/// Sets `ResultMismatch`, with the problem (not a move's) in `reason`.
+fn mismatch(check: &mut Check, reason: String) {
     check.status = Status::ResultMismatch;
-    check.problem = Some(Problem {
-        ply: 0,
-        mv: String::new(),
-        reason: format!(
-            "the record's result `{}` is neither a margin (+4, -12, B+4), disc counts (34-30) nor a winner (1-0, 0-1, 1/2-1/2)",
-            text.trim()
-        ),
-        span: Span::default(),
-    });
+    check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: Span::default() });
 }
 
 /// What a stored result says of black's margin.
@@ -471,13 +461,7 @@ fn wrong_winner(check: &mut Check, stated: &str) {
         Some(Color::White) => "a win for white",
         None => "a draw",
     };
-    check.status = Status::ResultMismatch;
-    check.problem = Some(Problem {
-        ply: 0,
-        mv: String::new(),
-        reason: format!("the record says {stated}, the board gives {board}"),
-        span: Span::default(),
-    });
+    mismatch(check, format!("the record says {stated}, the board gives {board}"));
 }
 
 /// The likely fix for an illegal move: a board read the other way up, else a near miss that
