@@ -5,11 +5,12 @@
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first square without a sign, a
 //! `-` separates moves; full-width, en and em dashes always do), full-width (`Ｆ５ｄ６`, `１．Ｆ５`,
-//! as Japanese input writes them), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`), `{comments}`
-//! after a move, a trailing score (`: -04 10`, kept as the tags `result` and `extra`), a result
-//! alone after the moves (`35-29` or `B+2` as `result`, `1-0` as `outcome`) and a trailing name
-//! after two spaces or a tab (`F5d6C3d3C4   Tiger`, the tag `name`; nothing square-like in it),
-//! after a result too. Ranks up to 16 (`a10`, `p16`). Written back compact, spaced or numbered.
+//! as Japanese input writes them), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`, `パス`),
+//! `{comments}` or `（コメント）` after a move, a trailing score (`: -04 10`, kept as the tags
+//! `result` and `extra`), a result alone after the moves (`35-29` or `B+2` as `result`, `1-0` as
+//! `outcome`; in Japanese, `白の4石勝ち`, as either) and a trailing name after two spaces, a tab
+//! or a full-width space, or one space before a name in another script (`F5d6C3d3C4   Tiger`,
+//! `f5d6 山田`, the tag `name`; nothing square-like in it), after a result too. Ranks up to 16 (`a10`, `p16`). Written back compact, spaced or numbered.
 
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_until, take_while1};
