@@ -340,3 +340,26 @@ fn a_doubled_or_missing_move_is_suggested() {
         "a move seems missing before move 21 (g6?): with it the rest of the game replays"
     );
 }
+
+/// A move number ahead of the moves played (a pair left out) is named at its text, in a
+/// transcript and in PGN; WTHOR's own numbering around a forced pass (`28. h8 29. h2`, White's
+/// pass counted but not written) is right.
+#[test]
+fn a_skipped_move_number_is_named() {
+    let (out, _, code) = validate(&[], "1. f5 d6 2. c3 d3 4. c4 f4 5. f6 f3\n");
+    assert_eq!(code, 1);
+    assert!(
+        out.starts_with(
+            "-:1:19: record 1: parse_error: move number 4. where 3. was expected from the moves played before it"
+        ),
+        "{out}"
+    );
+    let r = &rows(&[], "[Black \"a\"]\n\n1. f5 d6 2. c3 d3 4. c4 e3 *\n")[0];
+    assert_eq!((r["status"].as_str(), r["error_ply"].as_u64()), (Some("illegal"), Some(6)));
+    let suggestion = r["suggestion"].as_str().unwrap();
+    assert!(suggestion.starts_with("moves left out before move 5? Its number, 4., is ahead"), "{suggestion}");
+    let sample = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn")).unwrap();
+    assert!(sample.contains("28. h8 -- 29. h2"));
+    let (_, err, code) = validate(&[], &sample.replace("28. h8 -- 29. h2", "28. h8 29. h2"));
+    assert_eq!(code, 0, "{err}");
+}

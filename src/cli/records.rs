@@ -194,7 +194,6 @@ impl Source<'_> {
                         .find_map(|form| raw.text().rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
                         .unwrap_or_default()
                 }
-                (0, _) => Span::default(),
                 _ => p.span,
             };
             raw.error(self.name, span, message)

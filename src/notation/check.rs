@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::format::Format;
-use super::{MoveSyntax, Record, Span, transcript};
+use super::{MoveNumber, MoveSyntax, Record, Span, numbering, transcript};
 use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{
@@ -124,7 +124,10 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     let pgn = matches!(format, Format::Pgn | Format::Playok);
     let counts = record.tag("score").filter(|s| pgn && super::pgn::counts(s).is_some());
     let stored = counts.or(record.tag("result")).map(str::to_owned);
-    if let Some(mut check) = quick_check(record, rules, format, &stored) {
+    // Written move numbers are checked against the replay's passes, which the quick path
+    // does not report.
+    let numbered = record.moves.iter().any(|t| t.number.is_some());
+    if !numbered && let Some(mut check) = quick_check(record, rules, format, &stored) {
         judge_outcome(&mut check, record.tag("outcome"));
         return check;
     }
@@ -164,7 +167,27 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         }
     };
     let mut passes = 0;
-    match game.replay_with(Passes::Implicit, |_, mv, _| passes += u32::from(mv == Move::Pass)) {
+    // The passes the replay inserted before each move token (all of them up to it).
+    let (mut inserted, mut inserted_so_far) = (Vec::new(), 0);
+    let replay = game.replay_with(Passes::Implicit, |before, mv, _| {
+        passes += u32::from(mv == Move::Pass);
+        let token = record.moves.get(inserted.len());
+        // A pass the record did not write: before a placement, or before a pass given to the
+        // other side.
+        if mv == Move::Pass
+            && token.is_some_and(|t| t.mv != MoveSyntax::Pass || t.color.is_some_and(|c| c != before.side_to_move()))
+        {
+            inserted_so_far += 1;
+        } else {
+            inserted.push(inserted_so_far);
+        }
+    });
+    if replay.is_err() {
+        // The illegal move's own number counts the passes inserted before it.
+        inserted.push(inserted_so_far);
+    }
+    let skipped = if numbered { numbering::ahead_of_replay(&record.moves, &inserted) } else { None };
+    let mut check = match replay {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
             judge_result(&mut check, format, record.tag("komi").is_some());
@@ -185,7 +208,37 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             check.suggestion = suggest(record, rules, &game, &e);
             check
         }
+    };
+    if let Some((at, number, expected)) = skipped {
+        misnumbered(&mut check, at, number, &expected);
     }
+    check
+}
+
+/// Reports move number `number`, ahead of the moves replayed before it (which call for
+/// `expected`), standing before move `at`. Where a move is illegal or the stored result wrong,
+/// that stays the problem and the number becomes the first suggestion (moves left out explain
+/// both); otherwise the number is the problem, and the record is refused as one with a number
+/// behind its moves is.
+fn misnumbered(check: &mut Check, at: usize, number: MoveNumber, expected: &str) {
+    if matches!(check.status, Status::Illegal | Status::ResultMismatch) {
+        let hint = format!(
+            "moves left out before move {}? Its number, {number}, is ahead of the moves played before it ({expected} \
+             expected)",
+            at + 1
+        );
+        check.suggestion = Some(match check.suggestion.take() {
+            Some(other) => format!("{hint}; or {other}"),
+            None => hint,
+        });
+        return;
+    }
+    check.status = Status::ParseError;
+    let reason = format!(
+        "move number {number} where {expected} was expected from the moves played before it: a move left out, or a \
+         wrong number?"
+    );
+    check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: number.span });
 }
 
 /// The verdict on a clean game from the quick 8x8 replay, straight from the tokens; `None`
@@ -712,6 +765,63 @@ mod tests {
         let wrong = check(&transcript::parse("-f5+d6").unwrap(), &rules, Format::Logbook);
         assert_eq!(wrong.status, Status::Illegal);
         assert!(wrong.suggestion.unwrap().contains("without the record's colours"));
+    }
+
+    /// Real games with move numbers in every scheme (one per move or per pair, forced passes
+    /// left out but counted or not) check as they do without numbers; with a pair of moves left
+    /// out, the numbers name the place.
+    #[test]
+    fn move_numbers_are_checked_against_the_replay() {
+        let wtb = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/wthor/WTH_2004-50.wtb")).unwrap();
+        let rules = Rules::othello().shared();
+        let names = super::super::wthor::Names::default();
+        let mut games_with_passes = 0;
+        for bytes in wtb[16..].chunks(68) {
+            let record = super::super::wthor::parse_game(bytes, 2004, &names).unwrap();
+            let plain = check(&record, &rules, Format::Pgn);
+            // The moves as played, forced passes included.
+            let mut played = Vec::new();
+            record.game(rules.clone()).unwrap().replay_with(Passes::Implicit, |_, mv, _| played.push(mv)).unwrap();
+            games_with_passes += usize::from(played.contains(&Move::Pass));
+            for (per_move, counted) in [(true, true), (true, false), (false, true), (false, false)] {
+                let numbered = |leave_out: Option<usize>| {
+                    let mut text = String::new();
+                    let (mut n, mut number) = (0usize, None);
+                    for (i, &mv) in played.iter().enumerate() {
+                        if mv == Move::Pass && !counted {
+                            continue;
+                        }
+                        n += 1;
+                        if per_move || n % 2 == 1 {
+                            number = Some(if per_move { n } else { n.div_ceil(2) });
+                        }
+                        // A pass left out: its number, if it has one, goes to the next move
+                        // (`23. -- f7` as `23. f7`), as a writer dropping passes leaves it.
+                        if mv == Move::Pass || leave_out.is_some_and(|at| at == i || at + 1 == i) {
+                            continue;
+                        }
+                        if let Some(k) = number.take() {
+                            text.push_str(&format!("{k}. "));
+                        }
+                        text.push_str(&format!("{mv} "));
+                    }
+                    text
+                };
+                let whole = numbered(None);
+                let c = check(&transcript::parse(&whole).unwrap(), &rules, Format::Transcript);
+                assert_eq!((c.status, c.plies), (plain.status, record.moves.len()), "{whole}");
+                // A pair left out (two moves at an odd place, so that its number is skipped).
+                let at = 20 + usize::from(played[..20].iter().filter(|&&m| m == Move::Pass).count() % 2 == 1);
+                let short = numbered(Some(at));
+                let c = check(&transcript::parse(&short).unwrap(), &rules, Format::Transcript);
+                let named = match c.status {
+                    Status::ParseError => c.problem.unwrap().reason.starts_with("move number "),
+                    _ => c.suggestion.unwrap_or_default().starts_with("moves left out before move "),
+                };
+                assert!(named, "{short}");
+            }
+        }
+        assert!(games_with_passes > 0, "the set has games with a forced pass");
     }
 
     #[test]

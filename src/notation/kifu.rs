@@ -594,7 +594,7 @@ mod tests {
         assert_eq!(record.tag("rules"), Some("anti,size=4"));
         assert_eq!(record.moves.len(), 1);
         assert!(write(&record).ends_with("\nrules anti,size=4\n"));
-        assert_eq!(parse(&write(&record)).unwrap().without_spans(), record.without_spans());
+        assert_eq!(parse(&write(&record)).unwrap().without_layout(), record.without_layout());
     }
 
     #[test]
@@ -748,7 +748,7 @@ mod tests {
         assert_eq!(record.moves.len(), 1);
         let written = write(&record);
         assert_eq!(written.lines().nth(2), Some(" 2  .  #  .  .  .  ."), "{written}");
-        assert_eq!(parse(&written).unwrap().without_spans(), record.without_spans());
+        assert_eq!(parse(&written).unwrap().without_layout(), record.without_layout());
     }
 
     #[test]

@@ -68,6 +68,20 @@ pub struct MoveToken {
     pub eval: Option<f64>,
     /// The thinking time written with the move, in seconds.
     pub time: Option<f64>,
+    /// The move number written before the move (`12.`, `12...`), if one was.
+    pub number: Option<MoveNumber>,
+}
+
+/// A move number as written before a move: `12.` (a move, or the pair of moves it starts) or
+/// `12...` (White's move of pair 12).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct MoveNumber {
+    /// The number.
+    pub value: u16,
+    /// Whether it was written `12...`.
+    pub continuation: bool,
+    /// Where.
+    pub span: Span,
 }
 
 impl MoveToken {
@@ -223,11 +237,13 @@ impl Record {
         }
     }
 
-    /// The record with every move's span cleared, to compare records read from different texts.
+    /// The record with every move's span and written move number cleared, to compare records
+    /// read from different texts.
     #[must_use]
-    pub fn without_spans(mut self) -> Record {
+    pub fn without_layout(mut self) -> Record {
         for t in &mut self.moves {
             t.span = Span::default();
+            t.number = None;
         }
         self
     }
