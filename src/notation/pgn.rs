@@ -499,8 +499,12 @@ pub(crate) fn margin(text: &str) -> Option<i32> {
 
 /// A result in Japanese, as Japanese software and clubs write it, as the tag it gives: `黒勝ち`
 /// (Black wins: `outcome` `1-0`), `白の4石勝ち` (White wins by 4: `result` `-4`), `黒2石負け`
-/// (Black loses by 2), `黒の負け`, `引き分け` (a draw: `result` `0`); digits in full width too.
+/// (Black loses by 2), `黒の負け`, `引き分け` (a draw: `result` `0`), counts after a colour
+/// ([`japanese_counts`]: `黒33-31`, `result` `+2`); digits in full width too.
 pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
+    if let Some((black, white)) = japanese_counts(text) {
+        return Some(("result", signed(black - white)));
+    }
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace() && *c != 'の').collect();
     if ["引き分け", "引分け", "引分", "引き分"].contains(&text.as_str()) {
         return Some(("result", "0".to_owned()));
@@ -528,6 +532,21 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     }
 }
 
+/// Disc counts after a colour, that colour's first (`黒33-31`, `白34-30黒`, `黒 33 - 31 白`,
+/// digits in full width too), as black's and white's.
+pub(crate) fn japanese_counts(text: &str) -> Option<(i32, i32)> {
+    let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace()).collect();
+    let (white_first, rest) = match text.chars().next()? {
+        '黒' => (false, &text['黒'.len_utf8()..]),
+        '白' => (true, &text['白'.len_utf8()..]),
+        _ => return None,
+    };
+    let other = if white_first { '黒' } else { '白' };
+    let rest = rest.strip_suffix(other).unwrap_or(rest).replace(':', "-");
+    let (first, second) = counts(&rest)?;
+    Some(if white_first { (second, first) } else { (first, second) })
+}
+
 /// The tags a result (header value or movetext token) gives: disc counts (`33-31`, also written
 /// `33:31` or `33 - 31`) as `result` (their difference) and `score`; a margin (`+2`, `-2`, `B+2`,
 /// `W+2`) as `result`; a winner (`1-0`, `0-1`, `1/2-1/2`, or in words: `Black wins`, `White
@@ -539,8 +558,8 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
         return vec![];
     }
     let compact: String = text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == ':' { '-' } else { c }).collect();
-    if let Some((b, w)) = counts(&compact) {
-        return vec![("result", signed(b - w)), ("score", compact)];
+    if let Some((b, w)) = counts(&compact).or_else(|| japanese_counts(text)) {
+        return vec![("result", signed(b - w)), ("score", format!("{b}-{w}"))];
     }
     if let Some(m) = margin(text) {
         return vec![("result", signed(m))];
@@ -826,7 +845,12 @@ f4 4. pass PA 5. @@ 33-31
         assert_eq!(tag("黒 12石 勝ち").as_deref(), Some("result +12"));
         assert_eq!(tag("引き分け").as_deref(), Some("result 0"));
         assert_eq!(tag("黒中押し勝ち").as_deref(), Some("outcome 1-0"));
-        for bad in ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins"] {
+        // Counts after a colour, that colour's first.
+        assert_eq!(tag("黒33-31").as_deref(), Some("result +2"));
+        assert_eq!(tag("白 34-30 黒").as_deref(), Some("result -4"));
+        assert_eq!(tag("白３４－３０").as_deref(), Some("result -4"));
+        assert_eq!(result_tags("黒33-31"), [("result", "+2".to_owned()), ("score", "33-31".to_owned())]);
+        for bad in ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins", "黒33-31黒", "黒33"] {
             assert_eq!(tag(bad), None, "{bad}");
         }
         assert_eq!(parse("[Result \"白4石勝ち\"]\n1. f5").unwrap().tag("result"), Some("-4"));

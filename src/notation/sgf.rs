@@ -681,6 +681,9 @@ pub(super) mod tests {
             assert_eq!(r.tag("result"), Some(result), "{re}");
             assert!(write(&r).contains(&format!("RE[{}]", if re == "Draw" { "0" } else { re })));
         }
+        // Counts in Japanese, the named colour's first.
+        assert_eq!(parse("(;RE[黒33-31])").unwrap().tag("result"), Some("+2"));
+        assert_eq!(parse("(;RE[白 34-30 黒])").unwrap().tag("result"), Some("-4"));
         // A logbook's zero-padded margin is written as SGF writes margins.
         for (result, re) in [("-04", "W+4"), ("+08", "B+8"), ("-00", "0"), ("+0.000", "0"), ("-2.500", "W+2.500")] {
             let r = Record { tags: vec![("result".into(), result.into())], ..Record::default() };

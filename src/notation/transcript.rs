@@ -8,7 +8,8 @@
 //! as Japanese input writes them), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`, `パス`),
 //! `{comments}` or `（コメント）` after a move, a trailing score (`: -04 10`, kept as the tags
 //! `result` and `extra`), a result alone after the moves (`35-29` or `B+2` as `result`, `1-0` as
-//! `outcome`; in Japanese, `白の4石勝ち`, as either) and a trailing name after two spaces, a tab
+//! `outcome`; in Japanese, `白の4石勝ち`, as either, also after the counts, `41-23 黒勝ち`, which it
+//! must agree with) and a trailing name after two spaces, a tab
 //! or a full-width space, or one space before a name in another script (`F5d6C3d3C4   Tiger`,
 //! `f5d6 山田`, the tag `name`; nothing square-like in it), after a result too. Ranks up to 16 (`a10`, `p16`). Written back compact, spaced or numbered.
 
@@ -99,8 +100,24 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             }
             // A result, then a name after two spaces or a tab (`... a1 33-31  Smith - Jones`).
             Err(_) if let Some((tag, at)) = result_before_name(text, offset, &record) => {
-                record.tags.push(tag);
-                record.tags.push(("name".into(), text[at..].trim().to_owned()));
+                let after = text[at..].trim();
+                // The result again in Japanese (`41-23 黒勝ち`) is no name; it must agree.
+                if let Some((name, value)) = super::pgn::japanese_result(after) {
+                    let agree = match (stated(&tag.0, &tag.1), stated(name, &value)) {
+                        (Some((a, true)), Some((b, true))) => a == b,
+                        (Some((a, _)), Some((b, _))) => a.signum() == b.signum(),
+                        _ => true,
+                    };
+                    if !agree {
+                        return Err(SyntaxError {
+                            span: Span { start: at, end: text.trim_end().len() },
+                            message: format!("`{after}` and the result before it, {}, disagree", tag.1),
+                        });
+                    }
+                    record.tags.push(tag);
+                    return Ok(record);
+                }
+                record.tags.extend([tag, ("name".into(), after.to_owned())]);
                 return Ok(record);
             }
             Err(_) if is_trailing_name(text, offset, &record) => {
@@ -231,6 +248,18 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
             Some(("result".into(), word.to_owned()))
         }
         _ => super::pgn::counts(word).map(|_| ("result".into(), word.to_owned())),
+    }
+}
+
+/// What a result tag ([`trailing_result`], [`super::pgn::japanese_result`]) says of the game:
+/// black's margin and `true`, or for a winner alone `1`, `-1` or `0` and `false`.
+fn stated(tag: &str, value: &str) -> Option<(i32, bool)> {
+    match (tag, value) {
+        ("outcome", "1-0") => Some((1, false)),
+        ("outcome", "0-1") => Some((-1, false)),
+        ("outcome", "1/2-1/2") => Some((0, false)),
+        ("result", v) => super::pgn::counts(v).map(|(b, w)| b - w).or_else(|| super::pgn::margin(v)).map(|m| (m, true)),
+        _ => None,
     }
 }
 
@@ -454,6 +483,17 @@ mod tests {
                 (name, value) => assert_eq!(r.tag(name), Some(value), "{text}"),
             }
         }
+        // The result again in Japanese after the counts: no name, and it must agree.
+        let r = parse("f5d6c3d3c4 41-23 黒勝ち").unwrap();
+        assert_eq!((r.tag("result"), r.tag("name"), r.tag("outcome")), (Some("41-23"), None, None));
+        assert_eq!(parse("f5d6c3d3c4 41-23 黒18石勝ち").unwrap().tag("name"), None);
+        assert_eq!(parse("f5d6c3d3c4 41-23  山田").unwrap().tag("name"), Some("山田"));
+        for wrong in ["f5d6c3d3c4 41-23 白勝ち", "f5d6c3d3c4 41-23 黒16石勝ち", "f5d6c3d3c4 1-0 引き分け"] {
+            let e = parse(wrong).unwrap_err();
+            assert!(e.message.ends_with("disagree"), "{wrong}: {e:?}");
+            assert_eq!(&wrong[e.span.start..e.span.end], wrong.rsplit(' ').next().unwrap());
+        }
+        assert_eq!(parse("f5d6c3d3c4 黒33-31").unwrap().tag("result"), Some("+2"));
         let r = parse("f5（中割り）d6 パス").unwrap();
         assert_eq!(r.moves[0].comment.as_deref(), Some("中割り"));
         assert_eq!(r.moves[2].mv, MoveSyntax::Pass);
