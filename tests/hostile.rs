@@ -237,6 +237,25 @@ fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
     assert!(run.stdout.contains(&format!("cut.txt.gz: record {}", rows.len() - 1)), "{}", run.stdout);
 }
 
+/// A file cut inside its gzip header (an aborted download) is damaged, not empty.
+#[test]
+fn gzip_cut_inside_its_header_is_no_empty_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let gz = gzipped_games(10);
+    for cut in [2, 5, 9] {
+        let path = write(dir.path(), &format!("cut-{cut}.txt.gz"), &gz[..cut]);
+        let (rows, run) = statuses(&[&path]);
+        assert_eq!(rows, [("1".to_owned(), "parse_error".to_owned())], "{}", run.stderr);
+        for command in ["stats", "validate", "export"] {
+            let mut args = vec![command, "-q", path.to_str().unwrap()];
+            if command == "export" {
+                args.extend(["--table", "games"]);
+            }
+            assert_eq!(kifu(&args).code, Some(1), "{command} on {cut} bytes");
+        }
+    }
+}
+
 #[test]
 fn damaged_gzip_is_an_error_of_its_record_wherever_the_damage_is() {
     let dir = tempfile::tempdir().unwrap();

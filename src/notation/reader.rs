@@ -46,7 +46,10 @@ pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> 
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf()?;
     if head.starts_with(&[0x1f, 0x8b]) {
-        Ok(Box::new(BufReader::with_capacity(BUFFER, Gunzip(flate2::read::MultiGzDecoder::new(buffered)))))
+        Ok(Box::new(BufReader::with_capacity(
+            BUFFER,
+            Gunzip { decoder: flate2::read::MultiGzDecoder::new(buffered), damage: None },
+        )))
     } else {
         Ok(Box::new(buffered))
     }
@@ -64,14 +67,23 @@ fn is_damaged(e: &io::Error) -> bool {
 }
 
 /// A gzip decoder whose data errors are marked [`Damaged`] (errors of the stream under it, such
-/// as a failing disk, are passed on as they are).
-struct Gunzip<R>(flate2::read::MultiGzDecoder<R>);
+/// as a failing disk, are passed on as they are). Damage is given again on every later read:
+/// the decoder would answer those with an end of data, and a file cut inside its gzip header
+/// would read as an empty file.
+struct Gunzip<R> {
+    decoder: flate2::read::MultiGzDecoder<R>,
+    damage: Option<(io::ErrorKind, String)>,
+}
 
 impl<R: BufRead> Read for Gunzip<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.0.read(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof => {
-                io::Error::new(e.kind(), Damaged(e.to_string()))
+        if let Some((kind, message)) = &self.damage {
+            return Err(io::Error::new(*kind, Damaged(message.clone())));
+        }
+        self.decoder.read(buf).map_err(|e| match e.kind() {
+            kind @ (io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData | io::ErrorKind::UnexpectedEof) => {
+                self.damage = Some((kind, e.to_string()));
+                io::Error::new(kind, Damaged(e.to_string()))
             }
             _ => e,
         })
@@ -1003,6 +1015,7 @@ impl Iterator for Reader {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
 
     /// A stream that gives `good` bytes, then fails every read.
