@@ -571,9 +571,17 @@ fn an_exact_solve_far_from_the_end_warns_first() {
     let out = kifu().args(["solve", "-", "-j", "1", "--depth", "2"]).write_stdin("f5\n").output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
     // A finished game has nothing to search, however many squares are empty.
-    let over = format!("XX{} O\n", "-".repeat(62));
+    let over = format!("{}XX{}XX{} O\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
     let out = kifu().args(["solve", "-", "-j", "1"]).write_stdin(over).output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
+    // A board no game reaches (a centre cell empty) is solved with a warning.
+    let cleared = format!("XX{} O\n", "-".repeat(62));
+    let out = kifu().args(["solve", "-", "-j", "1"]).write_stdin(cleared).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && err.contains("warning: -#1: d4 is empty, but the start position fills it"),
+        "{err}"
+    );
 }
 
 /// An `-o` file that is also an input is refused before anything is written: moved into place

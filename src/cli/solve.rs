@@ -444,6 +444,17 @@ fn solve_row(
         }
         raw.error(source.name, Default::default(), e.to_string())
     };
+    // A board no game reaches (an empty board, a centre cell cleared): its score is no label.
+    if !args.quiet
+        && let Some(cell) = pos.emptied_start_cell()
+    {
+        stderr!(
+            "kifu solve: warning: {}#{}: {}",
+            source.name,
+            raw.index + 1,
+            crate::notation::check::unreachable(pos.rules(), cell)
+        );
+    }
     // An exact solve far from the end can run for hours: say so before it starts.
     let far = if Solver::counting_for(&pos).is_some() { 36 } else { 24 };
     let unlimited = args.depth.is_none() && args.time.is_none() && args.nodes.is_none();

@@ -412,6 +412,16 @@ impl Position {
         }
     }
 
+    /// The first cell that the rules' start position fills and this position leaves empty.
+    /// Discs are never taken off the board under any rules, so no game under these rules
+    /// reaches such a position (an empty board, a centre cell cleared by hand).
+    #[must_use]
+    pub fn emptied_start_cell(&self) -> Option<Square> {
+        let (black, white) = self.rules.start_discs();
+        let [now_black, now_white] = self.discs.wide();
+        (black | white).squares().find(|&sq| !(now_black | now_white).contains(sq))
+    }
+
     /// Passes played in a row just before this position.
     #[must_use]
     pub fn passes_in_a_row(&self) -> u8 {

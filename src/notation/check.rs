@@ -166,6 +166,15 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             };
         }
     };
+    // A board with a start cell emptied (an empty board): no game under these rules has it.
+    if record.start.is_some()
+        && let Some(cell) = game.start().emptied_start_cell()
+    {
+        let mut check = verdict(Status::Illegal, 0, game.start(), 0, stored);
+        check.problem =
+            Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, cell), span: Span::default() });
+        return check;
+    }
     let mut passes = 0;
     // The passes the replay inserted before each move token (all of them up to it).
     let (mut inserted, mut inserted_so_far) = (Vec::new(), 0);
@@ -213,6 +222,17 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         misnumbered(&mut check, at, number, &expected);
     }
     check
+}
+
+/// Why a board with `cell` empty is no position of a game under `rules` (see
+/// [`Position::emptied_start_cell`]).
+#[must_use]
+pub fn unreachable(rules: &Rules, cell: Square) -> String {
+    format!(
+        "{} is empty, but the start position fills it and discs never leave the board: no game under these rules \
+         reaches this board",
+        rules.square_name(cell)
+    )
 }
 
 /// Reports move number `number`, ahead of the moves replayed before it (which call for
@@ -822,6 +842,25 @@ mod tests {
             }
         }
         assert!(games_with_passes > 0, "the set has games with a forced pass");
+    }
+
+    /// A board with a start cell empty is no game's position; under an empty-board start it is.
+    #[test]
+    fn a_board_no_game_reaches_is_illegal() {
+        let read = |text: &str| super::super::board::parse(text, super::super::board::Digits::default()).unwrap();
+        let board = |text: &str, rules: &Arc<Rules>| check(&read(text), rules, Format::Board);
+        let othello = Rules::othello().shared();
+        let empty = format!("{} X", "-".repeat(64));
+        let c = board(&empty, &othello);
+        assert_eq!(c.status, Status::Illegal);
+        assert!(c.problem.unwrap().reason.starts_with("d4 is empty, but the start position fills it"));
+        // The standard start with e5 cleared.
+        let cleared = format!("{}OX{}X-{} X", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+        assert!(board(&cleared, &othello).problem.unwrap().reason.starts_with("e5 is empty"));
+        let start = format!("{}OX{}XO{} X", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+        assert_eq!(board(&start, &othello).status, Status::Ok);
+        let empty_start = "othello,start=empty".parse::<Rules>().unwrap().shared();
+        assert_eq!(board(&empty, &empty_start).status, Status::Ok);
     }
 
     #[test]
