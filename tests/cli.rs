@@ -582,6 +582,15 @@ fn an_exact_solve_far_from_the_end_warns_first() {
         out.status.success() && err.contains("warning: -#1: d4 is empty, but the start position fills it"),
         "{err}"
     );
+    // A board without its side to move: black is taken to move, with a warning (not with -q).
+    let start = format!("{}OX{}XO{}\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+    for args in [&["solve", "-", "--depth", "2"][..], &["eval", "-"]] {
+        let out = kifu().args(args).args(["-j", "1"]).write_stdin(start.clone()).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("warning: -#1: no side to move given: black to move assumed"), "{args:?}: {err}");
+        let out = kifu().args(args).args(["-j", "1", "-q"]).write_stdin(start.clone()).output().unwrap();
+        assert!(out.status.success() && out.stderr.is_empty(), "{args:?}");
+    }
 }
 
 /// An `-o` file that is also an input is refused before anything is written: moved into place

@@ -102,13 +102,6 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(status)
 }
 
-/// The last position of a record.
-fn position(source: &Source, raw: &RawRecord) -> Result<Position, RecordError> {
-    let (record, rules) = source.read(raw)?;
-    let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
-    Ok(resolved.end)
-}
-
 /// Whether the pattern evaluation covers the position (standard 8x8 Othello, either scoring).
 fn standard(pos: &Position) -> bool {
     Solver::counting_for(pos).is_some() && pos.bitboards().is_some()
@@ -144,7 +137,10 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         &args.input,
         progress,
         |source, raw| {
-            let pos = position(source, raw)?;
+            let (pos, _, unstated) = source.end_position(raw)?;
+            if let Some(warning) = unstated.filter(|_| !args.quiet) {
+                progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
+            }
             Ok(Row {
                 source: source.name.to_owned(),
                 index: raw.index + 1,
@@ -191,7 +187,7 @@ fn write_row<T: Serialize>(out: &mut Output, format: Format, row: &T, text: impl
 fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>, RecordError> {
     let (record, _) = source.read(raw)?;
     if record.moves.is_empty() {
-        let pos = position(source, raw)?;
+        let (pos, _, _) = source.end_position(raw)?;
         if !standard(&pos) {
             return Err(raw.error(source.name, Default::default(), "--check covers standard 8x8 Othello only"));
         }

@@ -168,6 +168,28 @@ impl Source<'_> {
         Ok((record, rules))
     }
 
+    /// The position a record leads to (its start board after its moves, replayed by the core),
+    /// with the record; and for a board given without its side to move (a board string or a
+    /// diagram alone), read as the rules' first player's turn, a warning saying so, since a
+    /// score's sign depends on it.
+    pub fn end_position(
+        &self,
+        raw: &RawRecord,
+    ) -> Result<(crate::core::Position, Record, Option<String>), RecordError> {
+        let (record, rules) = self.read(raw)?;
+        let resolved = record.resolve(rules).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        let unstated = record.moves.is_empty() && record.start.as_ref().is_some_and(|b| b.side.is_none());
+        let warning = unstated.then(|| {
+            format!(
+                "{}#{}: no side to move given: {} to move assumed (write X or O after the board)",
+                self.name,
+                raw.index + 1,
+                resolved.end.side_to_move().name()
+            )
+        });
+        Ok((resolved.end, record, warning))
+    }
+
     /// The first problem `check` found in the record, as an error at its place: the move at
     /// fault, or the whole record for a problem that is no move's (a stored result that does
     /// not match). `None` when the check found none.

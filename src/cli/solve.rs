@@ -271,14 +271,6 @@ fn obf(row: &Row) -> String {
     line
 }
 
-/// The position a record leads to (its start board after its moves, replayed by the core),
-/// and the move scores the record stores (OBF's `G8:+18; H1:+12;`), if any.
-fn position(source: &Source, raw: &RawRecord) -> Result<(Position, Option<String>), RecordError> {
-    let (record, rules) = source.read(raw)?;
-    let resolved = record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message))?;
-    Ok((resolved.end, record.tag("scores").map(str::to_owned)))
-}
-
 /// A solved position, and with `--check` how it compares with the scores its record stores.
 struct Solved {
     row: Row,
@@ -311,7 +303,11 @@ struct Engines {
 /// Solves (or searches) the position a record leads to and, with `--check`, compares the
 /// result with the scores the record stores.
 fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Result<Solved, RecordError> {
-    let (pos, stored) = position(source, raw)?;
+    let (pos, record, unstated) = source.end_position(raw)?;
+    if let Some(warning) = unstated.filter(|_| !args.quiet) {
+        stderr!("kifu solve: warning: {warning}");
+    }
+    let stored = record.tag("scores").map(str::to_owned);
     let row = solve_row(source, raw, args, engines, pos)?;
     if args.format == SolveFormat::Obf && !row.exact {
         // Searched all the same: its nodes count in the summary.
