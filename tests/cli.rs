@@ -582,6 +582,18 @@ fn an_exact_solve_far_from_the_end_warns_first() {
         out.status.success() && err.contains("warning: -#1: d4 is empty, but the start position fills it"),
         "{err}"
     );
+    // An exact part far from the end in play and annotate.
+    for args in [&["play", "-n", "1"][..], &["annotate", "-"]] {
+        let out = kifu()
+            .args(args)
+            .args(["-j", "1", "--depth", "1", "--exact-empties", "50"])
+            .write_stdin("f5d6c3\n")
+            .timeout(std::time::Duration::from_secs(2))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("warning: --exact-empties 50 solves positions with up to 50 empty squares"), "{err}");
+    }
     // A board without its side to move: black is taken to move, with a warning (not with -q).
     let start = format!("{}OX{}XO{}\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
     for args in [&["solve", "-", "--depth", "2"][..], &["eval", "-"]] {

@@ -286,7 +286,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         "--marks takes three losses from 1 disc up, each at least the one before (for ?!, ? and ??), as 2,6,12"
     );
     let thresholds = Thresholds { dubious, mistake, blunder };
-    let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
+    let Engine { settings, generic, probcut, evaluator } = args.engine.engine("kifu annotate", args.quiet)?;
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
     // Files are counted first, for the progress bar's length and the shards.
     let total = if args.input.inputs.is_empty() || args.input.inputs.iter().any(|i| i == "-") {

@@ -52,8 +52,16 @@ pub struct Engine {
 }
 
 impl EngineArgs {
-    /// Checks the options and loads the weights.
-    pub fn engine(&self) -> anyhow::Result<Engine> {
+    /// Checks the options and loads the weights; unless `quiet`, warns `command`'s user (`kifu
+    /// play`) of an exact part that starts so far from the end that it can run for hours, as
+    /// `kifu solve` does.
+    pub fn engine(&self, command: &str, quiet: bool) -> anyhow::Result<Engine> {
+        if let Some(empties) = self.exact_empties.filter(|&e| e > 36 && !quiet) {
+            stderr!(
+                "{command}: warning: --exact-empties {empties} solves positions with up to {empties} empty squares \
+                 exactly: one that far from the end can take hours; the default is 18"
+            );
+        }
         let time = self.time.map(Duration::from_secs_f64);
         Ok(Engine {
             settings: Settings {

@@ -82,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if args.to == Format::Wthor {
         anyhow::bail!("kifu play writes text formats; write WTHOR with `kifu convert --to wthor`");
     }
-    let Engine { settings, generic, probcut, evaluator } = args.engine.engine()?;
+    let Engine { settings, generic, probcut, evaluator } = args.engine.engine("kifu play", args.quiet)?;
     let (openings, skipped) = openings(&args)?;
     let plan = Plan {
         openings,
