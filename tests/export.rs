@@ -37,6 +37,11 @@ fn games_have_names_counts_and_a_transcript_that_converts_back() {
     assert_eq!(&rows[0][col("black_player")], "Vecchi Elisabetta");
     assert_eq!(&rows[0][col("event")], "Australian National");
     assert_eq!((&rows[0][col("black")], &rows[0][col("white")], &rows[0][col("margin")]), ("41", "23", "18"));
+    assert_eq!(&rows[0][col("theoretical")], "-14");
+    // In JSON the theoretical score is a number, as the margin is.
+    let (json, _, _) = export(&[&wthor_sample(), "--table", "games", "--format", "json", "-q"], "");
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!((first["theoretical"].as_i64(), first["margin"].as_i64()), (Some(-14), Some(18)));
     // The moves column is a transcript of each game: converting the originals gives the same.
     let transcripts = kifu().args(["convert", &wthor_sample(), "--to", "transcript", "-q"]).output().unwrap();
     let want: Vec<String> = String::from_utf8(transcripts.stdout).unwrap().lines().map(String::from).collect();

@@ -49,8 +49,8 @@ pub struct GameRow {
     pub first_corner_ply: Option<usize>,
     /// The result the record states.
     pub stored_result: String,
-    /// WTHOR's theoretical score (black's margin).
-    pub theoretical: String,
+    /// WTHOR's theoretical score (black's margin), when the record gives one as a number.
+    pub theoretical: Option<i32>,
     /// The validation status.
     pub status: &'static str,
     /// The name of the deepest named opening line the game follows (standard Othello from the
@@ -150,7 +150,7 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         // As validate shows it: PGN's disc counts as written, else the result, else the winner
         // stated alone (`1-0`).
         stored_result: check.stored.clone().unwrap_or_default(),
-        theoretical: tag("theoretical"),
+        theoretical: tag("theoretical").trim().trim_start_matches('+').parse().ok(),
         status: check.status.name(),
         opening: opening_name(game, check.plies),
         canonical_hash: format!("{:016x}", canonical_hash(game, check.plies)),
@@ -180,7 +180,7 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
         corners_white: None,
         first_corner_ply: None,
         stored_result: String::new(),
-        theoretical: String::new(),
+        theoretical: None,
         status: "parse_error",
         opening: String::new(),
         canonical_hash: String::new(),
