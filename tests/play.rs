@@ -96,3 +96,16 @@ fn other_variants_are_played_by_the_generic_engine() {
     let out = kifu().args(["validate", "-"]).write_stdin(games.clone()).output().unwrap();
     assert!(out.status.success(), "{games}\n{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `--to` offers the text formats only: WTHOR is refused at once, with the way to write it.
+#[test]
+fn binary_formats_are_neither_offered_nor_taken() {
+    let out = kifu().args(["play", "--to", "wthor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`wthor` is a binary format") && err.contains("kifu convert --to wthor"), "{err}");
+    let help = String::from_utf8(kifu().args(["play", "--help"]).output().unwrap().stdout).unwrap();
+    let to = &help[help.find("--to <TO>").unwrap()..];
+    let offered = to.lines().find(|l| l.contains("possible values: transcript")).unwrap();
+    assert!(!offered.contains("wthor"), "{offered}");
+}

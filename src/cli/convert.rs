@@ -25,7 +25,7 @@ pub struct Args {
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
     /// The format to write.
-    #[arg(long, short, value_parser = FormatParser)]
+    #[arg(long, short, value_parser = FormatParser::ANY)]
     pub to: Format,
     /// Write here instead of stdout. For `--to wthor` with names not from a WTHOR base, the
     /// names go to OUT's stem with .JOU and .TRN.

@@ -54,7 +54,7 @@ pub struct Args {
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// The format to write the games in.
-    #[arg(long, short, value_parser = FormatParser, default_value = "transcript")]
+    #[arg(long, short, value_parser = FormatParser::TEXT, default_value = "transcript")]
     pub to: Format,
     /// Write here instead of stdout.
     #[arg(long, short)]
@@ -79,9 +79,6 @@ struct Plan {
 
 /// Runs `kifu play`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
-    if args.to == Format::Wthor {
-        anyhow::bail!("kifu play writes text formats; write WTHOR with `kifu convert --to wthor`");
-    }
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine("kifu play", args.quiet)?;
     let (openings, skipped) = openings(&args)?;
     let plan = Plan {

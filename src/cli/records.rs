@@ -23,7 +23,7 @@ pub struct InputArgs {
     pub inputs: Vec<String>,
     /// The input format (default: recognised from each file's name and first bytes): transcript,
     /// kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json.
-    #[arg(long, value_parser = FormatParser)]
+    #[arg(long, value_parser = FormatParser::ANY)]
     pub from: Option<Format>,
     /// The rules for every record (default: the record's own, else standard Othello on the
     /// record's board size).
@@ -90,9 +90,22 @@ pub enum DigitsArg {
 }
 
 /// Parses a format name for clap (its aliases too: `wtb`, `gam`, ...), offering the names to
-/// shell completion.
+/// shell completion; [`FormatParser::TEXT`] only the text formats.
 #[derive(Clone, Copy)]
-pub struct FormatParser;
+pub struct FormatParser {
+    text_only: bool,
+}
+
+impl FormatParser {
+    /// Every format.
+    pub const ANY: FormatParser = FormatParser { text_only: false };
+    /// The text formats (not WTHOR).
+    pub const TEXT: FormatParser = FormatParser { text_only: true };
+
+    fn offered(self) -> impl Iterator<Item = Format> {
+        Format::ALL.into_iter().filter(move |f| !(self.text_only && f.is_binary()))
+    }
+}
 
 impl clap::builder::TypedValueParser for FormatParser {
     type Value = Format;
@@ -104,11 +117,23 @@ impl clap::builder::TypedValueParser for FormatParser {
         value: &std::ffi::OsStr,
     ) -> Result<Format, clap::Error> {
         let parse: fn(&str) -> Result<Format, String> = str::parse;
-        parse.parse_ref(cmd, arg, value)
+        let format = parse.parse_ref(cmd, arg, value)?;
+        if self.offered().any(|f| f == format) {
+            return Ok(format);
+        }
+        let names: Vec<&str> = self.offered().map(Format::name).collect();
+        let message = format!(
+            "`{}` is a binary format; this command writes the text formats ({}): convert its output with `kifu \
+             convert --to {}`\n",
+            format.name(),
+            names.join(", "),
+            format.name()
+        );
+        Err(clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(cmd))
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(Format::ALL.into_iter().map(|f| clap::builder::PossibleValue::new(f.name()))))
+        Some(Box::new(self.offered().map(|f| clap::builder::PossibleValue::new(f.name()))))
     }
 }
 
