@@ -168,3 +168,19 @@ fn position_boards_start_at_a1_under_either_row_numbering() {
     reversed.reverse();
     assert_eq!(ranks(&boards[0]), reversed);
 }
+
+/// A WTHOR database without its names files: players and tournaments are given by their WTHOR
+/// numbers, as the warning says, in export and in stats alike.
+#[test]
+fn wthor_numbers_stand_in_for_missing_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let wtb = dir.path().join("games.wtb");
+    std::fs::copy(wthor_sample(), &wtb).unwrap();
+    let (out, err, code) = export(&[wtb.to_str().unwrap(), "--table", "games", "--format", "json"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("kept as WTHOR numbers (`WTHOR #95`"), "{err}");
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!((first["black_player"].as_str(), first["event"].as_str()), (Some("WTHOR #95"), Some("WTHOR #116")));
+    let (stats, _, _) = kifu_stats(&[wtb.to_str().unwrap(), "--by", "player", "--format", "csv"]);
+    assert!(stats.lines().any(|l| l.starts_with("WTHOR #95,")), "{stats}");
+}

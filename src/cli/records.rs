@@ -564,7 +564,7 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
         let options: Vec<&str> =
             missing.iter().map(|ext| if *ext == "JOU" { "--players" } else { "--tournaments" }).collect();
         stderr!(
-            "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers ({} name the files)",
+            "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers (`WTHOR #95`; {} name the files)",
             files.join(", "),
             options.join(", ")
         );

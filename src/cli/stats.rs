@@ -420,7 +420,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     let pct_cells = |t: &Tally| -> Vec<Value> {
         pct(t).into_iter().map(|v| v.as_f64().map_or(Value::from(""), |x| Value::from(format!("{x:.1}")))).collect()
     };
-    section(&mut out, format!("Openings (first {} moves, top {top} of {})", args.depth, s.openings.len()));
+    section(&mut out, format!("Openings (first {} moves, {})", args.depth, ranked(top, s.openings.len())));
     let rows: Vec<Vec<Value>> = s
         .openings_ranked()
         .into_iter()
@@ -433,7 +433,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
         .collect();
     aligned(&mut out, &["moves", "name", "games", "black%", "white%", "draw%"], &rows);
 
-    section(&mut out, format!("Named openings (deepest named line, top {top} of {})", s.named.len()));
+    section(&mut out, format!("Named openings (deepest named line, {})", ranked(top, s.named.len())));
     let rows: Vec<Vec<Value>> = s
         .named_ranked()
         .into_iter()
@@ -446,7 +446,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
         .collect();
     aligned(&mut out, &["name", "games", "black%", "white%", "draw%"], &rows);
 
-    section(&mut out, format!("Players (top {top} of {})", s.players.len()));
+    section(&mut out, format!("Players ({})", ranked(top, s.players.len())));
     let rows: Vec<Vec<Value>> = s
         .players_ranked()
         .into_iter()
@@ -463,7 +463,7 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
         row.extend(pct_cells(t));
         row
     };
-    section(&mut out, format!("Tournaments (top {top} of {})", s.tournaments.len()));
+    section(&mut out, format!("Tournaments ({})", ranked(top, s.tournaments.len())));
     let rows: Vec<Vec<Value>> =
         s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_cells(name.into(), t)).collect();
     aligned(&mut out, &["tournament", "games", "black%", "white%", "draw%"], &rows);
@@ -482,6 +482,11 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games()?);
     groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals()?);
     Ok(out)
+}
+
+/// How many rows a ranked table of the text report shows: `top 10 of 25`, or `all 3`.
+fn ranked(top: usize, total: usize) -> String {
+    if total <= top { format!("all {total}") } else { format!("top {top} of {total}") }
 }
 
 /// Writes the charts of `--plot`, each atomically.

@@ -131,10 +131,10 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
     GameRow {
         source: source.to_owned(),
         game: index,
-        event: tag("event"),
+        event: record.name_or_number("event").unwrap_or_default(),
         date: tag("date"),
-        black_player: tag("black"),
-        white_player: tag("white"),
+        black_player: record.name_or_number("black").unwrap_or_default(),
+        white_player: record.name_or_number("white").unwrap_or_default(),
         rules: rules.variant().spec(),
         moves,
         plies: Some(check.plies),

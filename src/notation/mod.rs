@@ -198,6 +198,24 @@ impl Record {
         self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
+    /// A player's or the event's name (`black`, `white` or `event`); for a WTHOR game read
+    /// without its names file, its number there instead (`WTHOR #95`; 0, WTHOR's unknown, gives
+    /// none).
+    #[must_use]
+    pub fn name_or_number(&self, tag: &str) -> Option<String> {
+        if let Some(name) = self.tag(tag).map(str::trim).filter(|n| !n.is_empty()) {
+            return Some(name.to_owned());
+        }
+        let numbered = match tag {
+            "black" => "wthor_black",
+            "white" => "wthor_white",
+            "event" => "wthor_tournament",
+            _ => return None,
+        };
+        let id = self.tag(numbered)?.parse::<u16>().ok().filter(|&id| id > 0)?;
+        Some(format!("WTHOR #{id}"))
+    }
+
     /// Sets a tag, replacing an earlier value of the same name.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();

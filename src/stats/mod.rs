@@ -164,7 +164,6 @@ impl Facts {
             moves: display(prefix, &symmetries, rules),
             name: if standard { names.name(prefix) } else { None },
         };
-        let tag = |name: &str| record.tag(name).unwrap_or_default().trim().to_owned();
         Facts {
             status: check.status,
             length: placed.len(),
@@ -181,9 +180,9 @@ impl Facts {
             max_flips,
             corners,
             first_corner_ply,
-            black_player: tag("black"),
-            white_player: tag("white"),
-            event: tag("event"),
+            black_player: record.name_or_number("black").unwrap_or_default(),
+            white_player: record.name_or_number("white").unwrap_or_default(),
+            event: record.name_or_number("event").unwrap_or_default(),
             year: record.tag("date").and_then(year),
             game_hash: canonical_hash(game, check.plies),
             start_hash,
