@@ -623,3 +623,14 @@ fn an_output_that_is_an_input_is_refused() {
         assert_eq!(std::fs::read_to_string(&games).unwrap(), "f5d6c3\nf5zz\n", "{args:?}");
     }
 }
+
+/// `-j 0` is a usage error in every command that takes it, not a silent single thread.
+#[test]
+fn zero_threads_is_a_usage_error() {
+    for command in ["validate", "stats", "export", "convert", "solve", "annotate", "play", "perft", "eval"] {
+        let out = kifu().args([command, "-j", "0"]).write_stdin("f5\n").output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command}: {err}");
+        assert!(err.contains("at least 1 thread"), "{command}: {err}");
+    }
+}

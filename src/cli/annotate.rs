@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', num_args = 1, default_values_t = [2, 6, 12])]
     pub marks: Vec<i32>,
     /// Games annotated at once (default: every core); each has its own search and table.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 128, value_parser = super::parse_hash_mb)]

@@ -132,7 +132,7 @@ pub enum Format {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct ThreadsArgs {
     /// Worker threads (default: every core). The output is the same for any number.
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = parse_threads)]
     pub threads: Option<usize>,
 }
 
@@ -174,6 +174,15 @@ pub fn run(cli: Cli) -> anyhow::Result<Status> {
 #[must_use]
 pub fn counted(n: u64, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+/// A `--threads` value: a whole number of at least 1 (leaving the option out takes every core).
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("at least 1 thread (leave -j out to use every core)".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{text}` is not a number of threads")),
+    }
 }
 
 /// A `--time` value: seconds, from 0 to a billion (about 31 years); not a number, an infinity

@@ -41,7 +41,7 @@ pub struct Args {
     #[arg(long)]
     pub all: bool,
     /// Worker threads (default: all cores).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = Format::Text)]

@@ -48,7 +48,7 @@ pub struct Args {
     #[command(flatten)]
     pub engine: EngineArgs,
     /// Games played at once (default: every core).
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]

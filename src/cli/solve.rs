@@ -68,7 +68,7 @@ pub struct Args {
     #[arg(long, visible_alias = "eval")]
     pub weights: Option<PathBuf>,
     /// Threads per search (default: every core); positions are solved one after the other.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
     /// position to the next; positions of 10 empties or fewer use another table per thread, of
