@@ -120,7 +120,10 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     let first_line = trimmed.lines().next().unwrap_or("");
     let run = first_line.chars().take_while(|&c| cell(c, digits).is_some() || c == '2').count();
     // The side may follow the cells with no space (`...XO X` written `...XOX`, as Edax reads it).
-    let cells = [run, run.saturating_sub(1)].into_iter().find(|&n| n >= 16 && square_size(n).is_some());
+    let last_is_side =
+        first_line.chars().nth(run.saturating_sub(1)).is_some_and(|c| side(c.encode_utf8(&mut [0; 4])).is_some());
+    let cells =
+        [Some(run), last_is_side.then(|| run - 1)].into_iter().flatten().find(|&n| n >= 16 && square_size(n).is_some());
     if let Some(cells) = cells {
         let record = parse_string(first_line, offset, digits, cells)?;
         if !trimmed[first_line.len()..].trim().is_empty() {
@@ -130,6 +133,16 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             });
         }
         return Ok(record);
+    }
+    // A one-line board with a cell too few or too many (`63 cells`), not a one-rank diagram.
+    if run >= 16 && trimmed.trim_end().lines().count() == 1 {
+        return Err(SyntaxError {
+            span: Span {
+                start: offset,
+                end: offset + first_line.char_indices().nth(run).map_or(first_line.len(), |(i, _)| i),
+            },
+            message: format!("{run} cells is not a square board (64 for 8x8, 36 for 6x6, 100 for 10x10)"),
+        });
     }
     parse_diagram(text, digits)
 }
@@ -391,6 +404,19 @@ mod tests {
     use proptest::prelude::*;
 
     const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    /// A board string a cell short or a cell over is named by its count of cells.
+    #[test]
+    fn a_board_string_of_the_wrong_length_is_counted() {
+        for (cells, side) in [(63, " X"), (65, " X"), (65, "")] {
+            let text = format!("{}{side}", "-".repeat(cells));
+            let err = parse(&text, Digits::default()).unwrap_err();
+            assert!(err.message.starts_with(&format!("{cells} cells is not a square board")), "{cells}: {err:?}");
+        }
+        // The side may follow the cells at once.
+        let glued = START.replace(" X", "X");
+        assert_eq!(parse(&glued, Digits::default()).unwrap().start, parse(START, Digits::default()).unwrap().start);
+    }
 
     /// Found by the round_trip fuzz target: a `scores` tag read from another format with a line
     /// break inside an entry made the OBF line two lines.

@@ -299,16 +299,18 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
         let message = format!("`{}` is not a move: {square}? ({why})", &rest[..len]);
         return SyntaxError { span: Span { start: offset, end: offset + len }, message };
     }
-    let word = rest.chars().take_while(|c| !c.is_whitespace()).take(12);
+    let word = rest.chars().take_while(|c| !c.is_whitespace() && *c != ':').take(12);
     // In a compact transcript the bad token is its letters up to the next square and their
-    // digits (`x3`, `pas` of `pasc3`), not the rest of the line.
-    let bad: String = match rest.chars().next() {
+    // digits (`x3`, `pas` of `pasc3`), after a colour sign if it has one (`-zz` of `-zz+c2`),
+    // not the rest of the line.
+    let sign = usize::from(rest.starts_with(['+', '-']));
+    let bad: String = match rest[sign..].chars().next() {
         Some(c) if c.is_ascii_alphabetic() => {
-            let b = rest.as_bytes();
+            let b = &rest.as_bytes()[sign..];
             let letters =
                 1 + (1..b.len()).take_while(|&i| b[i].is_ascii_alphabetic() && !starts_square(&b[i..])).count();
-            let digits = rest[letters..].chars().take_while(char::is_ascii_digit).take(2).count();
-            rest[..letters + digits].to_owned()
+            let digits = rest[sign + letters..].chars().take_while(char::is_ascii_digit).take(2).count();
+            rest[..sign + letters + digits].to_owned()
         }
         _ => word.collect(),
     };
@@ -636,6 +638,9 @@ mod tests {
         assert!(err.message.contains("`x3`"), "{}", err.message);
         let err = parse("f5 a0").unwrap_err();
         assert!(err.message.contains("ranks start at 1"), "{}", err.message);
+        // A logbook's bad move with its colour sign, not the moves after it.
+        let err = parse("+f5-d6+c3-zz+c2: +04").unwrap_err();
+        assert_eq!((err.span, err.message.starts_with("`-zz` is not a move")), (Span { start: 9, end: 12 }, true));
         // Slips of the hand get the square they likely meant.
         for (text, at, message) in [
             ("f5dlc3", 2, "`dl` is not a move: d1? (a letter for the digit 1)"),
