@@ -57,16 +57,23 @@ fn moves_and_positions_follow_each_game() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "source,game,ply,color,move,flipped,black,white,mobility_black,mobility_white,empties,is_corner"
+        "source,game,ply,color,move,flipped,black,white,mobility_black,mobility_white,empties,is_corner,status"
     );
     assert_eq!(lines.len(), 11);
-    assert_eq!(lines[1], "-,1,1,black,f5,1,4,1,4,4,59,false");
+    assert_eq!(lines[1], "-,1,1,black,f5,1,4,1,4,4,59,false,unfinished");
     let (out, _, _) = export(&["--table", "positions", "--format", "json", "-q"], game);
     let rows: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(rows.len(), 11, "before each move, and the last position");
     assert_eq!(rows[0]["side"], "black");
     assert_eq!(rows[0]["board"].as_str().unwrap().len(), 64);
     assert!(rows[0]["final_margin"].is_null(), "the game is not over");
+    // Each position with the move played from it (the policy target), none after the last.
+    assert_eq!((rows[0]["move"].as_str(), rows[0]["empties"].as_u64()), (Some("f5"), Some(60)));
+    assert_eq!((rows[10]["move"].as_str(), rows[10]["status"].as_str()), (Some(""), Some("unfinished")));
+    // The rows of a game stopped by an illegal move say so.
+    let (out, _, code) = export(&["--table", "positions", "--format", "json", "-q"], "f5d6c3d3a1\n");
+    assert_eq!(code, 1);
+    assert!(out.lines().all(|l| l.contains("\"status\":\"illegal\"")), "{out}");
 }
 
 #[test]

@@ -191,8 +191,9 @@ fn names(table: Table) -> &'static [&'static str] {
             "mobility_white",
             "empties",
             "is_corner",
+            "status",
         ],
-        Table::Positions => &["source", "game", "ply", "board", "side", "final_margin"],
+        Table::Positions => &["source", "game", "ply", "board", "side", "empties", "move", "final_margin", "status"],
     }
 }
 
@@ -248,9 +249,13 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
             let row: GameRow = export::game_row(source.name, index, &record, &game, &check);
             write_rows(&mut text, std::slice::from_ref(&row), args.format, columns)
         }
-        Table::Moves => write_rows(&mut text, &export::move_rows(source.name, index, &game), args.format, columns),
+        Table::Moves => {
+            let rows = export::move_rows(source.name, index, &game, check.status.name());
+            write_rows(&mut text, &rows, args.format, columns)
+        }
         Table::Positions => {
-            write_rows(&mut text, &export::position_rows(source.name, index, &game), args.format, columns)
+            let rows = export::position_rows(source.name, index, &game, check.status.name());
+            write_rows(&mut text, &rows, args.format, columns)
         }
     };
     // An invalid record's problem is reported at its place, as `validate` reports it.

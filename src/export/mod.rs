@@ -89,6 +89,8 @@ pub struct MoveRow {
     pub empties: u32,
     /// Whether the move takes a corner.
     pub is_corner: bool,
+    /// The game's validation status, as `kifu validate` gives it.
+    pub status: &'static str,
 }
 
 /// One position (before each move, and the last one).
@@ -104,9 +106,16 @@ pub struct PositionRow {
     pub board: String,
     /// The side to move.
     pub side: &'static str,
+    /// Empty cells.
+    pub empties: u32,
+    /// The move played from this position (a square, or `pass`); empty for the last position.
+    #[serde(rename = "move")]
+    pub mv: String,
     /// The game's final margin (under the rules' scoring) from the side to move's view, when the
     /// game is over.
     pub final_margin: Option<i32>,
+    /// The game's validation status, as `kifu validate` gives it.
+    pub status: &'static str,
 }
 
 /// The per-game row of a checked record.
@@ -219,9 +228,9 @@ pub fn canonical_hash(game: &Game, plies: usize) -> u64 {
     best.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
-/// The per-move rows of a game, up to its first illegal move.
+/// The per-move rows of a game, up to its first illegal move; `status` is the game's.
 #[must_use]
-pub fn move_rows(source: &str, index: usize, game: &Game) -> Vec<MoveRow> {
+pub fn move_rows(source: &str, index: usize, game: &Game, status: &'static str) -> Vec<MoveRow> {
     let mut rows = Vec::with_capacity(game.moves().len() + 2);
     let rules = game.rules().clone();
     let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
@@ -241,6 +250,7 @@ pub fn move_rows(source: &str, index: usize, game: &Game) -> Vec<MoveRow> {
             mobility_white: before.mobility(Color::White),
             empties: after.empties(),
             is_corner: mv.square().is_some_and(|sq| is_corner(sq, rules.size())),
+            status,
         });
     });
     rows
@@ -251,20 +261,22 @@ fn is_corner(sq: crate::core::Square, size: u8) -> bool {
 }
 
 /// The per-position rows of a game (before each move and the last position), up to its first
-/// illegal move, each with the final margin from its side to move when the game is over.
+/// illegal move, each with the move played from it and the final margin from its side to move
+/// when the game is over; `status` is the game's.
 #[must_use]
-pub fn position_rows(source: &str, index: usize, game: &Game) -> Vec<PositionRow> {
-    let mut positions: Vec<Position> = Vec::with_capacity(game.moves().len() + 2);
-    let end = match game.replay_with(Passes::Implicit, |before, _, _| positions.push(before.clone())) {
+pub fn position_rows(source: &str, index: usize, game: &Game, status: &'static str) -> Vec<PositionRow> {
+    let mut positions: Vec<(Position, Option<Move>)> = Vec::with_capacity(game.moves().len() + 2);
+    let end = match game.replay_with(Passes::Implicit, |before, mv, _| positions.push((before.clone(), Some(mv)))) {
         Ok(replay) => replay.position,
         Err(e) => *e.position,
     };
     let final_black = end.outcome().map(|o| o.score(Color::Black));
-    positions.push(end);
+    positions.push((end, None));
+    let rules = game.rules();
     positions
         .iter()
         .enumerate()
-        .map(|(ply, pos)| {
+        .map(|(ply, (pos, mv))| {
             let side = pos.side_to_move();
             PositionRow {
                 source: source.to_owned(),
@@ -272,7 +284,10 @@ pub fn position_rows(source: &str, index: usize, game: &Game) -> Vec<PositionRow
                 ply,
                 board: pos.board_string(),
                 side: side.name(),
+                empties: pos.empties(),
+                mv: mv.map(|m| rules.move_name(m)).unwrap_or_default(),
                 final_margin: final_black.map(|m| if side == Color::Black { m } else { -m }),
+                status,
             }
         })
         .collect()
@@ -328,7 +343,7 @@ mod tests {
     #[test]
     fn move_and_position_rows_follow_the_game() {
         let (_, g, _) = game(GAME);
-        let moves = move_rows("x", 1, &g);
+        let moves = move_rows("x", 1, &g, "ok");
         assert_eq!(moves.len(), 61, "60 placements and an inferred pass");
         assert_eq!((moves[0].mv.as_str(), moves[0].flipped, moves[0].mobility_black), ("f5", 1, 4));
         assert_eq!((moves[0].black, moves[0].white, moves[0].empties), (4, 1, 59));
@@ -336,8 +351,10 @@ mod tests {
         assert_eq!(moves.iter().filter(|m| m.is_corner).count(), 4);
         let last = moves.last().unwrap();
         assert_eq!((last.black, last.white), (41, 23));
-        let positions = position_rows("x", 1, &g);
+        let positions = position_rows("x", 1, &g, "ok");
         assert_eq!(positions.len(), 62);
+        assert_eq!((positions[0].mv.as_str(), positions[0].empties, positions[61].mv.as_str()), ("f5", 60, ""));
+        assert!(positions.iter().any(|p| p.mv == "pass"));
         assert_eq!(positions[0].final_margin, Some(18));
         assert_eq!(positions[1].final_margin, Some(-18), "white to move");
         assert_eq!(positions[0].board, Position::start(Rules::othello().shared()).board_string());

@@ -874,7 +874,7 @@ mod tests {
         assert_eq!((f.black, f.white, f.empties, f.result, f.margin), (41, 23, 0, Some(Winner::Black), Some(18)));
         assert_eq!(f.corners[0] + f.corners[1], 4);
         // The first corner ply as the moves table gives it (passes counted).
-        let rows = crate::export::move_rows("x", 1, &record_game(GAME));
+        let rows = crate::export::move_rows("x", 1, &record_game(GAME), "ok");
         assert_eq!(f.first_corner_ply, rows.iter().find(|r| r.is_corner).map(|r| r.ply));
         assert_eq!(Some(f.max_flips), rows.iter().map(|r| r.flipped).max());
         let black_corners = rows.iter().filter(|r| r.is_corner && r.color == "black").count() as u32;
