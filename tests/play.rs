@@ -109,3 +109,16 @@ fn binary_formats_are_neither_offered_nor_taken() {
     let offered = to.lines().find(|l| l.contains("possible values: transcript")).unwrap();
     assert!(!offered.contains("wthor"), "{offered}");
 }
+
+/// More games than openings without random moves repeat one another: a warning says so.
+#[test]
+fn repeated_games_are_warned_of() {
+    let out = kifu().args(["play", "-n", "2", "--depth", "1", "--exact-empties", "4", "-j", "1"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning: 2 games from 1 opening with --random 0"), "{err}");
+    let games: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(games[0], games[1], "the warning is true");
+    let out =
+        kifu().args(["play", "-n", "2", "--depth", "1", "--exact-empties", "4", "--random", "4"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

@@ -99,6 +99,15 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("an opening does not fit --to {}: {e}", plan.to);
     }
     let games = args.games.unwrap_or(if args.input.inputs.is_empty() { 1 } else { plan.openings.len() });
+    let openings = plan.openings.len();
+    if plan.random == 0 && games > openings && args.engine.time.is_none() && !args.quiet {
+        stderr!(
+            "kifu play: warning: {games} games from {} with --random 0: kifu plays the same moves from the same \
+             opening, so game {} repeats game 1 and so on; --random PLIES varies them",
+            super::counted(openings as u64, "opening"),
+            openings + 1
+        );
+    }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     let threads = threads.clamp(1, games.max(1));
     args.input.check(args.output.as_deref())?;
