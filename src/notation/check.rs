@@ -206,6 +206,9 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             if format.is_position() && record.moves.is_empty() && check.status == Status::Unfinished {
                 check.status = Status::Ok;
                 check.problem = None;
+                if let Some(scores) = record.tag("scores") {
+                    judge_scores(&mut check, scores, &replay.position);
+                }
             }
             check
         }
@@ -233,6 +236,38 @@ pub fn unreachable(rules: &Rules, cell: Square) -> String {
          reaches this board",
         rules.square_name(cell)
     )
+}
+
+/// Checks the move scores a position stores (OBF's `G8:+18; H1:+12`) without solving: each
+/// entry a move and a whole score, the move legal here and listed once, the score within the
+/// board's cells. (`kifu solve --check` compares the values with the solver's.)
+fn judge_scores(check: &mut Check, scores: &str, position: &Position) {
+    let rules = position.rules();
+    let cells = rules.playable().count() as i32;
+    let legal = position.legal_moves();
+    let mut seen: Vec<String> = Vec::new();
+    for entry in scores.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+        let parsed = entry.split_once(':').and_then(|(mv, score)| {
+            let mv = mv.trim().to_lowercase();
+            let square = legal.iter().copied().find(|&m| rules.move_name(m).eq_ignore_ascii_case(&mv));
+            Some((mv, square, score.trim().parse::<i32>().ok()?))
+        });
+        let (status, reason) = match parsed {
+            None => (Status::ParseError, format!("`{entry}` is not a move and its score (`G8:+18`)")),
+            Some((mv, None, _)) => (Status::Illegal, format!("the scores list {mv}, which is not a legal move here")),
+            Some((mv, _, _)) if seen.contains(&mv) => (Status::ParseError, format!("the scores list {mv} twice")),
+            Some((mv, _, score)) if score.abs() > cells => {
+                (Status::ParseError, format!("the score of {mv}, {score:+}, is beyond the board's {cells} cells"))
+            }
+            Some((mv, _, _)) => {
+                seen.push(mv);
+                continue;
+            }
+        };
+        check.status = status;
+        check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: Span::default() });
+        return;
+    }
 }
 
 /// Reports move number `number`, ahead of the moves replayed before it (which call for
@@ -861,6 +896,23 @@ mod tests {
         assert_eq!(board(&start, &othello).status, Status::Ok);
         let empty_start = "othello,start=empty".parse::<Rules>().unwrap().shared();
         assert_eq!(board(&empty, &empty_start).status, Status::Ok);
+    }
+
+    /// The move scores an OBF line stores are checked for form and legality (not for value).
+    #[test]
+    fn stored_move_scores_are_moves_of_the_position() {
+        let rules = Rules::othello().shared();
+        let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X;";
+        let verdict = |scores: &str| {
+            let record = super::super::board::parse(&format!("{obf} {scores}"), Default::default()).unwrap();
+            let c = check(&record, &rules, Format::Obf);
+            (c.status, c.problem.map(|p| p.reason).unwrap_or_default())
+        };
+        assert_eq!(verdict("G8:+18; H1:+12; B1:-4;"), (Status::Ok, String::new()));
+        assert_eq!(verdict("A1:+4;").0, Status::Illegal);
+        assert_eq!(verdict("G8:+18; g8:+18;").1, "the scores list g8 twice");
+        assert_eq!(verdict("G8:+90;").1, "the score of g8, +90, is beyond the board's 64 cells");
+        assert_eq!(verdict("G8 18;").0, Status::ParseError);
     }
 
     #[test]
