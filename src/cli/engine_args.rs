@@ -59,7 +59,7 @@ impl EngineArgs {
         if let Some(empties) = self.exact_empties.filter(|&e| e > 36 && !quiet) {
             stderr!(
                 "{command}: warning: --exact-empties {empties} solves positions with up to {empties} empty squares \
-                 exactly: one that far from the end can take hours; the default is 18"
+                 exactly: on 8x8, one that far from the end can take hours (the default is 18; 14 for other variants)"
             );
         }
         let time = self.time.map(Duration::from_secs_f64);

@@ -270,6 +270,18 @@ fn judge_scores(check: &mut Check, scores: &str, position: &Position) {
     }
 }
 
+/// `1st`, `2nd`, `3rd`, `4th`, ..., `11th`, `21st`.
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Reports move number `number`, ahead of the moves replayed before it (which call for
 /// `expected`), standing before move `at`. Where a move is illegal or the stored result wrong,
 /// that stays the problem and the number becomes the first suggestion (moves left out explain
@@ -278,9 +290,9 @@ fn judge_scores(check: &mut Check, scores: &str, position: &Position) {
 fn misnumbered(check: &mut Check, at: usize, number: MoveNumber, expected: &str) {
     if matches!(check.status, Status::Illegal | Status::ResultMismatch) {
         let hint = format!(
-            "moves left out before move {}? Its number, {number}, is ahead of the moves played before it ({expected} \
-             expected)",
-            at + 1
+            "a move left out before move number {number}? It runs ahead of the moves played before it, where \
+             {expected} was expected (it stands before the {} move written)",
+            ordinal(at + 1)
         );
         check.suggestion = Some(match check.suggestion.take() {
             Some(other) => format!("{hint}; or {other}"),
@@ -871,7 +883,7 @@ mod tests {
                 let c = check(&transcript::parse(&short).unwrap(), &rules, Format::Transcript);
                 let named = match c.status {
                     Status::ParseError => c.problem.unwrap().reason.starts_with("move number "),
-                    _ => c.suggestion.unwrap_or_default().starts_with("moves left out before move "),
+                    _ => c.suggestion.unwrap_or_default().starts_with("a move left out before move number "),
                 };
                 assert!(named, "{short}");
             }

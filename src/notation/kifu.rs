@@ -186,6 +186,10 @@ fn counts_line(words: &[(String, Span)]) -> Option<String> {
         let (b, w) = (b.parse::<u8>().ok()?, w.trim_end_matches(':').parse::<u8>().ok()?);
         return Some(format!("{b}-{w}"));
     }
+    // Counts after a colour in one word (`黒34-30`), the colour's first.
+    if let Some((b, w)) = lower.iter().find_map(|w| super::pgn::japanese_counts(w)) {
+        return Some(format!("{b}-{w}"));
+    }
     let (b, w) = lower.iter().find_map(|w| super::pgn::counts(w))?;
     let white_first = lower.first().is_some_and(|w| w.starts_with('白') || w == "white" || w == "w");
     Some(if white_first { format!("{w}-{b}") } else { format!("{b}-{w}") })
@@ -689,8 +693,15 @@ mod tests {
         assert_eq!(r.moves.len(), 60);
         let tags: Vec<(&str, &str)> = r.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         assert_eq!(tags, [("black", "山田太郎"), ("white", "佐藤花子"), ("event", "例会"), ("result", "30-34")]);
-        for footer in ["白 34-30 黒", "30-34", "結果: 黒の負け", "black 30, white 34: white wins by 4", "Result: 30-34"]
-        {
+        for footer in [
+            "白 34-30 黒",
+            "白34-30",
+            "黒30-34",
+            "30-34",
+            "結果: 黒の負け",
+            "black 30, white 34: white wins by 4",
+            "Result: 30-34",
+        ] {
             let r = parse(&format!("Black: Yamada White: Sato\n{grid}\n{footer}\n")).unwrap();
             assert_eq!((r.tag("black"), r.tag("white")), (Some("Yamada"), Some("Sato")), "{footer}");
             let result = if footer.contains('負') { None } else { Some("30-34") };

@@ -164,7 +164,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 Some(header) if header != token && token != "*" => {
                     // The same result written two ways (`35-29` and `1-0`): the counts are
                     // kept when the movetext gives them.
-                    if winner(header).is_none() || winner(header) != winner(token) {
+                    let margins = (stated_margin(header), stated_margin(token));
+                    let disagree = matches!(margins, (Some(a), Some(b)) if a != b);
+                    if winner(header).is_none() || winner(header) != winner(token) || disagree {
                         return Err(SyntaxError {
                             span,
                             message: format!("the result `{token}` differs from the Result tag `{header}`"),
@@ -476,8 +478,20 @@ pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
         "1-0" => Some(Some(Color::Black)),
         "0-1" => Some(Some(Color::White)),
         "1/2-1/2" => Some(None),
-        text => counts(text).map(|(b, w)| by_sign(b - w)).or_else(|| margin(text).map(by_sign)),
+        text => stated_margin(text).map(by_sign).or_else(|| match japanese_result(text)? {
+            ("outcome", outcome) => winner(&outcome),
+            _ => None,
+        }),
     }
+}
+
+/// Black's margin a result gives, if it gives one: disc counts, a margin, or either in Japanese.
+fn stated_margin(text: &str) -> Option<i32> {
+    let text = text.trim();
+    counts(text).map(|(b, w)| b - w).or_else(|| margin(text)).or_else(|| match japanese_result(text)? {
+        ("result", value) => margin(&value),
+        _ => None,
+    })
 }
 
 /// Black's margin in a result written as one (`+2`, `-2`, `0`, `B+2`, `W+2`).
@@ -506,7 +520,9 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
         return Some(("result", signed(black - white)));
     }
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace() && *c != 'の').collect();
-    if ["引き分け", "引分け", "引分", "引き分"].contains(&text.as_str()) {
+    // Closing punctuation as a sentence ends (`白の勝ち！`, `黒勝ち。`).
+    let text = text.trim_end_matches(['。', '!', '.', '、']);
+    if ["引き分け", "引分け", "引分", "引き分"].contains(&text) {
         return Some(("result", "0".to_owned()));
     }
     let (black, rest) = match text.chars().next()? {
@@ -536,6 +552,7 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
 /// digits in full width too), as black's and white's.
 pub(crate) fn japanese_counts(text: &str) -> Option<(i32, i32)> {
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace()).collect();
+    let text = text.trim_end_matches(['。', '!', '.', '、']);
     let (white_first, rest) = match text.chars().next()? {
         '黒' => (false, &text['黒'.len_utf8()..]),
         '白' => (true, &text['白'.len_utf8()..]),
@@ -832,6 +849,20 @@ f4 4. pass PA 5. @@ 33-31
         r.set_tag("result", "Void");
         assert!(write(&r).contains("[Result \"Void\"]"), "{}", write(&r));
         assert_eq!(parse(&write(&r)).unwrap().tag("outcome"), Some("Void"));
+    }
+
+    /// The Result tag and the movetext's result are compared as results, in any form they take.
+    #[test]
+    fn a_result_given_twice_must_agree() {
+        let game = |tag: &str, token: &str| parse(&format!("[Result \"{tag}\"]\n\n1. f5 d6 {token}"));
+        for (tag, token) in [("黒41-23", "41-23"), ("黒勝ち", "41-23"), ("黒の18石勝ち", "1-0"), ("41-23", "1-0")]
+        {
+            assert!(game(tag, token).is_ok(), "{tag} {token}");
+        }
+        for (tag, token) in [("41-23", "40-24"), ("黒勝ち", "0-1"), ("+18", "40-24")] {
+            let e = game(tag, token).unwrap_err();
+            assert!(e.message.contains("differs from the Result tag"), "{tag} {token}: {e:?}");
+        }
     }
 
     #[test]

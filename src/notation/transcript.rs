@@ -101,8 +101,10 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             // A result, then a name after two spaces or a tab (`... a1 33-31  Smith - Jones`).
             Err(_) if let Some((tag, at)) = result_before_name(text, offset, &record) => {
                 let after = text[at..].trim();
-                // The result again in Japanese (`41-23 黒勝ち`) is no name; it must agree.
-                if let Some((name, value)) = super::pgn::japanese_result(after) {
+                // The result again in Japanese (`41-23 黒勝ち`, perhaps before a name) is no
+                // name; it must agree.
+                let word = after.split(char::is_whitespace).next().unwrap_or("");
+                if let Some((name, value)) = super::pgn::japanese_result(word) {
                     let agree = match (stated(&tag.0, &tag.1), stated(name, &value)) {
                         (Some((a, true)), Some((b, true))) => a == b,
                         (Some((a, _)), Some((b, _))) => a.signum() == b.signum(),
@@ -110,11 +112,15 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
                     };
                     if !agree {
                         return Err(SyntaxError {
-                            span: Span { start: at, end: text.trim_end().len() },
-                            message: format!("`{after}` and the result before it, {}, disagree", tag.1),
+                            span: Span { start: at, end: at + word.len() },
+                            message: format!("`{word}` and the result before it, {}, disagree", tag.1),
                         });
                     }
                     record.tags.push(tag);
+                    let name = after[word.len()..].trim();
+                    if !name.is_empty() {
+                        record.tags.push(("name".into(), name.to_owned()));
+                    }
                     return Ok(record);
                 }
                 record.tags.extend([tag, ("name".into(), after.to_owned())]);
@@ -233,7 +239,14 @@ fn dashes_separate(record: &Record) -> bool {
 /// tag `result` for disc counts (as after `:`), `outcome` for a winner; `None` for anything else.
 fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
     let trimmed = rest.trim();
-    if record.moves.is_empty() || trimmed.contains(char::is_whitespace) {
+    if record.moves.is_empty() {
+        return None;
+    }
+    // Counts after a colour, spaced as they come (`黒 41-23 白`).
+    if let Some((black, white)) = super::pgn::japanese_counts(trimmed) {
+        return Some(("result".into(), format!("{black}-{white}")));
+    }
+    if trimmed.contains(char::is_whitespace) {
         return None;
     }
     // In ASCII, as full-width input writes it too (`３３－３１`).
@@ -315,10 +328,13 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
         _ => word.collect(),
     };
     let end = offset + bad.len();
+    // Control characters shown as escapes, which a terminal would not show at all.
+    let shown: String =
+        bad.chars().map(|c| if c.is_control() { c.escape_unicode().to_string() } else { c.to_string() }).collect();
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
-        format!("`{bad}`: ranks start at 1")
+        format!("`{shown}`: ranks start at 1")
     } else {
-        format!("`{bad}` is not a move (a square like f5, or a pass: pass, PA, PS, --, @@)")
+        format!("`{shown}` is not a move (a square like f5, or a pass: pass, PA, PS, --, @@)")
     };
     SyntaxError { span: Span { start: offset, end }, message }
 }
@@ -495,7 +511,15 @@ mod tests {
             assert!(e.message.ends_with("disagree"), "{wrong}: {e:?}");
             assert_eq!(&wrong[e.span.start..e.span.end], wrong.rsplit(' ').next().unwrap());
         }
-        assert_eq!(parse("f5d6c3d3c4 黒33-31").unwrap().tag("result"), Some("+2"));
+        assert_eq!(parse("f5d6c3d3c4 黒33-31").unwrap().tag("result"), Some("33-31"));
+        // Before a name, with closing punctuation, spaced counts.
+        let r = parse("f5d6c3d3c4 41-23 黒勝ち  山田").unwrap();
+        assert_eq!((r.tag("result"), r.tag("name")), (Some("41-23"), Some("山田")));
+        assert!(parse("f5d6c3d3c4 41-23 白勝ち  山田").unwrap_err().message.starts_with("`白勝ち` and the result"));
+        assert!(parse("f5d6c3d3c4 41-23 白の勝ち！").is_err());
+        assert_eq!(parse("f5d6c3d3c4 41-23 黒の勝ち！").unwrap().tag("name"), None);
+        assert_eq!(parse("f5d6c3d3c4 黒 41-23 白").unwrap().tag("result"), Some("41-23"));
+        assert_eq!(parse("f5d6c3d3c4 白 23-41").unwrap().tag("result"), Some("41-23"));
         let r = parse("f5（中割り）d6 パス").unwrap();
         assert_eq!(r.moves[0].comment.as_deref(), Some("中割り"));
         assert_eq!(r.moves[2].mv, MoveSyntax::Pass);
@@ -638,6 +662,8 @@ mod tests {
         assert!(err.message.contains("`x3`"), "{}", err.message);
         let err = parse("f5 a0").unwrap_err();
         assert!(err.message.contains("ranks start at 1"), "{}", err.message);
+        // A control character is shown escaped.
+        assert!(parse("f5\u{1f}").unwrap_err().message.starts_with("`\\u{1f}` is not a move"));
         // A logbook's bad move with its colour sign, not the moves after it.
         let err = parse("+f5-d6+c3-zz+c2: +04").unwrap_err();
         assert_eq!((err.span, err.message.starts_with("`-zz` is not a move")), (Span { start: 9, end: 12 }, true));
