@@ -142,8 +142,8 @@ struct PlyRow<'a> {
 struct GameRow<'a> {
     source: &'a str,
     game: usize,
-    black_player: &'a str,
-    white_player: &'a str,
+    black_player: String,
+    white_player: String,
     plies: Option<usize>,
     margin: Option<i32>,
     black_moves: Option<u32>,
@@ -252,9 +252,10 @@ impl Annotated {
         self.end.outcome().map(|o| o.score(Color::Black))
     }
 
-    fn player(&self, color: Color) -> &str {
+    /// The player's name (a WTHOR game's number when read without names), `?` for none.
+    fn player(&self, color: Color) -> String {
         let tag = if color == Color::Black { "black" } else { "white" };
-        self.record.tag(tag).filter(|s| !s.trim().is_empty()).unwrap_or("?")
+        self.record.name_or_number(tag).unwrap_or_else(|| "?".to_owned())
     }
 }
 
@@ -354,7 +355,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     games += 1;
                     // Both players of a game that was analysed, a player without a move too.
                     let players = [Color::Black, Color::White]
-                        .map(|c| (game.player(c).to_owned(), game.summary.sides[c.index()]))
+                        .map(|c| (game.player(c), game.summary.sides[c.index()]))
                         .into_iter()
                         .filter(|_| !game.plies.is_empty())
                         .collect();
@@ -619,8 +620,8 @@ fn unreadable_game_row(e: &RecordError) -> GameRow<'_> {
     GameRow {
         source: &e.file,
         game: e.record,
-        black_player: "",
-        white_player: "",
+        black_player: String::new(),
+        white_player: String::new(),
         plies: None,
         margin: None,
         black_moves: None,
