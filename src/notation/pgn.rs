@@ -205,7 +205,16 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             let span = Span { start: offset, end: text.len() - after.len() };
             record.moves.push(MoveToken { mv, span, upper, number: number.take(), ..MoveToken::default() });
             in_movetext = true;
-            rest = after;
+            // A move glyph (`f5!`, `d6?!`), as chess PGN writes them: skipped.
+            rest = after.trim_start_matches(['!', '?']);
+            continue;
+        }
+        // A numeric annotation glyph (`$1`): skipped.
+        if let Some(digits) = rest.strip_prefix('$')
+            && digits.starts_with(|c: char| c.is_ascii_digit())
+            && in_movetext
+        {
+            rest = digits.trim_start_matches(|c: char| c.is_ascii_digit());
             continue;
         }
         if rest.starts_with('(') {
@@ -645,9 +654,9 @@ fn result_token(input: &str) -> IResult<&str, &str> {
     }
 }
 
-/// `12.` or `12...`: the digits and the number of dots.
+/// `12.`, `12...` or `12)`: the digits and the number of dots (one for `)`).
 fn move_number(input: &str) -> IResult<&str, (&str, usize)> {
-    (digit1, many1_count(char('.'))).parse(input)
+    (digit1, alt((many1_count(char('.')), value(1, char(')'))))).parse(input)
 }
 
 /// A pass or a square, and whether the square's letter is upper case.
@@ -849,6 +858,16 @@ f4 4. pass PA 5. @@ 33-31
         r.set_tag("result", "Void");
         assert!(write(&r).contains("[Result \"Void\"]"), "{}", write(&r));
         assert_eq!(parse(&write(&r)).unwrap().tag("outcome"), Some("Void"));
+    }
+
+    /// Chess PGN's move glyphs and NAGs are skipped; `1)` numbers a move as `1.` does.
+    #[test]
+    fn glyphs_nags_and_parenthesis_numbers() {
+        let r = parse("[Event \"x\"]\n\n1. f5! d6?! $2 2. c3 $14 d3?? 3. c4!? *").unwrap();
+        assert_eq!(r.moves.iter().map(|m| m.mv.to_string()).collect::<Vec<_>>(), ["f5", "d6", "c3", "d3", "c4"]);
+        assert_eq!(parse("1) f5 d6 2) c3 d3 *").unwrap().moves.len(), 4);
+        assert!(parse("1) f5 d6 1) c3").is_err(), "numbers are still checked");
+        assert!(parse("1. f5!x").is_err());
     }
 
     /// The Result tag and the movetext's result are compared as results, in any form they take.
