@@ -133,7 +133,12 @@ fn solve_all_moves_matches_the_obf_scores() {
         let row: serde_json::Value = serde_json::from_str(row).unwrap();
         let mut want: Vec<String> =
             line.split(';').skip(1).map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty()).collect();
-        let mut got: Vec<String> = row["moves"].as_str().unwrap().split(' ').map(String::from).collect();
+        let mut got: Vec<String> = row["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| format!("{}:{:+}", m["move"].as_str().unwrap(), m["score"].as_i64().unwrap()))
+            .collect();
         want.sort();
         got.sort();
         assert_eq!(got, want, "{line}");
@@ -228,11 +233,8 @@ fn wld_of_every_move_is_the_sign_of_its_exact_score() {
         let out = solve_cli(&[&["--all-moves", "--format", "json"], extra].concat(), stdin);
         let row = |l: &str| -> Vec<(String, i64)> {
             let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            let text = v["moves"].as_str().unwrap();
-            text.split(' ')
-                .map(|m| m.split_once(':').unwrap())
-                .map(|(m, s)| (m.to_string(), s.parse().unwrap()))
-                .collect()
+            let moves = v["moves"].as_array().unwrap();
+            moves.iter().map(|m| (m["move"].as_str().unwrap().to_owned(), m["score"].as_i64().unwrap())).collect()
         };
         out.lines().map(row).collect()
     };
@@ -271,7 +273,7 @@ fn depth_and_time_limited_searches() {
         assert_eq!(row["exact"], false);
         assert_eq!(row["depth"], 4);
         assert_eq!(row["pv"].as_str().unwrap().split(' ').count(), 4);
-        assert!(row["moves"].as_str().unwrap().split(' ').all(|m| m.contains(":~")), "{row}");
+        assert!(row["moves"].as_array().unwrap().iter().all(|m| m["exact"] == false), "{row}");
     }
     let exact = [18, 10, 2, 0, 32];
     for (row, want) in run(&["--depth", "30"]).iter().zip(exact) {

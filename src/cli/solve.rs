@@ -143,6 +143,25 @@ struct Row {
     legal: Vec<String>,
 }
 
+/// A row as a JSON line: `moves` as an array of `{"move", "score", "exact"}` objects, best
+/// first (`null` without `--all-moves`), where CSV and text give `g8:+18 h1:~+12`.
+fn json(row: &Row) -> serde_json::Result<String> {
+    let mut value = serde_json::to_value(row)?;
+    let moves: Option<Vec<serde_json::Value>> = (!row.moves.is_empty()).then(|| {
+        row.moves
+            .split_whitespace()
+            .filter_map(|entry| entry.split_once(':'))
+            .map(|(mv, score)| {
+                let estimate = score.starts_with('~');
+                let score: Option<i32> = score.trim_start_matches('~').trim_start_matches('+').parse().ok();
+                serde_json::json!({ "move": mv, "score": score, "exact": !estimate })
+            })
+            .collect()
+    });
+    value["moves"] = serde_json::json!(moves);
+    serde_json::to_string(&value)
+}
+
 /// Runs `kifu solve`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
@@ -204,7 +223,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                                 w.serialize(&row)?;
                                 out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
                             }
-                            SolveFormat::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
+                            SolveFormat::Json => writeln!(out, "{}", json(&row)?)?,
                             SolveFormat::Text => writeln!(out, "{}", text(&row))?,
                             SolveFormat::Obf => writeln!(out, "{}", obf(&row))?,
                         }
