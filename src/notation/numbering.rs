@@ -69,6 +69,10 @@ impl Numbering {
 
     /// Takes a mark after the one before.
     fn take(&mut self, mark: Mark) -> Option<Step> {
+        // `12...` (White's move of pair 12) is written only where numbers count pairs.
+        if mark.continuation {
+            self.per_move = Some(false);
+        }
         let last = self.last.replace(mark)?;
         let steps = mark.number - last.number;
         let since = [
@@ -232,6 +236,9 @@ mod tests {
         // One number per move: 4. after three moves with one pass inserted is right, 5. is not.
         assert_eq!(replayed(&[(n(1), 0), (n(2), 0), (n(4), 1)]), None);
         assert_eq!(replayed(&[(n(1), 0), (n(2), 0), (n(3), 0), (n(5), 0)]), Some((3, "5. for 4.".into())));
+        // After `1...`, numbers count pairs: `1... h2 2. h6 h5 4. h1` skips pair 3.
+        let c = |v| Some((v, true));
+        assert_eq!(replayed(&[(c(1), 0), (n(2), 0), (None, 0), (n(4), 0)]), Some((3, "4. for 3.".into())));
         // Moves not replayed (after an illegal one) are not looked at.
         let moves = vec![MoveToken::new(MoveSyntax::Pass); 3];
         assert_eq!(ahead_of_replay(&moves, &[0]), None);
