@@ -164,9 +164,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 Some(header) if header != token && token != "*" => {
                     // The same result written two ways (`35-29` and `1-0`): the counts are
                     // kept when the movetext gives them.
-                    let margins = (stated_margin(header), stated_margin(token));
-                    let disagree = matches!(margins, (Some(a), Some(b)) if a != b);
-                    if winner(header).is_none() || winner(header) != winner(token) || disagree {
+                    if !results_agree(header, token) {
                         return Err(SyntaxError {
                             span,
                             message: format!("the result `{token}` differs from the Result tag `{header}`"),
@@ -492,6 +490,14 @@ pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
             _ => None,
         }),
     }
+}
+
+/// Whether two results written for one game agree: a known winner, the same in both, and the
+/// same margin where both give one (`35-29` and `1-0` agree, `41-23` and `40-24` do not, nor
+/// `41-23` and `白勝ち`).
+pub(crate) fn results_agree(a: &str, b: &str) -> bool {
+    let margins_differ = matches!((stated_margin(a), stated_margin(b)), (Some(x), Some(y)) if x != y);
+    winner(a).is_some() && winner(a) == winner(b) && !margins_differ
 }
 
 /// Black's margin a result gives, if it gives one: disc counts, a margin, or either in Japanese.

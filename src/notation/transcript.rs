@@ -104,13 +104,8 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
                 // The result again in Japanese (`41-23 黒勝ち`, perhaps before a name) is no
                 // name; it must agree.
                 let word = after.split(char::is_whitespace).next().unwrap_or("");
-                if let Some((name, value)) = super::pgn::japanese_result(word) {
-                    let agree = match (stated(&tag.0, &tag.1), stated(name, &value)) {
-                        (Some((a, true)), Some((b, true))) => a == b,
-                        (Some((a, _)), Some((b, _))) => a.signum() == b.signum(),
-                        _ => true,
-                    };
-                    if !agree {
+                if super::pgn::japanese_result(word).is_some() {
+                    if !super::pgn::results_agree(&tag.1, word) {
                         return Err(SyntaxError {
                             span: Span { start: at, end: at + word.len() },
                             message: format!("`{word}` and the result before it, {}, disagree", tag.1),
@@ -261,18 +256,6 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
             Some(("result".into(), word.to_owned()))
         }
         _ => super::pgn::counts(word).map(|_| ("result".into(), word.to_owned())),
-    }
-}
-
-/// What a result tag ([`trailing_result`], [`super::pgn::japanese_result`]) says of the game:
-/// black's margin and `true`, or for a winner alone `1`, `-1` or `0` and `false`.
-fn stated(tag: &str, value: &str) -> Option<(i32, bool)> {
-    match (tag, value) {
-        ("outcome", "1-0") => Some((1, false)),
-        ("outcome", "0-1") => Some((-1, false)),
-        ("outcome", "1/2-1/2") => Some((0, false)),
-        ("result", v) => super::pgn::counts(v).map(|(b, w)| b - w).or_else(|| super::pgn::margin(v)).map(|m| (m, true)),
-        _ => None,
     }
 }
 
