@@ -76,6 +76,10 @@ fn a_wrong_result_is_pointed_at() {
     let (out, _, _) = validate(&["--from", "sgf"], &sgf);
     let column = sgf.lines().next().unwrap().find("W+2").unwrap() + 1;
     assert!(out.starts_with(&format!("-:1:{column}: record 1: result_mismatch")), "{out}");
+    // A result in Japanese is found as written (`白の4石勝ち` is read as -4).
+    let (out, _, _) = validate(&[], &format!("{GAME} 白の4石勝ち\n"));
+    let column = GAME.len() + 2;
+    assert!(out.starts_with(&format!("-:1:{column}: record 1: result_mismatch: the record says -4")), "{out}");
 }
 
 #[test]

@@ -228,17 +228,24 @@ impl Source<'_> {
                 (0, Some(stored)) if check.status == crate::notation::check::Status::ResultMismatch => {
                     // The stored result where the text last gives it (a PGN's movetext result
                     // after its tag; a logbook's score at the end of its line), or SGF's form of
-                    // its margin (`W+2` read as -2).
+                    // its margin (`W+2` read as -2), or the last result in Japanese (`白勝ち`).
                     let stored = stored.trim();
                     let sgf = stored.parse::<i32>().ok().map(|m| match m {
                         m if m < 0 => format!("W+{}", -m),
                         m => format!("B+{m}"),
                     });
+                    let text = raw.text();
                     [Some(stored.to_owned()), sgf]
                         .into_iter()
                         .flatten()
                         .filter(|form| !form.is_empty())
-                        .find_map(|form| raw.text().rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
+                        .find_map(|form| text.rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
+                        .or_else(|| {
+                            text.split_whitespace()
+                                .rev()
+                                .find(|word| crate::notation::pgn::japanese_result(word).is_some())
+                                .and_then(|word| text.rfind(word).map(|at| Span { start: at, end: at + word.len() }))
+                        })
                         .unwrap_or_default()
                 }
                 _ => p.span,

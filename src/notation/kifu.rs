@@ -159,18 +159,28 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         if value.is_empty() {
             continue;
         }
-        if tag == "result" {
-            let counts: String = value.chars().map(super::narrow).collect();
-            if super::pgn::counts(&counts).is_some() {
-                tags.push(("result".to_owned(), counts));
-            } else if let Some((tag, value)) = super::pgn::japanese_result(value) {
-                tags.push((tag.to_owned(), value));
-            }
-        } else {
-            tags.push((tag.to_owned(), value.to_owned()));
-        }
+        // A result as written: `parse` reads it with `stated_result`.
+        tags.push((tag.to_owned(), value.to_owned()));
     }
     tags
+}
+
+/// The result a grid's result line or `result:` value states (`words` with their spans in the
+/// file): disc counts ([`counts_line`]) or a result in Japanese (`白勝ち`, `白の4石勝ち`). Both
+/// (`30-34 白勝ち`) must agree: the error names the Japanese word that does not.
+fn stated_result(words: &[(String, Span)]) -> Result<Option<(String, String)>, SyntaxError> {
+    let japanese = words
+        .iter()
+        .filter(|(w, _)| super::pgn::japanese_counts(w).is_none())
+        .find_map(|(w, span)| super::pgn::japanese_result(w).map(|tag| (w, *span, tag)));
+    match (counts_line(words), japanese) {
+        (Some(counts), Some((word, span, _))) if !super::pgn::results_agree(&counts, word) => {
+            Err(SyntaxError { span, message: format!("`{word}` and the result before it, {counts}, disagree") })
+        }
+        (Some(counts), _) => Ok(Some(("result".to_owned(), counts))),
+        (None, Some((_, _, (tag, value)))) => Ok(Some((tag.to_owned(), value))),
+        (None, None) => Ok(None),
+    }
 }
 
 /// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`),
@@ -270,11 +280,23 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             let header = header_tags(line);
             // A result line, not a header's value (`Event: 30-34`).
             if header.is_empty()
-                && let Some(counts) = counts_line(&words)
+                && let Some(tag) = stated_result(&words)?
             {
-                players.push(("result".to_owned(), counts));
+                players.push(tag);
             }
-            players.extend(header);
+            for (tag, value) in header {
+                if tag != "result" {
+                    players.push((tag, value));
+                    continue;
+                }
+                // The value's words, with their spans in the file.
+                let at = start + line.find(value.as_str()).unwrap_or(0);
+                let words: Vec<(String, Span)> = grid_words(&value)
+                    .into_iter()
+                    .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
+                    .collect();
+                players.extend(stated_result(&words)?);
+            }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };
                 for entry in list.split(',') {
@@ -707,6 +729,18 @@ mod tests {
             let result = if footer.contains('負') { None } else { Some("30-34") };
             assert_eq!(r.tag("result"), result, "{footer}");
             assert_eq!(r.tag("outcome"), footer.contains('負').then_some("0-1"), "{footer}");
+        }
+        // Counts with the result in Japanese, which must agree; a winner in Japanese alone.
+        for footer in ["30-34 白勝ち", "結果: 30-34 白の4石勝ち", "黒 30-34 白　白勝ち！"] {
+            assert_eq!(parse(&format!("{grid}\n{footer}\n")).unwrap().tag("result"), Some("30-34"), "{footer}");
+        }
+        assert_eq!(parse(&format!("{grid}\n白勝ち\n")).unwrap().tag("outcome"), Some("0-1"));
+        for footer in ["30-34 黒勝ち", "結果: 30-34 白の2石勝ち  大会: 例会"] {
+            let text = format!("{grid}\n{footer}\n");
+            let e = parse(&text).unwrap_err();
+            let word = &text[e.span.start..e.span.end];
+            assert_eq!(e.message, format!("`{word}` and the result before it, 30-34, disagree"), "{footer}");
+            assert!(word.ends_with("勝ち"), "{footer}");
         }
         // A count line at a ply is no result.
         assert_eq!(
