@@ -631,8 +631,7 @@ impl Reader {
         let blank = line.trim().is_empty();
         match self.split.expect("text formats split") {
             Split::Lines => {
-                let comment = matches!(line.trim_start().chars().next(), Some('#' | '%'));
-                if !blank && !comment {
+                if !blank && !is_comment_line(line) {
                     let mut p = self.start(line.to_owned(), 1, line_offset);
                     p.too_long = too_long;
                     self.emit(p);
@@ -906,6 +905,16 @@ fn char_boundary(bytes: &[u8]) -> usize {
 fn is_board_line(line: &str, in_block: bool) -> bool {
     let run = super::board::leading_cells(line.trim_start());
     run >= 16 && !(in_block && run == 16)
+}
+
+/// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
+/// is not a board whose first cells are cut corners or holes (`##OOOOXX###...`, as OBF writes
+/// the 8-stars board).
+fn is_comment_line(line: &str) -> bool {
+    let line = line.trim_start();
+    let run = super::board::leading_cells(line);
+    let board = run >= 16 && line.chars().take(run).any(|c| c != '#');
+    matches!(line.chars().next(), Some('#' | '%')) && !board
 }
 
 /// The text of a PGN line outside comments (`{ }`, which may span lines, `in_comment` saying
@@ -1195,6 +1204,10 @@ mod tests {
     fn lines_skip_blanks_and_comments() {
         let got = cut("f5d6\n\n# note\nf5f6\r\n", Format::Transcript);
         assert_eq!(got, [(1, 1, "f5d6".into()), (4, 1, "f5f6".into())]);
+        // A board whose first cells are cut corners is no comment; a rule of `#` is.
+        let board = "##OOOOXX###OOOOXXXX#OXOOXOXXXXXXOOXOXXXXXOXOOOXXXXXXOOOOXXXXXXXOOOOOXXOOOOOO-O-X#OOOO----###OO----## X; I8:+38;";
+        let got = cut(&format!("{}\n{board}\n% note\n", "#".repeat(40)), Format::Obf);
+        assert_eq!(got, [(2, 1, board.into())]);
     }
 
     #[test]
