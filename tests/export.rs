@@ -191,3 +191,25 @@ fn wthor_numbers_stand_in_for_missing_names() {
     let (stats, _, _) = kifu_stats(&[wtb.to_str().unwrap(), "--by", "player", "--format", "csv"]);
     assert!(stats.lines().any(|l| l.starts_with("WTHOR #95,")), "{stats}");
 }
+
+#[test]
+fn corners_follow_the_board_shape() {
+    // A game on the 8-stars board, whose eight corners stand beside the cut cells.
+    let game = "e4d4d5f4f3c5c6d6e7d7b4c7g5e3c3d3b8g4h5h3g3h4i5i4j3b6c4a3b5j4j5a5a4a6d8h6g6h7e2f7i6j6b7d1i2a8a7b2i3g2h1c8b9c10h2b3c2e8g7c1j7d2f2i7e1h8d9d10j8f1f8c9i8e9g1g8i9h9f9f10e10g9h10g10";
+    let out = kifu()
+        .args(["export", "--rules", "8stars", "--table", "moves", "--columns", "move,is_corner", "-q"])
+        .write_stdin(game)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let corners: Vec<&str> = text.lines().filter_map(|l| l.strip_suffix(",true")).collect();
+    assert_eq!(corners, ["j3", "a3", "a8", "h1", "c10", "c1", "j8", "h10"], "{text}");
+    let out = kifu()
+        .args(["export", "--rules", "8stars", "--table", "games", "--columns", "corners_black,corners_white", "-q"])
+        .write_stdin(game)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let counts: Vec<u32> = text.lines().nth(1).unwrap().split(',').map(|v| v.parse().unwrap()).collect();
+    assert_eq!(counts.iter().sum::<u32>(), 8, "{text}");
+}

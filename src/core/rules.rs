@@ -846,6 +846,19 @@ impl Rules {
         self.playable
     }
 
+    /// The corner-like cells: on each of the four lines through them (row, column, two
+    /// diagonals) at least one neighbour is off the board or a hole, so a disc there can never be
+    /// flipped. On a square board these are its four corners; the 8-stars board has eight, and a
+    /// hole makes corners of the cells beside it on an edge.
+    #[must_use]
+    pub fn corners(&self) -> WideBits {
+        let playable = self.playable;
+        // A cell's neighbour in direction `d` is playable when the cell is in the playable set
+        // moved one step back (`d ^ 1` is the opposite direction).
+        let open = |d: usize| playable & playable.step(d ^ 1);
+        (0..4).fold(playable, |corners, axis| corners & !(open(2 * axis) & open(2 * axis + 1)))
+    }
+
     /// The four centre cells.
     #[must_use]
     pub fn centre(&self) -> WideBits {
@@ -948,6 +961,20 @@ pub const fn splitmix64(seed: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corners_come_from_the_shape() {
+        let names = |spec: &str| -> Vec<String> {
+            let r: Rules = spec.parse().unwrap();
+            r.corners().squares().map(|sq| r.square_name(sq)).collect::<Vec<_>>()
+        };
+        assert_eq!(names("othello"), ["a1", "h1", "a8", "h8"]);
+        assert_eq!(names("othello,size=6"), ["a1", "f1", "a6", "f6"]);
+        // The 8-stars board: the cut corners leave two corners at each.
+        assert_eq!(names("8stars"), ["c1", "h1", "a3", "j3", "a8", "j8", "c10", "h10"]);
+        // A hole on an edge makes corners of its neighbours on that edge.
+        assert_eq!(names("othello,holes=d1"), ["a1", "c1", "e1", "h1", "a8", "h8"]);
+    }
 
     #[test]
     fn every_preset_builds_and_its_spec_reads_back() {

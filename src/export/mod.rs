@@ -128,11 +128,11 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         .filter_map(|m| m.square().map(|sq| rules.square_name(sq)))
         .collect();
     let (mut max_flipped, mut corners, mut first_corner_ply, mut ply) = (0, [0u32; 2], None, 0usize);
-    let size = rules.size();
+    let corner_cells = rules.corners();
     let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
         ply += 1;
         max_flipped = max_flipped.max(flipped);
-        if mv.square().is_some_and(|sq| is_corner(sq, size)) {
+        if mv.square().is_some_and(|sq| corner_cells.contains(sq)) {
             corners[before.side_to_move().index()] += 1;
             first_corner_ply.get_or_insert(ply);
         }
@@ -233,6 +233,7 @@ pub fn canonical_hash(game: &Game, plies: usize) -> u64 {
 pub fn move_rows(source: &str, index: usize, game: &Game, status: &'static str) -> Vec<MoveRow> {
     let mut rows = Vec::with_capacity(game.moves().len() + 2);
     let rules = game.rules().clone();
+    let corner_cells = rules.corners();
     let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
         let mover = before.side_to_move();
         let mut after = before.clone();
@@ -249,15 +250,11 @@ pub fn move_rows(source: &str, index: usize, game: &Game, status: &'static str) 
             mobility_black: before.mobility(Color::Black),
             mobility_white: before.mobility(Color::White),
             empties: after.empties(),
-            is_corner: mv.square().is_some_and(|sq| is_corner(sq, rules.size())),
+            is_corner: mv.square().is_some_and(|sq| corner_cells.contains(sq)),
             status,
         });
     });
     rows
-}
-
-fn is_corner(sq: crate::core::Square, size: u8) -> bool {
-    (sq.file() == 0 || sq.file() == size - 1) && (sq.row() == 0 || sq.row() == size - 1)
 }
 
 /// The per-position rows of a game (before each move and the last position), up to its first

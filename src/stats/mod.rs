@@ -121,7 +121,7 @@ impl Facts {
     #[must_use]
     pub fn new(record: &Record, game: &Game, check: &Check, depth: usize) -> Facts {
         let rules = game.rules();
-        let size = rules.size();
+        let corner_cells = rules.corners();
         let (mut ply, mut max_flips, mut corners, mut first_corner_ply) = (0usize, 0u32, [0u32; 2], None);
         let mut placed: Vec<Move> = Vec::with_capacity(game.moves().len());
         let mut passes = 0u32;
@@ -132,8 +132,7 @@ impl Facts {
                 Move::Place(sq) => {
                     placed.push(mv);
                     max_flips = max_flips.max(flipped);
-                    let last = size - 1;
-                    if (sq.file() == 0 || sq.file() == last) && (sq.row() == 0 || sq.row() == last) {
+                    if corner_cells.contains(sq) {
                         corners[before.side_to_move().index()] += 1;
                         first_corner_ply.get_or_insert(ply);
                     }
@@ -160,7 +159,7 @@ impl Facts {
         let names = OpeningNames::builtin();
         let prefix = &placed[..depth.min(placed.len())];
         let opening = Opening {
-            key: (start_hash, canonical_codes(prefix, &symmetries, size)),
+            key: (start_hash, canonical_codes(prefix, &symmetries, rules.size())),
             moves: display(prefix, &symmetries, rules),
             name: if standard { names.name(prefix) } else { None },
         };

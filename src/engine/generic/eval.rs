@@ -23,17 +23,10 @@ impl Geometry {
         // A cell's neighbour in direction `d` is playable when the cell is in the playable set
         // moved one step back (`d ^ 1` is the opposite direction).
         let open = std::array::from_fn(|d| playable & playable.step(d ^ 1));
-        let mut corners = playable;
-        for axis in 0..4 {
-            corners &= !(open[2 * axis] & open[2 * axis + 1]);
-        }
-        Geometry { playable, open, corners }
+        Geometry { playable, open, corners: rules.corners() }
     }
 
-    /// The corner-like cells: on each of the four lines through them (row, column, two
-    /// diagonals) at least one neighbour is off the board or a hole, so a disc there can never be
-    /// flipped. On a square board these are its four corners; the 8-stars board has eight, and a
-    /// hole makes corners of the cells beside it on an edge.
+    /// The corner-like cells ([`Rules::corners`]).
     #[must_use]
     pub fn corners(&self) -> WideBits {
         self.corners
@@ -199,20 +192,6 @@ mod tests {
 
     fn rules(spec: &str) -> Rules {
         spec.parse().unwrap()
-    }
-
-    #[test]
-    fn corners_come_from_the_geometry() {
-        let names = |r: &Rules| -> Vec<String> {
-            Geometry::of(r).corners().squares().map(|sq| r.square_name(sq)).collect::<Vec<_>>()
-        };
-        assert_eq!(names(&rules("othello")), ["a1", "h1", "a8", "h8"]);
-        assert_eq!(names(&rules("othello,size=6")), ["a1", "f1", "a6", "f6"]);
-        // The 8-stars board: the cut corners leave two corners at each.
-        assert_eq!(names(&rules("8stars")), ["c1", "h1", "a3", "j3", "a8", "j8", "c10", "h10"]);
-        // A hole on an edge makes corners of its neighbours on that edge.
-        let holed = rules("othello,holes=d1");
-        assert_eq!(names(&holed), ["a1", "c1", "e1", "h1", "a8", "h8"]);
     }
 
     #[test]
