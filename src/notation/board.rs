@@ -108,6 +108,32 @@ fn side(text: &str) -> Option<Color> {
     }
 }
 
+/// The side a line under a diagram names, when that is all it says: a colour (`white`, `黒`,
+/// `白番`) alone or among words about the turn (`side: white`, `to move: O`, `white's turn`,
+/// `手番: 白`); a lone `X` or `O` is a rank of one cell, not a side.
+fn side_line(content: &str) -> Option<Color> {
+    let words: Vec<String> = content
+        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | ',' | ';' | '.' | '、' | '。'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().trim_end_matches("'s").to_owned())
+        .collect();
+    const TURN: [&str; 11] = ["side", "to", "move", "moves", "play", "plays", "turn", "next", "player", "手番", "番"];
+    let colour = |w: &str| match w {
+        "black" | "黒" | "黒番" | "先手" => Some(Color::Black),
+        "white" | "白" | "白番" | "後手" => Some(Color::White),
+        "x" | "b" | "*" | "●" => Some(Color::Black),
+        "o" | "w" | "○" => Some(Color::White),
+        _ => None,
+    };
+    let colours: Vec<(Color, bool)> =
+        words.iter().filter_map(|w| colour(w).map(|c| (c, w.chars().count() > 1))).collect();
+    let turn_words = words.iter().filter(|w| TURN.contains(&w.as_str())).count();
+    match colours[..] {
+        [(c, spelt)] if colours.len() + turn_words == words.len() && (spelt || turn_words > 0) => Some(c),
+        _ => None,
+    }
+}
+
 /// The size of a square board of `cells` cells, if it is one.
 fn square_size(cells: usize) -> Option<u8> {
     (4..=16u8).find(|&n| usize::from(n) * usize::from(n) == cells)
@@ -218,7 +244,17 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         }
         let lower = content.to_ascii_lowercase();
         if lower.contains("to move") || lower.contains("to play") {
-            side_color = side(content);
+            side_color = side(content).or_else(|| side_line(content));
+            if side_color.is_none() {
+                return Err(SyntaxError {
+                    span: Span { start, end: start + body.len() },
+                    message: format!("`{content}` names no side to move (black to move, white to move)"),
+                });
+            }
+            continue;
+        }
+        if let Some(color) = side_line(content) {
+            side_color = Some(color);
             continue;
         }
         // The rules, as `kifu show` writes them under a diagram of another variant.
@@ -486,6 +522,23 @@ mod tests {
         assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
         let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
         assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn the_side_to_move_is_read_in_many_forms() {
+        let board = "....\n.OX.\n.XO.\n....\n";
+        let side = |line: &str| parse(&format!("{board}{line}\n"), Digits::default()).map(|r| r.start.unwrap().side);
+        for line in ["white", "side: white", "to move: white", "White's turn", "手番: 白", "白番", "O to move"] {
+            assert_eq!(side(line), Ok(Some(Color::White)), "{line}");
+        }
+        for line in ["Black", "next: black", "X to play"] {
+            assert_eq!(side(line), Ok(Some(Color::Black)), "{line}");
+        }
+        // A players' line names no side.
+        assert_eq!(side("Black: Ann  White: Bob"), Ok(None));
+        let e = side("nobody to move").unwrap_err();
+        assert_eq!(e.message, "`nobody to move` names no side to move (black to move, white to move)");
+        assert_eq!(&format!("{board}nobody to move")[e.span.start..e.span.end], "nobody to move");
     }
 
     #[test]
