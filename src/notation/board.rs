@@ -177,7 +177,9 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
 fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Result<Record, SyntaxError> {
     let mut cells = Vec::new();
     let mut end = 0;
+    let mut kinds = CellKinds::default();
     for (i, c) in line.char_indices().take(count) {
+        kinds.see(c, offset + i)?;
         match cell(c, digits) {
             Some(v) => cells.push(v),
             None if c == '2' => return Err(two_error(offset + i)),
@@ -197,7 +199,12 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         Some((s, scores)) => (s, Some(scores)),
         None => (rest, None),
     };
-    let side_color = side(side_text);
+    // A side alone (`X`, `white`) or in a phrase (`X to move`); nothing else after it.
+    let side_color = match side_text.split_whitespace().count() {
+        1 => side(side_text),
+        _ if side_text.to_ascii_lowercase().contains(" to ") => side(side_text).or_else(|| side_line(side_text)),
+        _ => side_line(side_text),
+    };
     if side_color.is_none() && !side_text.trim().is_empty() {
         let start = offset + end + (side_text.len() - side_text.trim_start().len());
         return Err(SyntaxError {
@@ -211,6 +218,35 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
     }
     record.start = Some(BoardSyntax { size, cells, side: side_color, unplayable });
     Ok(record)
+}
+
+/// The first disc cell written as a digit and the first written as a letter, to tell a board
+/// that mixes them (`00XXXXX00OOO...`: `0` would be a black disc, not an empty cell).
+#[derive(Default)]
+struct CellKinds {
+    digit: Option<char>,
+    letter: Option<char>,
+}
+
+impl CellKinds {
+    /// Notes the cell `c` at byte `at`: an error if it is a digit among letters or the reverse.
+    fn see(&mut self, c: char, at: usize) -> Result<(), SyntaxError> {
+        let (mine, other) = match c {
+            '0'..='2' => (&mut self.digit, self.letter),
+            c if c.is_alphabetic() || matches!(c, '*' | '●' | '○') => (&mut self.letter, self.digit),
+            _ => return Ok(()),
+        };
+        mine.get_or_insert(c);
+        match other {
+            Some(first) => Err(SyntaxError {
+                span: Span { start: at, end: at + c.len_utf8() },
+                message: format!(
+                    "`{c}` after `{first}`: a board's cells are letters (X O -) or digits (--digits), not both"
+                ),
+            }),
+            None => Ok(()),
+        }
+    }
 }
 
 fn two_error(at: usize) -> SyntaxError {
@@ -233,6 +269,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     let mut rows: Vec<Row> = Vec::new();
     let mut tags = Vec::new();
     let mut side_color = None;
+    let mut kinds = CellKinds::default();
     let mut pos = 0;
     for line in text.split_inclusive('\n') {
         let start = pos;
@@ -308,6 +345,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             if c == '#' {
                 unplayable.push(cells.len());
             }
+            kinds.see(c, start + (line.len() - line.trim_start().len()) + rest_at + i)?;
             match cell(c, digits) {
                 Some(v) => cells.push(v),
                 None => {
@@ -522,6 +560,24 @@ mod tests {
         assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
         let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
         assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn digits_and_letters_do_not_mix() {
+        let mixed = "00XXXXX00OOOXX0O0OOOXXOX0OXOXOXXOXXXOXXX00XOXOXX0XXXOOO00OOOOO00 X";
+        let e = parse(mixed, Digits::default()).unwrap_err();
+        assert_eq!(e.message, "`X` after `0`: a board's cells are letters (X O -) or digits (--digits), not both");
+        assert_eq!(e.span, Span { start: 2, end: 3 });
+        let e = parse("....\n.OX.\n.X1.\n....\n", Digits::default()).unwrap_err();
+        assert_eq!(e.span, Span { start: 12, end: 13 });
+        // Empty marks go with either.
+        assert!(
+            parse(&format!("{}01{}10{} X", "-".repeat(27), "-".repeat(6), "-".repeat(27)), Digits::default()).is_ok()
+        );
+        // Nothing but the side after a board string.
+        let e = parse(&format!("{}OX{}XO{} X extra", "-".repeat(27), "-".repeat(6), "-".repeat(27)), Digits::default())
+            .unwrap_err();
+        assert_eq!(e.message, "`X extra` is not a side to move (X, O, black, white)");
     }
 
     #[test]
