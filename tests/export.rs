@@ -213,3 +213,14 @@ fn corners_follow_the_board_shape() {
     let counts: Vec<u32> = text.lines().nth(1).unwrap().split(',').map(|v| v.parse().unwrap()).collect();
     assert_eq!(counts.iter().sum::<u32>(), 8, "{text}");
 }
+
+#[test]
+fn openings_are_named_whatever_the_row_numbering() {
+    // The Tiger with rank 1 at the bottom: f5d6c3d3c4f4 written f4d3c6d6c5f5.
+    let out = kifu()
+        .args(["export", "--rules", "othello,rows=bottom", "--table", "games", "--columns", "opening", "-q"])
+        .write_stdin("f4d3c6d6c5f5")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "opening\nTiger\n");
+}

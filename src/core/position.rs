@@ -750,6 +750,14 @@ impl Position {
         s
     }
 
+    /// The cells as [`board_string`](Position::board_string) writes them, but always from the
+    /// top row down whatever the rules' row numbering: the same string for the same board.
+    #[must_use]
+    pub fn board_string_from_top(&self) -> String {
+        let n = self.rules.size();
+        (0..n).flat_map(|row| (0..n).map(move |file| Square::new(file, row))).map(|sq| self.cell_char(sq)).collect()
+    }
+
     /// A cell as board strings and diagrams write it.
     fn cell_char(&self, sq: Square) -> char {
         match self.disc(sq) {

@@ -532,6 +532,13 @@ impl Variant {
         format!("{}{}", sq.file_char(), self.rank_of(sq))
     }
 
+    /// The same game with rank 1 on top: the row numbering only names the squares, so games of
+    /// both numberings are one game (their openings, positions and hashes are the same).
+    #[must_use]
+    pub fn with_rows_from_top(&self) -> Variant {
+        Variant { rows: RowNumbering::Top, ..self.clone() }
+    }
+
     /// This variant as a spec: the closest preset, then the keys that differ from it.
     #[must_use]
     pub fn spec(&self) -> String {

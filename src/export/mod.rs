@@ -199,7 +199,7 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
 /// The opening name of a standard game from the standard start (empty otherwise or unnamed).
 fn opening_name(game: &Game, plies: usize) -> String {
     let rules = game.rules();
-    if *rules.variant() != Variant::default() || *game.start() != Position::start(rules.clone()) {
+    if rules.variant().with_rows_from_top() != Variant::default() || *game.start() != Position::start(rules.clone()) {
         return String::new();
     }
     let placements: Vec<Move> =

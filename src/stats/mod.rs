@@ -9,7 +9,7 @@ mod groups;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use groups::Groups;
 
@@ -145,22 +145,32 @@ impl Facts {
         };
         let symmetries = start_symmetries(game);
         // The spec names the rules in the hashes; standard rules need no search for it.
-        let spec = if *rules.variant() == Variant::default() { "othello".to_owned() } else { rules.variant().spec() };
+        // The row numbering only names squares: a game is the same game under either.
+        let variant = rules.variant().with_rows_from_top();
+        let spec = if variant == Variant::default() { "othello".to_owned() } else { variant.spec() };
         let start_hash = fnv(
             FNV_START,
-            [spec.as_bytes(), game.start().board_string().as_bytes(), game.start().side_to_move().name().as_bytes()],
+            [
+                spec.as_bytes(),
+                game.start().board_string_from_top().as_bytes(),
+                game.start().side_to_move().name().as_bytes(),
+            ],
         );
         let (canonical_end, _) = end.canonical();
         let final_hash = fnv(
             FNV_START,
-            [spec.as_bytes(), canonical_end.board_string().as_bytes(), canonical_end.side_to_move().name().as_bytes()],
+            [
+                spec.as_bytes(),
+                canonical_end.board_string_from_top().as_bytes(),
+                canonical_end.side_to_move().name().as_bytes(),
+            ],
         );
         let standard = spec == "othello" && symmetries.len() == STANDARD_SYMMETRIES;
         let names = OpeningNames::builtin();
         let prefix = &placed[..depth.min(placed.len())];
         let opening = Opening {
             key: (start_hash, canonical_codes(prefix, &symmetries, rules.size())),
-            moves: display(prefix, &symmetries, rules),
+            moves: display(prefix, &symmetries, rules.size()),
             name: if standard { names.name(prefix) } else { None },
         };
         Facts {
@@ -240,11 +250,11 @@ fn canonical_codes(moves: &[Move], symmetries: &[Symmetry], size: u8) -> Vec<u8>
         .unwrap_or_default()
 }
 
-/// The moves as a compact transcript, turned by the symmetry that makes the first move `f5`
-/// (else the one giving the smallest codes).
-fn display(moves: &[Move], symmetries: &[Symmetry], rules: &Arc<Rules>) -> String {
-    let size = rules.size();
-    let name = |m: Move| m.square().map(|sq| rules.square_name(sq)).unwrap_or_else(|| "pass".to_owned());
+/// The moves as a compact transcript with rank 1 on top (games of either row numbering share
+/// openings), turned by the symmetry that makes the first move `f5` (else the one giving the
+/// smallest codes).
+fn display(moves: &[Move], symmetries: &[Symmetry], size: u8) -> String {
+    let name = |m: Move| m.to_string();
     let sym = symmetries
         .iter()
         .copied()
@@ -864,6 +874,25 @@ mod tests {
         assert_eq!(facts("f5d6c3d3c4").opening_name, Some("Tiger"));
         assert_eq!(facts("f5d6c3d3").opening_name, Some("Perpendicular"));
         assert_eq!(facts("f5").opening_name, None);
+    }
+
+    #[test]
+    fn rows_numbered_from_the_bottom_are_the_same_game() {
+        // The whole game with its ranks renamed (rank r is 9 - r with rank 1 at the bottom).
+        let bottom: String =
+            GAME.as_bytes().chunks(2).map(|m| format!("{}{}", m[0] as char, 9 - (m[1] - b'0'))).collect();
+        let record = transcript::parse(&bottom).unwrap();
+        let rules: Rules = "othello,rows=bottom".parse().unwrap();
+        let rules = rules.shared();
+        let game = record.game(rules.clone()).unwrap();
+        let c = check::check(&record, &rules, Format::Transcript);
+        let (b, f) = (Facts::new(&record, &game, &c, DEFAULT_DEPTH), facts(GAME));
+        assert_eq!(b.status, Status::Ok);
+        assert_eq!(
+            (&b.opening.key, &b.opening.moves, b.opening_name),
+            (&f.opening.key, &f.opening.moves, f.opening_name)
+        );
+        assert_eq!((b.game_hash, b.start_hash, b.final_hash), (f.game_hash, f.start_hash, f.final_hash));
     }
 
     #[test]
