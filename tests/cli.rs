@@ -569,9 +569,9 @@ fn an_exact_solve_far_from_the_end_warns_first() {
     assert!(err.contains("warning: -#1 has 59 empty squares"), "{err}");
     let out = kifu().args(["solve", "-", "-j", "1", "--depth", "2"]).write_stdin("f5\n").output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
-    // A finished game has nothing to search, however many squares are empty.
-    let over = format!("{}XX{}XX{} O\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
-    let out = kifu().args(["solve", "-", "-j", "1"]).write_stdin(over).output().unwrap();
+    // A finished game has nothing to search, however many squares are empty (the shortest game,
+    // a wipe-out in nine moves).
+    let out = kifu().args(["solve", "-", "-j", "1"]).write_stdin("e6f4e3f6g5d6e7f5c5\n").output().unwrap();
     assert!(out.status.success() && !String::from_utf8_lossy(&out.stderr).contains("warning"));
     // A board no game reaches (a centre cell empty) is solved with a warning.
     let cleared = format!("XX{} O\n", "-".repeat(62));
@@ -579,6 +579,14 @@ fn an_exact_solve_far_from_the_end_warns_first() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && err.contains("warning: -#1: d4 is empty, but the start position fills it"),
+        "{err}"
+    );
+    // Nor one with the centre discs turned.
+    let turned = format!("{}XO{}OX{} X\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+    let out = kifu().args(["solve", "-", "-j", "1", "--depth", "1"]).write_stdin(turned).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: -#1: the board has the start position's number of discs but not its discs"),
         "{err}"
     );
     // An exact part far from the end in play and annotate.

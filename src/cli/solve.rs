@@ -461,13 +461,13 @@ fn solve_row(
     };
     // A board no game reaches (an empty board, a centre cell cleared): its score is no label.
     if !args.quiet
-        && let Some(cell) = pos.emptied_start_cell()
+        && let Some(why) = pos.unreachable()
     {
         stderr!(
             "kifu solve: warning: {}#{}: {}",
             source.name,
             raw.index + 1,
-            crate::notation::check::unreachable(pos.rules(), cell)
+            crate::notation::check::unreachable(pos.rules(), why)
         );
     }
     // An exact solve far from the end can run for hours: say so before it starts.

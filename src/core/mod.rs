@@ -15,7 +15,7 @@ mod wide;
 
 pub use bitboard::Bitboard;
 pub use game::{Game, IllegalMove, Passes, Replay};
-pub use position::{IllegalReason, Outcome, PlayError, Position, Setup, SetupError};
+pub use position::{FEW_PLACEMENTS, IllegalReason, Outcome, PlayError, Position, Setup, SetupError, Unreachable};
 pub use rules::{
     Holes, KEYS, Key, PRESETS, PassRule, Placement, Preset, RowNumbering, Rules, RulesError, Scoring, Shape, Start,
     Supply, TieRule, Variant, splitmix64,

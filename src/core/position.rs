@@ -276,6 +276,23 @@ pub struct Setup {
     pub side: Color,
 }
 
+/// Boards up to this many discs past the start are checked against every game that far
+/// ([`Position::unreachable`]).
+pub const FEW_PLACEMENTS: u32 = 3;
+
+/// Why no game reaches a board ([`Position::unreachable`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Unreachable {
+    /// A cell the start position fills is empty.
+    EmptiedStartCell(Square),
+    /// The board has this many discs more than the start, and no game of that many
+    /// placements gives it.
+    NoGameGives {
+        /// The discs past the start.
+        placements: u32,
+    },
+}
+
 /// A setup that is not a position under the given rules.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
@@ -412,14 +429,42 @@ impl Position {
         }
     }
 
-    /// The first cell that the rules' start position fills and this position leaves empty.
-    /// Discs are never taken off the board under any rules, so no game under these rules
-    /// reaches such a position (an empty board, a centre cell cleared by hand).
+    /// Why no game under these rules reaches this board, when that can be told: a cell the
+    /// start fills is empty (discs never leave the board), or a board a few discs past the
+    /// start (at most [`FEW_PLACEMENTS`]) that no game of that many placements gives. The side to
+    /// move is not checked.
     #[must_use]
-    pub fn emptied_start_cell(&self) -> Option<Square> {
+    pub fn unreachable(&self) -> Option<Unreachable> {
         let (black, white) = self.rules.start_discs();
         let [now_black, now_white] = self.discs.wide();
-        (black | white).squares().find(|&sq| !(now_black | now_white).contains(sq))
+        if let Some(cell) = (black | white).squares().find(|&sq| !(now_black | now_white).contains(sq)) {
+            return Some(Unreachable::EmptiedStartCell(cell));
+        }
+        // Every placement adds one disc and nothing takes one away.
+        let placements = (now_black | now_white).count() - (black | white).count();
+        if placements > FEW_PLACEMENTS {
+            return None;
+        }
+        let mut level = vec![Position::start(self.rules.clone())];
+        for _ in 0..placements {
+            let mut next: Vec<Position> = Vec::new();
+            let mut seen = std::collections::HashSet::new();
+            for position in &level {
+                // A placement now, or after a pass where one is allowed.
+                let passed = position.clone().play(Move::Pass).ok();
+                for from in std::iter::once(position).chain(passed.as_ref()) {
+                    for sq in from.legal_placements() {
+                        let after = from.clone().play(Move::Place(sq)).expect("a legal placement plays");
+                        if seen.insert((after.discs.wide(), after.side_to_move())) {
+                            next.push(after);
+                        }
+                    }
+                }
+            }
+            level = next;
+        }
+        let reached = level.iter().any(|p| p.discs.wide() == [now_black, now_white]);
+        (!reached).then_some(Unreachable::NoGameGives { placements })
     }
 
     /// Passes played in a row just before this position.
@@ -800,6 +845,43 @@ mod tests {
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
+    }
+
+    #[test]
+    fn boards_a_few_moves_from_the_start_are_checked_against_every_game() {
+        for spec in ["othello", "othello,size=6", "8stars", "othello,pass=voluntary", "othello,start=empty", "anti"] {
+            let mut seed = 7;
+            for _ in 0..200 {
+                let mut pos = start(spec);
+                for _ in 0..=(seed % 4) {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = crate::core::splitmix64(seed);
+                    pos = pos.play(moves[(seed % moves.len() as u64) as usize]).unwrap();
+                }
+                assert_eq!(pos.unreachable(), None, "{spec}: {}", pos.board_string());
+            }
+        }
+        let setup = |black: &[&str], white: &[&str]| {
+            let squares = |names: &[&str]| names.iter().map(|n| sq(n)).collect();
+            let rules = "othello".parse::<Rules>().unwrap().shared();
+            Position::from_setup(rules, &Setup { black: squares(black), white: squares(white), side: Color::Black })
+                .unwrap()
+        };
+        // The centre turned, a disc of the wrong colour after f5, and a cell of the start emptied.
+        assert_eq!(setup(&["d4", "e5"], &["d5", "e4"]).unreachable(), Some(Unreachable::NoGameGives { placements: 0 }));
+        let after_f5 = setup(&["e4", "d5", "e5", "f5"], &["d4"]);
+        assert_eq!(after_f5.unreachable(), None);
+        assert_eq!(
+            setup(&["e4", "d5", "f5"], &["d4", "e5"]).unreachable(),
+            Some(Unreachable::NoGameGives { placements: 1 })
+        );
+        assert_eq!(setup(&["e4", "d5"], &["e5"]).unreachable(), Some(Unreachable::EmptiedStartCell(sq("d4"))));
+        // Far from the start: not checked.
+        let far = setup(&["a1", "b1", "c1", "h8", "e4", "d5"], &["d4", "e5"]);
+        assert_eq!(far.unreachable(), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::{MoveNumber, MoveSyntax, Record, Span, numbering, transcript};
 use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{
-    Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square,
+    Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square, Unreachable,
 };
 
 /// A record's verdict.
@@ -166,13 +166,13 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             };
         }
     };
-    // A board with a start cell emptied (an empty board): no game under these rules has it.
+    // A board no game under these rules has (an empty board, the centre discs turned).
     if record.start.is_some()
-        && let Some(cell) = game.start().emptied_start_cell()
+        && let Some(why) = game.start().unreachable()
     {
         let mut check = verdict(Status::Illegal, 0, game.start(), 0, stored);
         check.problem =
-            Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, cell), span: Span::default() });
+            Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, why), span: Span::default() });
         return check;
     }
     let mut passes = 0;
@@ -227,15 +227,27 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     check
 }
 
-/// Why a board with `cell` empty is no position of a game under `rules` (see
-/// [`Position::emptied_start_cell`]).
+/// Why a board is no position of a game under `rules`, in words (see
+/// [`Position::unreachable`]).
 #[must_use]
-pub fn unreachable(rules: &Rules, cell: Square) -> String {
-    format!(
-        "{} is empty, but the start position fills it and discs never leave the board: no game under these rules \
-         reaches this board",
-        rules.square_name(cell)
-    )
+pub fn unreachable(rules: &Rules, why: Unreachable) -> String {
+    match why {
+        Unreachable::EmptiedStartCell(cell) => format!(
+            "{} is empty, but the start position fills it and discs never leave the board: no game under these \
+             rules reaches this board",
+            rules.square_name(cell)
+        ),
+        Unreachable::NoGameGives { placements: 0 } => {
+            "the board has the start position's number of discs but not its discs: no game under these rules \
+             reaches it"
+                .to_owned()
+        }
+        Unreachable::NoGameGives { placements } => format!(
+            "the board has {placements} disc{s} more than the start position, and no game of {placements} move{s} \
+             from the start gives it: no game under these rules reaches it",
+            s = if placements == 1 { "" } else { "s" },
+        ),
+    }
 }
 
 /// Checks the move scores a position stores (OBF's `G8:+18; H1:+12`) without solving: each
