@@ -467,3 +467,13 @@ fn a_record_with_an_illegal_move_is_drawn_up_to_it() {
     assert_eq!(code, 1);
     assert!(err.contains("the record has 6 plies before its illegal move"), "{err}");
 }
+
+#[test]
+fn a_kifu_of_a_bare_position_reads_back_with_its_side() {
+    let board = format!("{}OX{}XXX{} O\n", "-".repeat(27), "-".repeat(6), "-".repeat(26));
+    let out = kifu().args(["show", "--kifu"]).write_stdin(board.clone()).output().unwrap();
+    let shown = String::from_utf8(out.stdout).unwrap();
+    assert!(shown.contains("black 4, white 1; white to move\n"), "{shown}");
+    let out = kifu().args(["convert", "--to", "board", "-q"]).write_stdin(shown).output().unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), board);
+}

@@ -89,6 +89,7 @@ fn every_reason_is_named() {
         (&[], "f5d6a1", "illegal", 3, "the move flips no disc"),
         (&[], "f5i9", "illegal", 2, "the square is outside the board"),
         (&["--rules", "othello,holes=d6"], "f5d6", "illegal", 2, "the square is a hole in the board"),
+        (&["--rules", "8stars"], "e4d4a1", "illegal", 3, "the square is cut from the board's shape"),
         (&[], "f5 pass", "illegal", 2, "a pass while a legal move exists"),
         (&[], "+f5+d6", "illegal", 2, "the record gives the move to black, but white is to move"),
         (&[], &format!("{GAME}a1"), "illegal", 61, "the game is already over"),

@@ -18,7 +18,7 @@ pub use game::{Game, IllegalMove, Passes, Replay};
 pub use position::{FEW_PLACEMENTS, IllegalReason, Outcome, PlayError, Position, Setup, SetupError, Unreachable};
 pub use rules::{
     Holes, KEYS, Key, PRESETS, PassRule, Placement, Preset, RowNumbering, Rules, RulesError, Scoring, Shape, Start,
-    Supply, TieRule, Variant, splitmix64,
+    Supply, TieRule, Variant, a_board_size, splitmix64,
 };
 pub use square::{Color, MAX_SIZE, Move, ParseSquareError, Square};
 pub use symmetry::{Symmetry, preserves_start};

@@ -157,9 +157,12 @@ pub enum IllegalReason {
     /// The square lies outside the board.
     #[error("the square is outside the board")]
     OutsideBoard,
-    /// The square is a hole (or a cell cut from the board's shape).
+    /// The square is a hole.
     #[error("the square is a hole in the board")]
     Hole,
+    /// The square is cut from the board's shape (the 8-stars board's corners).
+    #[error("the square is cut from the board's shape")]
+    Cut,
     /// A disc already stands there.
     #[error("the square is already occupied")]
     Occupied,
@@ -679,7 +682,7 @@ impl Position {
             return Err(IllegalReason::OutsideBoard);
         }
         if !layout.playable.has(sq) {
-            return Err(IllegalReason::Hole);
+            return Err(if self.rules.holes().contains(&sq) { IllegalReason::Hole } else { IllegalReason::Cut });
         }
         let (me, opp) = (discs[self.side.index()], discs[self.side.other().index()]);
         if me.or(opp).has(sq) {

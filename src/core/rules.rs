@@ -405,7 +405,7 @@ impl Variant {
                 }
             }
             "seed" => {
-                let seed = value.parse().map_err(|_| bad("a whole number"))?;
+                let seed = value.parse().map_err(|_| bad("a whole number from 0 to 18446744073709551615"))?;
                 self.holes = match self.holes {
                     Holes::Cells(_) => {
                         return Err(RulesError::Impossible(
@@ -763,7 +763,8 @@ impl Rules {
         let needs_centre = matches!(variant.start, Start::Diagonal | Start::Parallel | Start::Empty);
         if needs_centre && n % 2 == 1 {
             return Err(RulesError::Impossible(format!(
-                "a {n}x{n} board has no centre; odd sizes need a custom start"
+                "{} board has no centre; odd sizes need a custom start",
+                a_board_size(n)
             )));
         }
         let (start_black, start_white) = match &variant.start {
@@ -956,6 +957,12 @@ fn to_bitboard(cells: WideBits) -> u64 {
     cells.squares().fold(0, |acc, sq| acc | 1 << sq.bit8().expect("cell within 8x8"))
 }
 
+/// A board size with its article, as messages name it: `a 6x6`, `an 8x8`, `an 11x11`.
+#[must_use]
+pub fn a_board_size(n: u8) -> String {
+    format!("{} {n}x{n}", if matches!(n, 8 | 11 | 18) { "an" } else { "a" })
+}
+
 /// SplitMix64: a fixed, documented mixing function, so a seed picks the same hole everywhere.
 #[must_use]
 pub const fn splitmix64(seed: u64) -> u64 {
@@ -968,6 +975,12 @@ pub const fn splitmix64(seed: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn board_sizes_take_their_article() {
+        let named: Vec<String> = [6, 8, 10, 11, 16].into_iter().map(a_board_size).collect();
+        assert_eq!(named, ["a 6x6", "an 8x8", "a 10x10", "an 11x11", "a 16x16"]);
+    }
 
     #[test]
     fn corners_come_from_the_shape() {

@@ -281,7 +281,10 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         }
         let lower = content.to_ascii_lowercase();
         if lower.contains("to move") || lower.contains("to play") {
-            side_color = side(content).or_else(|| side_line(content));
+            // The word before `to move` (`black 4, white 1; white to move`), else the line's.
+            let at = lower.find(" to move").or_else(|| lower.find(" to play")).unwrap_or(0);
+            let before = content[..at].rsplit(|c: char| c.is_whitespace() || matches!(c, ',' | ';')).next();
+            side_color = before.and_then(side).or_else(|| side_line(content)).or_else(|| side(content));
             if side_color.is_none() {
                 return Err(SyntaxError {
                     span: Span { start, end: start + body.len() },
@@ -376,7 +379,7 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         if row.cells.len() != n {
             return Err(SyntaxError {
                 span: Span { start: row.start, end: row.end },
-                message: format!("{} cells on a rank of a {size}x{size} board", row.cells.len()),
+                message: format!("{} cells on a rank of {} board", row.cells.len(), crate::core::a_board_size(size)),
             });
         }
         let rank = if descending { size - i as u8 } else { i as u8 + 1 };
@@ -584,7 +587,16 @@ mod tests {
     fn the_side_to_move_is_read_in_many_forms() {
         let board = "....\n.OX.\n.XO.\n....\n";
         let side = |line: &str| parse(&format!("{board}{line}\n"), Digits::default()).map(|r| r.start.unwrap().side);
-        for line in ["white", "side: white", "to move: white", "White's turn", "手番: 白", "白番", "O to move"] {
+        for line in [
+            "white",
+            "side: white",
+            "to move: white",
+            "White's turn",
+            "手番: 白",
+            "白番",
+            "O to move",
+            "black 4, white 1; white to move",
+        ] {
             assert_eq!(side(line), Ok(Some(Color::White)), "{line}");
         }
         for line in ["Black", "next: black", "X to play"] {

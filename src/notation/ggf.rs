@@ -304,7 +304,10 @@ fn parse_board(text: &str, content: Span) -> Result<BoardSyntax, SyntaxError> {
         }
     }
     if filled < cells {
-        return Err(error(content, format!("`BO` has {filled} cells, a {size}x{size} board needs {cells}")));
+        return Err(error(
+            content,
+            format!("`BO` has {filled} cells, {} board needs {cells}", crate::core::a_board_size(size)),
+        ));
     }
     Ok(board)
 }

@@ -394,7 +394,10 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 k => format!("{k} cells"),
             };
             let blanks = if cells.len() < n { " (an empty cell needs a mark: `.`, `-` or `・`)" } else { "" };
-            return Err(SyntaxError { span, message: format!("{count} on a rank of a {n}x{n} grid{blanks}") });
+            return Err(SyntaxError {
+                span,
+                message: format!("{count} on a rank of {} grid{blanks}", crate::core::a_board_size(n as u8)),
+            });
         }
         for (file, (word, span)) in cells.iter().enumerate() {
             let span = *span;

@@ -227,6 +227,7 @@ impl Diagram {
                 Some(w) => format!("black {black}, white {white}: {w} wins by {}", outcome.margin),
                 None => format!("black {black}, white {white}: a draw"),
             },
+            None if number == 1 => format!("black {black}, white {white}; {} to move", end.side_to_move()),
             None => format!("black {black}, white {white} after move {}; {} to move", number - 1, end.side_to_move()),
         });
         // A kifu from a later move says who moves first in its `from move` line.
