@@ -366,6 +366,29 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         rows.push(Row { label, cells, unplayable, start, end: start + body.len() });
     }
     let n = rows.len();
+    // Ranks of one width that is not their number: a rank left out or written twice.
+    if let Some(width) = rows.first().map(|r| r.cells.len())
+        && width != n
+        && square_size(width * width).is_some()
+        && rows.iter().all(|r| r.cells.len() == width)
+    {
+        let descending = rows[0].label == Some(width as u8);
+        let expected = |i: usize| if descending { width - i } else { i + 1 };
+        let gap = rows.iter().enumerate().find(|(i, r)| r.label.is_some_and(|l| usize::from(l) != expected(*i)));
+        let (hint, span) = match gap {
+            Some((i, r)) if n < width => {
+                (format!(": rank {} is missing before this one", expected(i)), Span { start: r.start, end: r.end })
+            }
+            _ => (String::new(), Span { start: 0, end: text.trim_end().len() }),
+        };
+        return Err(SyntaxError {
+            span,
+            message: format!(
+                "{n} ranks of {width} cells: {} board has {width} ranks{hint}",
+                crate::core::a_board_size(width as u8)
+            ),
+        });
+    }
     let Some(size) = square_size(n * n) else {
         return Err(SyntaxError {
             span: Span { start: 0, end: text.trim_end().len() },
@@ -563,6 +586,14 @@ mod tests {
         assert_eq!(parse(&write_diagram(want.as_ref().unwrap()), Digits::default()).unwrap().start, want);
         let err = parse("....\n....\n.z..\n....", Digits::default()).unwrap_err();
         assert_eq!(err.span, Span { start: 11, end: 12 });
+    }
+
+    #[test]
+    fn a_rank_left_out_is_named() {
+        let text = "  a b c d\n1 . . . .\n3 . X O .\n4 . . . .\nblack to move\n";
+        let e = parse(text, Digits::default()).unwrap_err();
+        assert_eq!(e.message, "3 ranks of 4 cells: a 4x4 board has 4 ranks: rank 2 is missing before this one");
+        assert_eq!(&text[e.span.start..e.span.end], "3 . X O .");
     }
 
     #[test]

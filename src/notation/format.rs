@@ -268,7 +268,9 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     if block.len() >= 4 && is_kifu_grid(&block) {
         return Format::Kifu;
     }
-    if block.len() >= 4 && block.iter().all(|l| is_diagram_line(l)) {
+    // A diagram, perhaps with a bad cell or two (the board's parser names them).
+    let diagram_lines = block.iter().filter(|l| is_diagram_line(l)).count();
+    if block.len() >= 4 && diagram_lines * 4 >= block.len() * 3 {
         return Format::Board;
     }
     Format::Transcript
@@ -299,10 +301,20 @@ fn is_rules_line(line: &str) -> bool {
 fn is_kifu_grid(lines: &[&str]) -> bool {
     let ranks = lines.len();
     let (mut moves, mut highest, mut zeros) = (0, 0, false);
+    // Rank labels on every line, in order from either end (`1 ... 8` or `8 ... 1`), even where a
+    // rank lacks a cell.
+    let first_words: Vec<Option<usize>> =
+        lines.iter().map(|l| kifu::grid_words(l).first().and_then(|(w, _)| w.parse().ok())).collect();
+    let labelled =
+        (0..ranks).all(|i| first_words[i] == Some(i + 1)) || (0..ranks).all(|i| first_words[i] == Some(ranks - i));
     for line in lines {
         let words = kifu::grid_words(line);
         let mut labels = words.len().saturating_sub(ranks);
         for (i, (word, _)) in words.iter().enumerate() {
+            if labelled && i == 0 {
+                labels = labels.saturating_sub(1);
+                continue;
+            }
             zeros |= word.bytes().all(|b| b == b'0');
             let Some(number) = kifu::grid_cell(word) else { return false };
             let Some(number) = number else { continue };
@@ -391,6 +403,9 @@ mod tests {
             ("....\n.01.\n.10.\n....\n", Format::Board),
             ("- - - -\n- 0 1 -\n- 1 0 -\n- - - -\n", Format::Board),
             ("8 . . . .\n7 . O X .\n6 . X O .\n5 . . . .\n", Format::Board),
+            // A labelled rank short of a cell; a bad cell in one rank.
+            ("1 . . . .\n2 . O X\n3 . X O .\n4 . . . .\nblack to move\n", Format::Board),
+            ("1 . . . .\n2 . O X .\n3 . X Q .\n4 . . . .\nblack to move\n", Format::Board),
             // `kifu show`'s diagram: the last move in brackets, lines of text around it.
             (
                 "Ann (black) - Bob (white)\n  a b c d\n1 . . . .\n2 .[O]X .\n3 . X O .\n4 . . . .\nblack to move; black 2\nply 1 of 1, last move b2\n",
