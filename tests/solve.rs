@@ -446,7 +446,7 @@ fn check_against_the_stored_scores() {
         lines[1].replace("B2:+0", "B2:+2"),
         format!("{} A1:+2;", lines[2]),
         lines[3].to_string(),
-        lines[4].to_string(),
+        format!("{} Z9:+2;", lines[4]),
     ];
     let tampered_lines = tampered.clone();
     let tampered = tampered.join("\n");
@@ -459,7 +459,9 @@ fn check_against_the_stored_scores() {
     assert!(stderr.contains(&format!("{at} in the file, +18 by the solver")), "{stderr}");
     let at = format!("-:3:{}: record 3: a1 is not a legal move here", column(&tampered_lines[2], "A1:+2"));
     assert!(stderr.contains(&at), "{stderr}");
-    assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 2 differ"));
+    // A name that is no square is told apart from an illegal move.
+    assert!(stderr.contains("record 5: z9 is not a square of this board"), "{stderr}");
+    assert!(!stderr.contains("record 2:") && stderr.contains("5 checked against their stored scores, 3 differ"));
     assert_eq!(String::from_utf8(best_only.stdout).unwrap().lines().count(), 6);
     // Estimates are not checked: said so, and no difference.
     let estimated = run(&text, &["--depth", "5"]);
@@ -472,7 +474,7 @@ fn check_against_the_stored_scores() {
     let all = String::from_utf8_lossy(&run(&tampered, &["--all-moves"]).stderr).to_string();
     assert!(all.contains("record 2: b2 is +2 in the file, +0 by the solver"), "{all}");
     assert!(all.contains("record 3: a1 is not a legal move here"), "{all}");
-    assert!(all.contains("3 differ"), "{all}");
+    assert!(all.contains("4 differ"), "{all}");
 }
 
 /// Every move's score in FFO #1-19 agrees with the file. In #31 the file gives G1 -30 where
@@ -610,7 +612,7 @@ fn stopped_positions_count_their_nodes() {
 /// (Ravensburger: white first, so black takes the ties).
 #[test]
 fn wld_knows_who_takes_the_ties() {
-    for (side, wld) in [("X", "score +1"), ("O", "score -1")] {
+    for (side, wld) in [("X", "win (+1)"), ("O", "loss (-1)")] {
         let out = assert_cmd::Command::cargo_bin("kifu")
             .unwrap()
             .args(["solve", "-", "--from", "board", "--rules", "ravensburger,size=4", "--wld", "-q", "-j", "1"])

@@ -12,10 +12,11 @@ use serde::Serialize;
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
-use crate::core::{Move, Position};
+use crate::core::{Move, Position, Rules};
 use crate::engine::generic::GenericSearcher;
 use crate::engine::solve::{Estimate, Limits, SolveError, Solver, SolverSet, Target};
 use crate::notation::Span;
+use crate::notation::check::is_square_name;
 use crate::notation::reader::{Body, RawRecord, RecordError};
 
 /// Arguments of `kifu solve`.
@@ -224,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                                 out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
                             }
                             SolveFormat::Json => writeln!(out, "{}", json(&row)?)?,
-                            SolveFormat::Text => writeln!(out, "{}", text(&row))?,
+                            SolveFormat::Text => writeln!(out, "{}", text(&row, args.wld))?,
                             SolveFormat::Obf => writeln!(out, "{}", obf(&row))?,
                         }
                         // Solving is slow: each answer goes out as soon as it is known.
@@ -256,13 +257,20 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(if failed > 0 || differ > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
-fn text(row: &Row) -> String {
+/// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).
+fn text(row: &Row, wld: bool) -> String {
     let how = if row.exact { String::new() } else { format!(" estimated at depth {},", row.depth) };
     // A finished position has no best move (an empty field in csv and json).
     let best = if row.best_move.is_empty() { "game over".to_string() } else { format!("best {}", row.best_move) };
+    let score = match (wld, row.score.signum()) {
+        (false, _) => format!("score {:+}", row.score),
+        (true, 1) => "win (+1)".to_owned(),
+        (true, 0) => "draw (0)".to_owned(),
+        (true, _) => "loss (-1)".to_owned(),
+    };
     let mut s = format!(
-        "{}#{}: {} empties, {} to move: {best},{how} score {:+} ({} nodes, {:.3} s)",
-        row.source, row.index, row.empties, row.side, row.score, row.nodes, row.seconds
+        "{}#{}: {} empties, {} to move: {best},{how} {score} ({} nodes, {:.3} s)",
+        row.source, row.index, row.empties, row.side, row.nodes, row.seconds
     );
     if !row.pv.is_empty() {
         s.push_str(&format!("\n  pv: {}", row.pv));
@@ -327,6 +335,7 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
         stderr!("kifu solve: warning: {warning}");
     }
     let stored = record.tag("scores").map(str::to_owned);
+    let rules = pos.rules().clone();
     let row = solve_row(source, raw, args, engines, pos)?;
     if args.format == SolveFormat::Obf && !row.exact {
         // Searched all the same: its nodes count in the summary.
@@ -337,7 +346,7 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
     let check = match stored {
         Some(stored) if args.check && stored.split(';').any(|entry| !entry.trim().is_empty()) => {
             if row.exact {
-                match differences(&row, &stored, args.wld) {
+                match differences(&row, &stored, args.wld, &rules) {
                     Ok(()) => Check::Agrees,
                     Err((how, mv)) => Check::Differs(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
                 }
@@ -381,7 +390,7 @@ fn scores_span(raw: &RawRecord, mv: Option<&str>) -> Span {
 /// in any case, not all of them needed): moves that are not legal, the best score, the score
 /// the file gives the solver's best move, and with `--all-moves` every stored move's score
 /// (with `--wld` their signs). The error names the first stored move it concerns, if any.
-fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), (String, Option<String>)> {
+fn differences(row: &Row, stored: &str, wld: bool, rules: &Rules) -> Result<(), (String, Option<String>)> {
     let value = |s: i32| if wld { s.signum() } else { s };
     let mut given = Vec::new();
     for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
@@ -396,7 +405,10 @@ fn differences(row: &Row, stored: &str, wld: bool) -> Result<(), (String, Option
     let mut problems: Vec<(String, Option<&str>)> = given
         .iter()
         .filter(|(mv, _)| !row.legal.contains(mv))
-        .map(|(mv, _)| (format!("{mv} is not a legal move here"), Some(mv.as_str())))
+        .map(|(mv, _)| {
+            let what = if is_square_name(mv, rules) { "a legal move here" } else { "a square of this board" };
+            (format!("{mv} is not {what}"), Some(mv.as_str()))
+        })
         .collect();
     if row.score != best {
         problems.push((format!("the best score is {:+} in the file, {:+} by the solver", best, row.score), None));

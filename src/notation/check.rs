@@ -250,6 +250,12 @@ pub fn unreachable(rules: &Rules, why: Unreachable) -> String {
     }
 }
 
+/// Whether `name` names a square of the board (or a pass) under `rules`.
+pub fn is_square_name(name: &str, rules: &Rules) -> bool {
+    name.eq_ignore_ascii_case("pass")
+        || rules.playable().squares().any(|sq| rules.square_name(sq).eq_ignore_ascii_case(name))
+}
+
 /// Checks the move scores a position stores (OBF's `G8:+18; H1:+12`) without solving: each
 /// entry a move and a whole score, the move legal here and listed once, the score within the
 /// board's cells. (`kifu solve --check` compares the values with the solver's.)
@@ -266,6 +272,9 @@ fn judge_scores(check: &mut Check, scores: &str, position: &Position) {
         });
         let (status, reason) = match parsed {
             None => (Status::ParseError, format!("`{entry}` is not a move and its score (`G8:+18`)")),
+            Some((mv, None, _)) if !is_square_name(&mv, rules) => {
+                (Status::ParseError, format!("the scores list {mv}, which is not a square of this board"))
+            }
             Some((mv, None, _)) => (Status::Illegal, format!("the scores list {mv}, which is not a legal move here")),
             Some((mv, _, _)) if seen.contains(&mv) => (Status::ParseError, format!("the scores list {mv} twice")),
             Some((mv, _, score)) if score.abs() > cells => {
