@@ -487,6 +487,25 @@ fn check_numbers(
         });
     }
     let Some(&gap) = missing.first() else { return Ok(()) };
+    // One number well past the moves written (not just the next), and one missing among them:
+    // likely a typo for it.
+    let written = moves.iter().filter(|m| m.is_some()).count();
+    let last = from + written - 1;
+    let past: Vec<(usize, Span)> = moves
+        .iter()
+        .enumerate()
+        .skip(written)
+        .filter_map(|(k, m)| m.map(|(_, span)| (k + from, span)))
+        .filter(|&(number, _)| number > last + 1)
+        .collect();
+    if let ([(number, span)], [typo]) = (&past[..], &missing.iter().filter(|&&m| m <= last).collect::<Vec<_>>()[..]) {
+        return Err(SyntaxError {
+            span: *span,
+            message: format!(
+                "move {typo} is missing, and move {number} is past the {written} moves written: {number} is likely {typo}"
+            ),
+        });
+    }
     let mut message = format!("move {gap} is missing");
     // The next number written (the last always is).
     let (next, (square, mut span)) =
@@ -774,6 +793,11 @@ mod tests {
         let e = parse(&text).unwrap_err();
         assert_eq!(e.message, "move 60 is missing (move 61 is on b7)");
         assert_eq!(at(&text, &e), "61");
+        // 21 typed as 62: past the moves written.
+        let text = grid.replace(" 21 ", " 62 ");
+        let e = parse(&text).unwrap_err();
+        assert_eq!(e.message, "move 21 is missing, and move 62 is past the 60 moves written: 62 is likely 21");
+        assert_eq!(at(&text, &e), "62");
         // 21 typed as 12.
         let e = parse(&grid.replace(" 21 ", " 12 ")).unwrap_err();
         assert_eq!(e.message, "move 12 is written twice (f3 and d6), and move 21 is missing: one of them is likely 21");
