@@ -122,3 +122,21 @@ fn repeated_games_are_warned_of() {
         kifu().args(["play", "-n", "2", "--depth", "1", "--exact-empties", "4", "--random", "4"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+#[test]
+fn games_in_a_format_that_cannot_name_their_rules_are_warned_of() {
+    let out = kifu()
+        .args(["play", "--rules", "othello,size=6", "-n", "1", "--to", "transcript", "-j", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "warning: 1 record of other rules than transcript can name: read it back with --rules othello,size=6"
+        ),
+        "{err}"
+    );
+    // PGN names them: no warning.
+    let out = kifu().args(["play", "--rules", "othello,size=6", "-n", "1", "--to", "pgn", "-j", "1"]).output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
+}

@@ -114,8 +114,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "playing");
     let next = AtomicUsize::new(0);
-    let (send, receive) = mpsc::channel::<(usize, anyhow::Result<String>)>();
+    let (send, receive) = mpsc::channel::<(usize, anyhow::Result<Played>)>();
     let mut failed = 0u64;
+    let mut lost_rules = super::convert::LostRules::default();
     let written = std::thread::scope(|scope| -> anyhow::Result<usize> {
         for _ in 0..threads {
             let send = send.clone();
@@ -144,10 +145,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             while let Some(game) = waiting.remove(&written) {
                 progress.inc();
                 match game {
-                    Ok(text) if result.is_ok() => {
+                    Ok(Played { text, lost }) if result.is_ok() => {
                         let gap = if texts > 0 && plan.to.is_multiline() { "\n" } else { "" };
                         result = std::io::Write::write_all(&mut out, format!("{gap}{text}\n").as_bytes());
                         texts += 1;
+                        if let Some(spec) = lost {
+                            lost_rules.add(spec);
+                        }
                     }
                     Ok(_) => {}
                     Err(e) => {
@@ -168,6 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     progress.finish();
     out.finish()?;
     if !args.quiet {
+        lost_rules.warn("kifu play", plan.to);
         let skipped = if skipped > 0 { format!(", {skipped} openings skipped") } else { String::new() };
         stderr!("kifu play: {} played, {failed} failed{skipped}", super::counted(written as u64 - failed, "game"));
     }
@@ -222,7 +227,7 @@ impl<'a> Player<'a> {
     }
 
     /// Plays game `k` (0-based) and writes it in the plan's format.
-    fn play(&mut self, k: usize) -> anyhow::Result<String> {
+    fn play(&mut self, k: usize) -> anyhow::Result<Played> {
         let plan = self.plan;
         let opening = &plan.openings[k % plan.openings.len()];
         let mut record = opening.record.clone();
@@ -270,8 +275,18 @@ impl<'a> Player<'a> {
         record.tags.insert(1, ("white".to_owned(), "kifu".to_owned()));
         let resolved = record.resolve(opening.start.rules().clone()).map_err(|e| anyhow::anyhow!("{}", e.message))?;
         let shaped = shape::for_format(resolved, plan.to)?;
-        Ok(format::write(plan.to, &shaped))
+        let text = format::write(plan.to, &shaped);
+        let variant = opening.start.rules().variant();
+        let lost = (!shape::rules_kept(variant, plan.to, &text)).then(|| variant.spec());
+        Ok(Played { text, lost })
     }
+}
+
+/// A game played and written: its text, and the rules spec the format could not name (read
+/// back, the game needs `--rules` with it).
+struct Played {
+    text: String,
+    lost: Option<String>,
 }
 
 /// The token of `mv` played in `position`, with its value for the side that moved.
