@@ -437,7 +437,12 @@ fn formats_without_the_rules_warn_and_kifu_grids_keep_them() {
         }
     }
     let (grid, _, _) = convert(&["--to", "kifu"], &json);
-    assert!(text(grid).ends_with("\nrules 8stars\n"));
+    let grid = text(grid);
+    assert!(grid.ends_with("\nrules 8stars\n"));
+    // The cut cells are drawn as such: two at each corner of ranks 1 and 10, one of 2 and 9.
+    let ranks = grid.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()));
+    let cut: Vec<usize> = ranks.map(|l| l.split_whitespace().filter(|w| *w == "#").count()).collect();
+    assert_eq!(cut, [4, 2, 0, 0, 0, 0, 0, 0, 2, 4], "{grid}");
     // BrainKing's empty start is more than GGF's empty board (the first moves fill the centre):
     // the GGF reads back only with --rules brainking, and convert says so.
     let (json, _, _) = convert(&["--rules", "brainking", "--to", "json"], b"d4e5e4d5d6\n");

@@ -537,11 +537,13 @@ pub fn write(record: &Record) -> String {
         })
         .collect();
     let rules = record.rules().and_then(Result::ok);
-    // Holes, from rules of the board's size.
+    // Holes and cut cells, from rules of the board's size.
     if let Some(rules) = rules.as_ref().filter(|r| r.size() == board.size) {
-        for &sq in rules.holes() {
-            let (file, rank) = rules.file_and_rank(sq);
-            grid[usize::from(rank - 1) * n + usize::from(file)] = HOLE.to_owned();
+        for (i, cell) in grid.iter_mut().enumerate() {
+            let (file, rank) = ((i % n) as u8, (i / n + 1) as u8);
+            if rules.square_at(file, rank).is_some_and(|sq| !rules.playable().contains(sq)) {
+                *cell = HOLE.to_owned();
+            }
         }
     }
     let placements = record.moves.iter().filter_map(|t| match t.mv {
