@@ -374,3 +374,24 @@ fn a_skipped_move_number_is_named() {
     let (_, err, code) = validate(&[], &sample.replace("28. h8 -- 29. h2", "28. h8 29. h2"));
     assert_eq!(code, 0, "{err}");
 }
+
+#[test]
+fn a_start_turned_upside_down_suggests_the_row_numbering() {
+    // A game of rows=bottom written to GGF, which cannot name the row numbering: its board is the
+    // start upside down, which no game of standard Othello reaches.
+    let out = kifu()
+        .args(["play", "--rules", "othello,rows=bottom", "-n", "1", "--to", "ggf", "-j", "1", "-q"])
+        .output()
+        .unwrap();
+    let ggf = String::from_utf8(out.stdout).unwrap();
+    let (out, _, code) = validate(&["--format", "csv"], &ggf);
+    assert_eq!(code, 1);
+    assert!(out.contains(",illegal,0,2,2,"), "{out}");
+    assert!(out.contains("the board has the start position's number of discs but not its discs"), "{out}");
+    assert!(
+        out.contains("the whole game replays with ranks counted from the bottom: --rules othello,rows=bottom"),
+        "{out}"
+    );
+    let (_, _, code) = validate(&["--rules", "othello,rows=bottom"], &ggf);
+    assert_eq!(code, 0);
+}

@@ -173,6 +173,11 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         let mut check = verdict(Status::Illegal, 0, game.start(), 0, stored);
         check.problem =
             Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, why), span: Span::default() });
+        // A board read the other way up (a game of rows=bottom written without its rules).
+        check.suggestion = rows_flipped(rules).and_then(|other| {
+            let g = record.game(other.clone()).ok()?;
+            (g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok()).then(|| replays_flipped(&other))
+        });
         return check;
     }
     let mut passes = 0;
@@ -605,23 +610,29 @@ fn wrong_winner(check: &mut Check, stated: &str) {
     mismatch(check, format!("the record says {stated}, the board gives {board}"));
 }
 
-/// The likely fix for an illegal move: a board read the other way up, else a near miss that
-/// lets the rest replay.
-fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
+/// The rules with the other row numbering.
+fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
     let mut flipped = rules.variant().clone();
     flipped.rows = match flipped.rows {
         RowNumbering::Top => RowNumbering::Bottom,
         RowNumbering::Bottom => RowNumbering::Top,
     };
-    if let Ok(other) = Rules::new(flipped) {
-        let other = other.shared();
-        if record.game(other.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok()) {
-            let way = if other.variant().rows == RowNumbering::Bottom { "bottom" } else { "top" };
-            return Some(format!(
-                "the whole game replays with ranks counted from the {way}: --rules {}",
-                other.variant().spec()
-            ));
-        }
+    Rules::new(flipped).ok().map(Rules::shared)
+}
+
+/// The suggestion for a record that replays under `other` (the row numbering flipped).
+fn replays_flipped(other: &Rules) -> String {
+    let way = if other.variant().rows == RowNumbering::Bottom { "bottom" } else { "top" };
+    format!("the whole game replays with ranks counted from the {way}: --rules {}", other.variant().spec())
+}
+
+/// The likely fix for an illegal move: a board read the other way up, else a near miss that
+/// lets the rest replay.
+fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
+    if let Some(other) = rows_flipped(rules)
+        && record.game(other.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok())
+    {
+        return Some(replays_flipped(&other));
     }
     if matches!(e.reason, IllegalReason::WrongColor(_)) {
         // The square may be right (a near miss is then no fix): the colours alone may be wrong.
