@@ -394,4 +394,9 @@ fn a_start_turned_upside_down_suggests_the_row_numbering() {
     );
     let (_, _, code) = validate(&["--rules", "othello,rows=bottom"], &ggf);
     assert_eq!(code, 0);
+    // The board after White's first move of a game White began.
+    let board = format!("{}O{}OO{}XO{} X\n", "-".repeat(20), "-".repeat(6), "-".repeat(6), "-".repeat(27));
+    let (out, _, code) = validate(&[], &board);
+    assert_eq!(code, 1);
+    assert!(out.contains("suggestion: a game white begins reaches it: --rules othello,first=white"), "{out}");
 }

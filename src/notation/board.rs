@@ -113,11 +113,15 @@ fn side(text: &str) -> Option<Color> {
 /// `手番: 白`); a lone `X` or `O` is a rank of one cell, not a side.
 fn side_line(content: &str) -> Option<Color> {
     let words: Vec<String> = content
-        .split(|c: char| c.is_whitespace() || matches!(c, ':' | '：' | ',' | ';' | '.' | '、' | '。'))
+        .split(|c: char| {
+            c.is_whitespace()
+                || matches!(c, ':' | '：' | ',' | ';' | '.' | '、' | '。' | '(' | ')' | '[' | ']' | '（' | '）')
+        })
         .filter(|w| !w.is_empty())
         .map(|w| w.to_lowercase().trim_end_matches("'s").to_owned())
         .collect();
-    const TURN: [&str; 11] = ["side", "to", "move", "moves", "play", "plays", "turn", "next", "player", "手番", "番"];
+    const TURN: [&str; 14] =
+        ["side", "to", "move", "moves", "play", "plays", "turn", "next", "player", "it", "is", "its", "手番", "番"];
     let colour = |w: &str| match w {
         "black" | "黒" | "黒番" | "先手" => Some(Color::Black),
         "white" | "白" | "白番" | "後手" => Some(Color::White),
@@ -200,9 +204,17 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         None => (rest, None),
     };
     // A side alone (`X`, `white`) or in a phrase (`X to move`); nothing else after it.
+    // A side alone (`X`, `white`) or in a phrase (`X to move`); after a side word, a comment
+    // (`# ...`, `% ...`), a score or anything after a tab (columns of a data file) is left alone.
+    let after_side = side_text.trim_start().split_once(char::is_whitespace).map(|(_, rest)| rest);
+    let annotation = |rest: &str| {
+        let rest = rest.trim_start();
+        rest.starts_with(['#', '%', '+', '-']) || rest.starts_with(|c: char| c.is_ascii_digit())
+    };
     let side_color = match side_text.split_whitespace().count() {
         1 => side(side_text),
         _ if side_text.to_ascii_lowercase().contains(" to ") => side(side_text).or_else(|| side_line(side_text)),
+        _ if side_text.trim_start().contains('\t') || after_side.is_some_and(annotation) => side(side_text),
         _ => side_line(side_text),
     };
     if side_color.is_none() && !side_text.trim().is_empty() {
@@ -612,6 +624,11 @@ mod tests {
         let e = parse(&format!("{}OX{}XO{} X extra", "-".repeat(27), "-".repeat(6), "-".repeat(27)), Digits::default())
             .unwrap_err();
         assert_eq!(e.message, "`X extra` is not a side to move (X, O, black, white)");
+        // A comment or a score after the side is left alone.
+        for after in [" # comment", " % note", "\t+12", " -4"] {
+            let text = format!("{}OX{}XO{} O{after}", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+            assert_eq!(parse(&text, Digits::default()).unwrap().start.unwrap().side, Some(Color::White), "{after}");
+        }
     }
 
     #[test]
@@ -627,6 +644,10 @@ mod tests {
             "白番",
             "O to move",
             "black 4, white 1; white to move",
+            "(White to move)",
+            "[white to move]",
+            "Side to move is white",
+            "It is white's turn",
         ] {
             assert_eq!(side(line), Ok(Some(Color::White)), "{line}");
         }

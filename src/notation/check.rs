@@ -173,11 +173,23 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         let mut check = verdict(Status::Illegal, 0, game.start(), 0, stored);
         check.problem =
             Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, why), span: Span::default() });
-        // A board read the other way up (a game of rows=bottom written without its rules).
-        check.suggestion = rows_flipped(rules).and_then(|other| {
-            let g = record.game(other.clone()).ok()?;
-            (g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok()).then(|| replays_flipped(&other))
-        });
+        // A board read the other way up (a game of rows=bottom written without its rules), or
+        // of a game the other side began.
+        let reached = |other: &Arc<Rules>| {
+            record
+                .game(other.clone())
+                .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok())
+        };
+        let mut other_first = rules.variant().clone();
+        other_first.first = other_first.first.other();
+        let other_first = Rules::new(other_first).ok().map(Rules::shared);
+        check.suggestion = match (rows_flipped(rules).filter(reached), other_first.filter(reached)) {
+            (Some(other), _) => Some(replays_flipped(&other)),
+            (None, Some(other)) => {
+                Some(format!("a game {} begins reaches it: --rules {}", other.variant().first, other.variant().spec()))
+            }
+            (None, None) => None,
+        };
         return check;
     }
     let mut passes = 0;

@@ -279,10 +279,23 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             }
             let header = header_tags(line);
             // A result line, not a header's value (`Event: 30-34`).
-            if header.is_empty()
-                && let Some(tag) = stated_result(&words)?
-            {
+            // A result, which must agree with one given on an earlier line.
+            let line_span =
+                Span { start: start + (line.len() - line.trim_start().len()), end: start + line.trim_end().len() };
+            let add_result = |players: &mut Vec<(String, String)>, tag: Option<(String, String)>| {
+                let Some(tag) = tag else { return Ok(()) };
+                let before = players.iter().find(|(k, _)| k == "result" || k == "outcome");
+                if let Some((_, before)) = before.filter(|(_, v)| !super::pgn::results_agree(v, &tag.1)) {
+                    return Err(SyntaxError {
+                        span: line_span,
+                        message: format!("`{}` and the result before it, {before}, disagree", line.trim()),
+                    });
+                }
                 players.push(tag);
+                Ok(())
+            };
+            if header.is_empty() {
+                add_result(&mut players, stated_result(&words)?)?;
             }
             for (tag, value) in header {
                 if tag != "result" {
@@ -295,7 +308,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     .into_iter()
                     .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
                     .collect();
-                players.extend(stated_result(&words)?);
+                add_result(&mut players, stated_result(&words)?)?;
             }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };
@@ -759,6 +772,10 @@ mod tests {
             assert_eq!(parse(&format!("{grid}\n{footer}\n")).unwrap().tag("result"), Some("30-34"), "{footer}");
         }
         assert_eq!(parse(&format!("{grid}\n白勝ち\n")).unwrap().tag("outcome"), Some("0-1"));
+        // On two lines too.
+        assert!(parse(&format!("{grid}\n30-34\n白勝ち\n")).is_ok());
+        let e = parse(&format!("{grid}\n30-34\n黒勝ち\n")).unwrap_err();
+        assert_eq!(e.message, "`黒勝ち` and the result before it, 30-34, disagree");
         for footer in ["30-34 黒勝ち", "結果: 30-34 白の2石勝ち  大会: 例会"] {
             let text = format!("{grid}\n{footer}\n");
             let e = parse(&text).unwrap_err();

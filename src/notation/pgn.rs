@@ -496,8 +496,23 @@ pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
 /// same margin where both give one (`35-29` and `1-0` agree, `41-23` and `40-24` do not, nor
 /// `41-23` and `白勝ち`).
 pub(crate) fn results_agree(a: &str, b: &str) -> bool {
-    let margins_differ = matches!((stated_margin(a), stated_margin(b)), (Some(x), Some(y)) if x != y);
+    let margins_differ = match (stated_margin(a), stated_margin(b)) {
+        (Some(x), Some(y)) => x != y && !empties_to_the_winner(a, y) && !empties_to_the_winner(b, x),
+        _ => false,
+    };
     winner(a).is_some() && winner(a) == winner(b) && !margins_differ
+}
+
+/// Whether `margin` is what the disc counts `text` give with the empty squares counted for the
+/// winner, as the official rule (and a Japanese result) does: `5-56` is White's win by 54 on a
+/// board of 64 cells, or on any square board the counts fit.
+fn empties_to_the_winner(text: &str, margin: i32) -> bool {
+    let Some((b, w)) = counts(text.trim()) else { return false };
+    let (difference, extra) = (b - w, margin.abs() - (b - w).abs());
+    difference != 0
+        && difference.signum() == margin.signum()
+        && extra > 0
+        && (4..=16).any(|n: i32| n * n == b + w + extra)
 }
 
 /// Black's margin a result gives, if it gives one: disc counts, a margin, or either in Japanese.
@@ -884,6 +899,9 @@ f4 4. pass PA 5. @@ 33-31
         {
             assert!(game(tag, token).is_ok(), "{tag} {token}");
         }
+        // The empties go to the winner: 5-56 with 3 empty squares is White's win by 54.
+        assert!(results_agree("5-56", "白の54石勝ち") && results_agree("-54", "5-56"));
+        assert!(!results_agree("5-56", "白の53石勝ち") && !results_agree("5-56", "黒の54石勝ち"));
         for (tag, token) in [("41-23", "40-24"), ("黒勝ち", "0-1"), ("+18", "40-24")] {
             let e = game(tag, token).unwrap_err();
             assert!(e.message.contains("differs from the Result tag"), "{tag} {token}: {e:?}");
