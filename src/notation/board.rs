@@ -203,7 +203,6 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         Some((s, scores)) => (s, Some(scores)),
         None => (rest, None),
     };
-    // A side alone (`X`, `white`) or in a phrase (`X to move`); nothing else after it.
     // A side alone (`X`, `white`) or in a phrase (`X to move`); after a side word, a comment
     // (`# ...`, `% ...`), a score or anything after a tab (columns of a data file) is left alone.
     let after_side = side_text.trim_start().split_once(char::is_whitespace).map(|(_, rest)| rest);

@@ -278,8 +278,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 continue;
             }
             let header = header_tags(line);
-            // A result line, not a header's value (`Event: 30-34`).
-            // A result, which must agree with one given on an earlier line.
+            // A result (a result line, or a `result:` header value, not another header's value
+            // such as `Event: 30-34`), which must agree with one given on an earlier line.
             let line_span =
                 Span { start: start + (line.len() - line.trim_start().len()), end: start + line.trim_end().len() };
             let add_result = |players: &mut Vec<(String, String)>, tag: Option<(String, String)>| {
