@@ -122,12 +122,12 @@ fn side_line(content: &str) -> Option<Color> {
         .collect();
     const TURN: [&str; 14] =
         ["side", "to", "move", "moves", "play", "plays", "turn", "next", "player", "it", "is", "its", "手番", "番"];
-    let colour = |w: &str| match w {
-        "black" | "黒" | "黒番" | "先手" => Some(Color::Black),
-        "white" | "白" | "白番" | "後手" => Some(Color::White),
-        "x" | "b" | "*" | "●" => Some(Color::Black),
-        "o" | "w" | "○" => Some(Color::White),
-        _ => None,
+    let colour = |w: &str| {
+        side(w).or(match w {
+            "黒" | "黒番" | "先手" => Some(Color::Black),
+            "白" | "白番" | "後手" => Some(Color::White),
+            _ => None,
+        })
     };
     let colours: Vec<(Color, bool)> =
         words.iter().filter_map(|w| colour(w).map(|c| (c, w.chars().count() > 1))).collect();

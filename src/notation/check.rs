@@ -9,6 +9,7 @@ use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{
     Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square, Unreachable,
+    Variant,
 };
 
 /// A record's verdict.
@@ -180,9 +181,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
                 .game(other.clone())
                 .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok())
         };
-        let mut other_first = rules.variant().clone();
-        other_first.first = other_first.first.other();
-        let other_first = Rules::new(other_first).ok().map(Rules::shared);
+        let other_first = changed(rules, |v| v.first = v.first.other());
         check.suggestion = match (rows_flipped(rules).filter(reached), other_first.filter(reached)) {
             (Some(other), _) => Some(replays_flipped(&other)),
             (None, Some(other)) => {
@@ -622,14 +621,21 @@ fn wrong_winner(check: &mut Check, stated: &str) {
     mismatch(check, format!("the record says {stated}, the board gives {board}"));
 }
 
+/// The rules with their variant changed by `change`, if those are rules.
+fn changed(rules: &Rules, change: impl FnOnce(&mut Variant)) -> Option<Arc<Rules>> {
+    let mut variant = rules.variant().clone();
+    change(&mut variant);
+    Rules::new(variant).ok().map(Rules::shared)
+}
+
 /// The rules with the other row numbering.
 fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
-    let mut flipped = rules.variant().clone();
-    flipped.rows = match flipped.rows {
-        RowNumbering::Top => RowNumbering::Bottom,
-        RowNumbering::Bottom => RowNumbering::Top,
-    };
-    Rules::new(flipped).ok().map(Rules::shared)
+    changed(rules, |v| {
+        v.rows = match v.rows {
+            RowNumbering::Top => RowNumbering::Bottom,
+            RowNumbering::Bottom => RowNumbering::Top,
+        }
+    })
 }
 
 /// The suggestion for a record that replays under `other` (the row numbering flipped).
