@@ -17,6 +17,7 @@ use super::Status;
 use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source};
+use super::select::{Pick, SelectArgs, Selector};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
@@ -68,6 +69,9 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `--format` values of `kifu annotate`.
@@ -319,20 +323,45 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut games, mut invalid) = (0u64, 0u64);
     let mut lost_rules = LostRules::default();
     let first = sink.next;
-    let wanted = |index: u64| range.contains(&index) && index >= first;
+    let (selector, mut chooser) = args.select.build();
+    let numbers = chooser.numbers();
+    // Records --games leaves out are passed over unread, and counted here.
+    let unnumbered = AtomicU64::new(0);
+    let wanted = |index: u64| {
+        let handled = range.contains(&index) && index >= first;
+        if handled && !numbers.contains(index) {
+            unnumbered.fetch_add(1, Ordering::Relaxed);
+            return false;
+        }
+        handled
+    };
     let problems = records::for_each_ordered(
         &args.input,
         &mut workers,
         wanted,
         |worker, source, raw| {
-            annotate(worker, source, raw, engines, &thresholds, &|| {
+            annotate(worker, source, raw, engines, &thresholds, &selector, &|| {
                 let n = positions.fetch_add(1, Ordering::Relaxed) + 1;
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
                 bar.set_message(format!("{n} positions, {:.1}/s", n as f64 / secs));
             })
         },
         |_, index, result| {
-            let (bytes, players) = match result.and_then(|r| r) {
+            let result = result.and_then(|r| r);
+            let pick = match &result {
+                Ok(Judged::Refused) => Some(Pick::Refused),
+                Ok(Judged::Annotated(_, pick)) => *pick,
+                Err(_) => None,
+            };
+            bar.inc(1);
+            if !chooser.keep_numbered(index, pick) {
+                // Noted done, so that --resume goes on after it.
+                return sink.game(index, &[], Vec::new());
+            }
+            let (bytes, players) = match result.map(|judged| match judged {
+                Judged::Annotated(game, _) => *game,
+                Judged::Refused => unreachable!("a refused game is not kept"),
+            }) {
                 Err(e) => {
                     bar.suspend(|| stderr!("{e}"));
                     invalid += 1;
@@ -366,11 +395,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     (bytes, players)
                 }
             };
-            bar.inc(1);
             sink.game(index, &bytes, players)
         },
     )?;
     bar.finish_and_clear();
+    chooser.refused += unnumbered.load(Ordering::Relaxed);
     problems.warn("kifu annotate");
     // As `kifu convert` does: rules given with --rules are known to the user.
     if args.input.rules.is_none()
@@ -382,9 +411,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&trailer)?;
     if !args.quiet {
         stderr!(
-            "kifu annotate: {} annotated, {invalid} with errors, {} ({:.2} s){}",
+            "kifu annotate: {} annotated, {invalid} with errors, {}{} ({:.2} s){}",
             super::counted(games, "game"),
             super::counted(positions.load(Ordering::Relaxed), "position"),
+            chooser.summary(),
             started.elapsed().as_secs_f64(),
             if resumed_from > 0 { format!("; resumed after record {resumed_from}") } else { String::new() },
         );
@@ -428,16 +458,28 @@ struct Engines {
     hash_mb: usize,
 }
 
-/// Annotates one record.
+/// A record the selection judged: annotated (with what the selection found, when it judged
+/// it), or refused and left alone.
+enum Judged {
+    Annotated(Box<Annotated>, Option<Pick>),
+    Refused,
+}
+
+/// Judges one record (when records are selected) and annotates it.
 fn annotate(
     worker: &mut Worker,
     source: &Source,
     raw: &RawRecord,
     Engines { settings, generic, selectivity, hash_mb }: Engines,
     thresholds: &Thresholds,
+    selector: &Selector,
     done: &(dyn Fn() + Sync),
-) -> Result<Annotated, RecordError> {
+) -> Result<Judged, RecordError> {
     let (mut record, rules) = source.read(raw)?;
+    let pick = selector.pick_record(&record, &rules, source.format);
+    if pick == Some(Pick::Refused) {
+        return Ok(Judged::Refused);
+    }
     let game = record.game(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
     let mut positions = Vec::new();
     let mut moves = Vec::new();
@@ -497,7 +539,7 @@ fn annotate(
         }
         Err(e) => annotated.error = Some(e.to_string()),
     }
-    Ok(annotated)
+    Ok(Judged::Annotated(Box::new(annotated), pick))
 }
 
 /// The header of an output (the CSV header row), or nothing.
@@ -860,7 +902,7 @@ const VALUES: &str = "each move by a search of the position it leads to";
 /// Everything a run's output depends on, as the first line of its journal: `--resume` goes on
 /// only with the same (the thread count aside: the output does not depend on it).
 fn settings_text(args: &Args) -> String {
-    format!(
+    let text = format!(
         "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; format: {}; table: {}; shard {:?}; values: {VALUES}",
         env!("CARGO_PKG_VERSION"),
         args.input,
@@ -870,7 +912,9 @@ fn settings_text(args: &Args) -> String {
         value_name(&args.format),
         value_name(&args.table()),
         args.shard
-    )
+    );
+    // (A run that selects nothing reads as before selections came, and resumes one.)
+    if args.select.any() { format!("{text}; {:?}", args.select) } else { text }
 }
 
 /// An option's value as the command line writes it (`csv`, `plies`).

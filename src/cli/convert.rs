@@ -6,8 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::progress::Progress;
 use super::records::{self, FormatParser, InputArgs, Source};
+use super::select::{Pick, SelectArgs, Selector};
 use super::{Output, Status};
-use crate::core::Color;
+use std::sync::Arc;
+
+use crate::core::{Color, Rules};
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{Record, Span, shape, wthor};
@@ -34,6 +37,9 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
@@ -42,6 +48,8 @@ enum Converted {
     Text(String, Option<String>),
     Wthor(Box<WthorGame>),
     Failed(RecordError),
+    /// Left out by the selection (and not converted).
+    Refused,
 }
 
 /// Runs `kifu convert`.
@@ -53,15 +61,21 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed) = (0u64, 0u64);
     let to = args.to;
+    let (selector, mut chooser) = args.select.build();
     let problems = records::for_each(
         &args.input,
         &progress,
-        |source, raw| convert(source, raw, to),
+        |source, raw| convert(source, raw, to, &selector),
         |source, result| {
             if let Some(h) = source.header {
                 sink.depth = sink.depth.or(Some(h.depth));
             }
-            match result.unwrap_or_else(Converted::Failed) {
+            let (pick, done) = result.unwrap_or_else(|e| (None, Converted::Failed(e)));
+            if !chooser.keep(pick) {
+                return Ok(());
+            }
+            match done {
+                Converted::Refused => {}
                 Converted::Failed(e) => {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
@@ -90,20 +104,35 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
-        stderr!("kifu convert: {} converted to {}, {failed} with errors", super::counted(converted, "record"), args.to);
+        stderr!(
+            "kifu convert: {} converted to {}, {failed} with errors{}",
+            super::counted(converted, "record"),
+            args.to,
+            chooser.summary()
+        );
     }
     Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
-/// Parses, replays, shapes and (for text formats) writes one record.
-fn convert(source: &Source, raw: &RawRecord, to: Format) -> Converted {
-    let resolved = match source.read(raw) {
-        Ok((record, rules)) => record.resolve(rules).map_err(|e| raw.error(source.name, e.span, e.message)),
-        Err(e) => Err(e),
+/// Parses, judges (when records are selected), replays, shapes and (for text formats) writes
+/// one record.
+fn convert(source: &Source, raw: &RawRecord, to: Format, selector: &Selector) -> (Option<Pick>, Converted) {
+    let (record, rules) = match source.read(raw) {
+        Ok(read) => read,
+        Err(e) => return (None, Converted::Failed(e)),
     };
-    let mut resolved = match resolved {
+    let pick = selector.pick_record(&record, &rules, source.format);
+    if pick == Some(Pick::Refused) {
+        return (pick, Converted::Refused);
+    }
+    (pick, convert_read(source, raw, &record, rules, to))
+}
+
+/// Replays, shapes and (for text formats) writes a record that was read.
+fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Rules>, to: Format) -> Converted {
+    let mut resolved = match record.resolve(rules) {
         Ok(r) => r,
-        Err(e) => return Converted::Failed(e),
+        Err(e) => return Converted::Failed(raw.error(source.name, e.span, e.message)),
     };
     if source.format == Format::Logbook {
         shape::from_logbook(&mut resolved.record, &resolved.end);

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
+use super::select::{Pick, SelectArgs, Selector};
 use super::{Output, Status};
 use crate::export::{self, GameRow};
 use crate::notation::check;
@@ -44,6 +45,9 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `--table` values.
@@ -83,6 +87,8 @@ struct Rendered {
     rows: usize,
     invalid: bool,
     error: Option<RecordError>,
+    /// What the selection found (none when it did not judge the record).
+    pick: Option<Pick>,
 }
 
 /// Runs `kifu export`.
@@ -98,12 +104,16 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "exporting");
     let (mut games, mut rows, mut invalid) = (0u64, 0u64, 0u64);
     let mut stop = None;
-    let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns);
+    let (selector, mut chooser) = args.select.build();
+    let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns, &selector);
     let problems = records::for_each(&args.input, &progress, render, |_, result| {
         if stop.is_some() {
             return Ok(());
         }
         let r = result.unwrap_or_else(|e| unreadable(e, &args, &columns));
+        if !chooser.keep(r.pick) {
+            return Ok(());
+        }
         games += 1;
         if let Some(e) = &r.error {
             progress.suspend(|| stderr!("{e}"));
@@ -140,10 +150,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     out.finish()?;
     if !args.quiet {
         stderr!(
-            "kifu export: {}, {}, {} ({:.2} s)",
+            "kifu export: {}, {}, {}{} ({:.2} s)",
             super::counted(games, "game"),
             super::counted(rows, "row"),
             super::counted(invalid, "invalid record"),
+            chooser.summary(),
             started.elapsed().as_secs_f64()
         );
     }
@@ -225,11 +236,11 @@ fn unreadable(e: RecordError, args: &Args, columns: &[String]) -> Rendered {
         Table::Games => write_rows(&mut text, &[export::unreadable_row(&e.file, e.record)], args.format, columns),
         Table::Moves | Table::Positions => 0,
     };
-    Rendered { text, rows, invalid: true, error: Some(e) }
+    Rendered { text, rows, invalid: true, error: Some(e), pick: None }
 }
 
-/// Checks one record and renders its rows.
-fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> Rendered {
+/// Checks one record, judges it (when records are selected) and renders its rows.
+fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String], selector: &Selector) -> Rendered {
     let failed = |e: RecordError| unreadable(e, args, columns);
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
@@ -241,6 +252,10 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
         Err(e) => return failed(raw.error(source.name, e.span, e.message)),
     };
     let check = check::check(&record, &rules, source.format);
+    let pick = selector.pick_checked(&record, &rules, &check);
+    if pick == Some(Pick::Refused) {
+        return Rendered { text: Vec::new(), rows: 0, invalid: false, error: None, pick };
+    }
     let invalid = check.status.is_invalid();
     let index = raw.index + 1;
     let mut text = Vec::new();
@@ -260,7 +275,7 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String]) -> 
     };
     // An invalid record's problem is reported at its place, as `validate` reports it.
     let error = if invalid { source.problem(raw, &check) } else { None };
-    Rendered { text, rows, invalid, error }
+    Rendered { text, rows, invalid, error, pick }
 }
 
 /// Renders rows as CSV (no header) or JSON Lines, keeping only `columns` when given.

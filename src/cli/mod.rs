@@ -27,6 +27,7 @@ mod play;
 mod progress;
 mod records;
 mod rules;
+mod select;
 mod show;
 mod solve;
 mod stats;

@@ -549,7 +549,15 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
         (tournaments, "TRN", wthor::TOURNAMENT_LEN, &mut names.tournaments),
     ] {
         if let Some(path) = find(given, file) {
-            let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = std::fs::read(&path).with_context(|| {
+                // `--players NAME` for `--player NAME` (selecting games) is an easy slip.
+                let slip = match (given.is_some() && !path.exists(), file) {
+                    (true, "JOU") => " (--players names a WTHOR players file; --player TEXT selects games by name)",
+                    (true, _) => " (--tournaments names a WTHOR tournaments file; --event TEXT selects games by event)",
+                    (false, _) => "",
+                };
+                format!("cannot read {}{slip}", path.display())
+            })?;
             *slot = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         } else {
             missing.push(file);

@@ -13,6 +13,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
+use super::select::{Pick, SelectArgs, Selector};
 use super::{Format, Output, Status};
 use crate::notation::check::{self, Status as Verdict};
 use crate::notation::reader::{RawRecord, RecordError};
@@ -53,6 +54,9 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// Parses `--depth`: a count of moves, 1 or more.
@@ -88,8 +92,9 @@ pub enum By {
 
 /// What the worker makes of one record.
 enum Outcome {
-    /// The record's facts, and its problem when it is invalid (counted all the same).
-    Facts(usize, Box<Facts>, Option<RecordError>),
+    /// The record's facts, and its problem when it is invalid (counted all the same), and what
+    /// the selection found.
+    Facts(usize, Box<Facts>, Option<RecordError>, Option<Pick>),
     Failed(Verdict, Option<RecordError>),
 }
 
@@ -99,10 +104,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();
-    let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth);
+    let (selector, mut chooser) = args.select.build();
+    let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth, &selector);
     let problems = records::for_each(&args.input, &progress, work, |source, result| {
-        match result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e))) {
-            Outcome::Facts(index, facts, problem) => {
+        let outcome = result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e)));
+        let pick = match &outcome {
+            Outcome::Facts(.., pick) => *pick,
+            Outcome::Failed(..) => None,
+        };
+        if !chooser.keep(pick) {
+            return Ok(());
+        }
+        match outcome {
+            Outcome::Facts(index, facts, problem, _) => {
                 if let Some(e) = problem {
                     progress.suspend(|| stderr!("{e}"));
                 }
@@ -134,17 +148,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     }
     if !args.quiet {
         stderr!(
-            "kifu stats: {}, {} not ok ({:.2} s)",
+            "kifu stats: {}, {} not ok{} ({:.2} s)",
             super::counted(summary.games, "game"),
             summary.games - summary.status[0],
+            chooser.summary(),
             started.elapsed().as_secs_f64()
         );
     }
     Ok(if summary.status[0] == summary.games { Status::Ok } else { Status::SomeInvalid })
 }
 
-/// Reads, replays and checks one record, and gathers its facts.
-fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
+/// Reads, replays and checks one record, gathers its facts and judges it (when records are
+/// selected).
+fn facts(source: &Source, raw: &RawRecord, depth: usize, selector: &Selector) -> Outcome {
     let failed = |e: RecordError| Outcome::Failed(Verdict::ParseError, Some(e));
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
@@ -153,7 +169,11 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize) -> Outcome {
     let check = check::check(&record, &rules, source.format);
     let problem = if check.status.is_invalid() { source.problem(raw, &check) } else { None };
     match record.game(rules) {
-        Ok(game) => Outcome::Facts(raw.index + 1, Box::new(Facts::new(&record, &game, &check, depth)), problem),
+        Ok(game) => {
+            let facts = Facts::new(&record, &game, &check, depth);
+            let pick = selector.judging().then(|| selector.pick(&facts, &game));
+            Outcome::Facts(raw.index + 1, Box::new(facts), problem, pick)
+        }
         // A square the board does not have (illegal) or a start board that does not fit.
         Err(e) => Outcome::Failed(check.status, Some(raw.error(source.name, e.span, e.message))),
     }

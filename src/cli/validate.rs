@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
+use super::select::{Pick, SelectArgs, Selector};
 use super::{Format, Output, Status};
 use crate::notation::check::{self, Check, Status as Verdict};
 use crate::notation::format::Format as RecordFormat;
@@ -37,6 +38,9 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// The csv header: [`Row`]'s fields, written first even when no record follows.
@@ -96,6 +100,8 @@ struct Checked {
     row: Row,
     /// The located error message, for text output.
     located: Option<RecordError>,
+    /// What the selection found (none when it did not judge the record).
+    pick: Option<Pick>,
 }
 
 /// Runs `kifu validate`.
@@ -116,8 +122,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         format => Sink::Lines(out, format),
     };
-    let problems = records::for_each(&args.input, &progress, validate, |source, result| {
+    let (selector, mut chooser) = args.select.build();
+    let work = |source: &Source, raw: &RawRecord| validate(source, raw, &selector);
+    let problems = records::for_each(&args.input, &progress, work, |source, result| {
         let checked = result.unwrap_or_else(|e| unreadable(source, e));
+        if !chooser.keep(checked.pick) {
+            return Ok(());
+        }
         counts[status_index(checked.row.status)] += 1;
         positions += u64::from(source.format.is_position());
         match &mut sink {
@@ -148,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let total: u64 = counts.iter().sum();
     if !args.quiet {
         stderr!(
-            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {}, {}{} ({:.2} s)",
+            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {}, {}{}{} ({:.2} s)",
             super::counted(
                 total,
                 match positions {
@@ -167,6 +178,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 1 => "; 1 file problem".to_owned(),
                 n => format!("; {n} file problems"),
             },
+            chooser.summary(),
             started.elapsed().as_secs_f64()
         );
     }
@@ -177,24 +189,27 @@ fn status_index(status: &str) -> usize {
     ["ok", "illegal", "unfinished", "result_mismatch", "parse_error"].iter().position(|&s| s == status).unwrap_or(4)
 }
 
-/// Checks one record.
-fn validate(source: &Source, raw: &RawRecord) -> Checked {
-    // Plain transcript lines that replay cleanly are judged without building a record.
+/// Checks one record (and judges it, when records are selected).
+fn validate(source: &Source, raw: &RawRecord, selector: &Selector) -> Checked {
+    // Plain transcript lines that replay cleanly are judged without building a record (unless
+    // the selection needs its facts).
     if let (Body::Text(text), RecordFormat::Transcript | RecordFormat::Logbook) = (&raw.body, source.format)
+        && !selector.judging()
         && let Some(check) = check::check_plain_line(text, &source.untagged_rules(), source.format)
     {
         let located = source.problem(raw, &check);
         let place = position(located.as_ref(), raw);
-        return Checked { row: row(source.name, raw.index + 1, &check, place), located };
+        return Checked { row: row(source.name, raw.index + 1, &check, place), located, pick: None };
     }
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
         Err(e) => return unreadable(source, e),
     };
     let check = check::check(&record, &rules, source.format);
+    let pick = selector.pick_checked(&record, &rules, &check);
     let located = source.problem(raw, &check);
     let place = position(located.as_ref(), raw);
-    Checked { row: row(source.name, raw.index + 1, &check, place), located }
+    Checked { row: row(source.name, raw.index + 1, &check, place), located, pick }
 }
 
 /// Where a record or its problem is: a line and column of text, or a byte of a binary file.
@@ -273,7 +288,7 @@ fn unreadable(source: &Source, e: RecordError) -> Checked {
         column: place.column,
         byte: place.byte,
     };
-    Checked { row, located: Some(e) }
+    Checked { row, located: Some(e), pick: None }
 }
 
 /// The text report of a record that is not ok.

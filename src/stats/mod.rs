@@ -6,6 +6,7 @@
 //! The opening names come from `src/stats/openings.txt` (see `src/stats/SOURCES.md`).
 
 mod groups;
+pub mod select;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
@@ -358,6 +359,16 @@ impl OpeningNames {
             .iter()
             .filter(|&&n| n <= moves.len())
             .find_map(|&n| self.lines.get(&canonical_codes(&moves[..n], &self.symmetries, 8)))
+            .map(String::as_str)
+    }
+
+    /// The names of every line that is a prefix of `moves`, up to the start's symmetries,
+    /// deepest first.
+    pub fn names_along<'a>(&'a self, moves: &'a [Move]) -> impl Iterator<Item = &'a str> + 'a {
+        self.lengths
+            .iter()
+            .filter(move |&&n| n <= moves.len())
+            .filter_map(move |&n| self.lines.get(&canonical_codes(&moves[..n], &self.symmetries, 8)))
             .map(String::as_str)
     }
 }

@@ -1,0 +1,311 @@
+//! Selecting records: the options every reading command shares (`--player`, `--year`,
+//! `--opening`, `--games`, `--unique`, ...). The workers judge each game by its facts
+//! ([`Selector::pick`]); the records' order decides the rest ([`Chooser::keep`]): their numbers,
+//! counted over all the inputs, and which of duplicate games comes first.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::core::{Game, Rules};
+use crate::notation::Record;
+use crate::notation::check::{self, Check, Status};
+use crate::notation::format::Format;
+use crate::stats::select::{Bounds, Opening, Selection};
+use crate::stats::{DEFAULT_DEPTH, Facts, Winner};
+
+/// Options that choose which records a command handles. A record that does not read is reported
+/// whatever they ask (it cannot be judged), unless `--games` leaves it out.
+#[derive(clap::Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Selecting records")]
+pub struct SelectArgs {
+    /// Only these records, numbered from 1 over all the inputs in order (`5`, `1-100`,
+    /// `3,10-20,500-`).
+    #[arg(long, value_name = "RANGES", value_delimiter = ',', allow_hyphen_values = true, value_parser = parse_numbers)]
+    pub games: Vec<Bounds<u64>>,
+    /// Games one of whose players' names holds TEXT, whatever the case (repeat for any of several).
+    #[arg(long, value_name = "TEXT")]
+    pub player: Vec<String>,
+    /// Games whose black player's name holds TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub black: Vec<String>,
+    /// Games whose white player's name holds TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub white: Vec<String>,
+    /// Games whose event or tournament holds TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub event: Vec<String>,
+    /// Games of these years (`2004`, `2000-2009`, `2010-`, `-1990`), from the date's first four
+    /// digits in a row.
+    #[arg(long, value_name = "YEARS", allow_hyphen_values = true, value_parser = Bounds::<u16>::parse)]
+    pub year: Option<Bounds<u16>>,
+    /// Games of so many discs placed (`60`, `20-40`, `-30`), up to the first illegal move.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = Bounds::<usize>::parse)]
+    pub moves: Option<Bounds<usize>>,
+    /// Finished games won by this side, or drawn (`black`, `white`, `draw`; several with commas).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub winner: Vec<WinnerArg>,
+    /// Records of this verdict (`ok`, `illegal`, `unfinished`, `result_mismatch`; several with
+    /// commas), as `kifu validate` gives it.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub status: Vec<StatusArg>,
+    /// Games that begin with these moves (`f5d6c3`), turned or mirrored by any symmetry of the
+    /// start position (so `e6f4c3` too).
+    #[arg(long, value_name = "MOVES", value_parser = Opening::parse)]
+    pub opening: Option<Opening>,
+    /// Games that follow a named line of standard Othello whose name holds TEXT (`tiger`, `rose`;
+    /// the names `kifu stats` gives).
+    #[arg(long, value_name = "TEXT")]
+    pub opening_name: Vec<String>,
+    /// Keep the games these criteria refuse instead (not `--games` or `--unique`).
+    #[arg(long)]
+    pub invert: bool,
+    /// Keep only the first of games that are the same moves from the same start, up to the
+    /// start's symmetries (the duplicates `kifu stats` lists).
+    #[arg(long)]
+    pub unique: bool,
+}
+
+/// A record number range, from 1.
+fn parse_numbers(text: &str) -> Result<Bounds<u64>, String> {
+    let bounds = Bounds::<u64>::parse(text)?;
+    if bounds.min == Some(0) || bounds.max == Some(0) {
+        return Err("records are numbered from 1".into());
+    }
+    Ok(bounds)
+}
+
+/// `--winner` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum WinnerArg {
+    /// Black won.
+    Black,
+    /// White won.
+    White,
+    /// A draw.
+    Draw,
+}
+
+/// `--status` values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum StatusArg {
+    /// Every move legal, the game over, its stored result right.
+    Ok,
+    /// A move is illegal.
+    Illegal,
+    /// Every move legal but the game is not over.
+    Unfinished,
+    /// The stored result disagrees with the board.
+    #[value(name = "result_mismatch", alias = "result-mismatch")]
+    ResultMismatch,
+}
+
+impl SelectArgs {
+    /// Whether any record may be left out (a criterion, `--games` or `--unique` given).
+    #[must_use]
+    pub fn any(&self) -> bool {
+        let (selector, _) = self.build();
+        selector.judging() || !self.games.is_empty()
+    }
+
+    /// The criteria, for the workers, and the chooser that keeps records in order.
+    #[must_use]
+    pub fn build(&self) -> (Selector, Chooser) {
+        let selection = Selection {
+            players: self.player.clone(),
+            black: self.black.clone(),
+            white: self.white.clone(),
+            events: self.event.clone(),
+            years: self.year,
+            moves: self.moves,
+            winners: self
+                .winner
+                .iter()
+                .map(|w| match w {
+                    WinnerArg::Black => Winner::Black,
+                    WinnerArg::White => Winner::White,
+                    WinnerArg::Draw => Winner::Draw,
+                })
+                .collect(),
+            statuses: self
+                .status
+                .iter()
+                .map(|s| match s {
+                    StatusArg::Ok => Status::Ok,
+                    StatusArg::Illegal => Status::Illegal,
+                    StatusArg::Unfinished => Status::Unfinished,
+                    StatusArg::ResultMismatch => Status::ResultMismatch,
+                })
+                .collect(),
+            opening: self.opening.clone(),
+            opening_names: self.opening_name.clone(),
+            invert: self.invert,
+        };
+        let judging = !selection.is_empty() || self.unique;
+        let chooser =
+            Chooser { games: self.games.clone(), unique: self.unique, seen: HashSet::new(), next: 0, refused: 0 };
+        (Selector { selection, judging }, chooser)
+    }
+}
+
+/// What makes two games the same game: the start's hash and the game's canonical hash.
+pub type GameKey = (u64, u64);
+
+/// What the criteria say of one game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Pick {
+    /// It meets them; duplicates share the key.
+    Kept(GameKey),
+    /// It does not.
+    Refused,
+}
+
+/// The criteria, shared by the workers.
+#[derive(Debug)]
+pub struct Selector {
+    selection: Selection,
+    /// Whether games are judged at all (criteria given, or `--unique`).
+    judging: bool,
+}
+
+impl Selector {
+    /// Whether games are judged at all: without criteria or `--unique`, a command need not
+    /// gather any facts.
+    #[must_use]
+    pub fn judging(&self) -> bool {
+        self.judging
+    }
+
+    /// Judges a game by the facts the command gathered.
+    #[must_use]
+    pub fn pick(&self, facts: &Facts, game: &Game) -> Pick {
+        if self.selection.matches(facts, game) {
+            Pick::Kept((facts.start_hash, facts.game_hash))
+        } else {
+            Pick::Refused
+        }
+    }
+
+    /// Judges a record read from a file of `format` under `rules`: `None` when no game is judged
+    /// or its game cannot be set up (a square off the board: the command reports it).
+    #[must_use]
+    pub fn pick_record(&self, record: &Record, rules: &Arc<Rules>, format: Format) -> Option<Pick> {
+        if !self.judging {
+            return None;
+        }
+        self.pick_checked(record, rules, &check::check(record, rules, format))
+    }
+
+    /// [`Selector::pick_record`] for a record the command has checked.
+    #[must_use]
+    pub fn pick_checked(&self, record: &Record, rules: &Arc<Rules>, check: &Check) -> Option<Pick> {
+        if !self.judging {
+            return None;
+        }
+        let game = record.game(rules.clone()).ok()?;
+        Some(self.pick(&Facts::new(record, &game, check, DEFAULT_DEPTH), &game))
+    }
+}
+
+/// The record numbers `--games` asks for (all when it is not given).
+#[derive(Clone, Debug)]
+pub struct Numbers(Vec<Bounds<u64>>);
+
+impl Numbers {
+    /// Whether the record with this 0-based number over all the inputs is asked for.
+    #[must_use]
+    pub fn contains(&self, index: u64) -> bool {
+        Numbers::contains_in(&self.0, index)
+    }
+
+    fn contains_in(games: &[Bounds<u64>], index: u64) -> bool {
+        games.is_empty() || games.iter().any(|b| b.contains(index + 1))
+    }
+}
+
+/// Keeps records in input order: those `--games` names, the games the workers kept, the first
+/// of duplicates with `--unique`; and counts the others.
+#[derive(Debug)]
+pub struct Chooser {
+    games: Vec<Bounds<u64>>,
+    unique: bool,
+    seen: HashSet<GameKey>,
+    next: u64,
+    /// Records left out so far.
+    pub refused: u64,
+}
+
+impl Chooser {
+    /// The record numbers `--games` asks for.
+    #[must_use]
+    pub fn numbers(&self) -> Numbers {
+        Numbers(self.games.clone())
+    }
+
+    /// Whether the next record in input order is kept, given what its worker found (`None` for a
+    /// record not judged: one that did not read, or every record when nothing is asked).
+    pub fn keep(&mut self, pick: Option<Pick>) -> bool {
+        let index = self.next;
+        self.next += 1;
+        self.keep_numbered(index, pick)
+    }
+
+    /// [`Chooser::keep`] for a record whose 0-based number the command knows (records it passed
+    /// over unread are not seen here).
+    pub fn keep_numbered(&mut self, index: u64, pick: Option<Pick>) -> bool {
+        let kept = Numbers::contains_in(&self.games, index)
+            && match pick {
+                None => true,
+                Some(Pick::Refused) => false,
+                Some(Pick::Kept(key)) => !self.unique || self.seen.insert(key),
+            };
+        self.refused += u64::from(!kept);
+        kept
+    }
+
+    /// `, N not selected` for a summary line, or nothing when every record was kept.
+    #[must_use]
+    pub fn summary(&self) -> String {
+        match self.refused {
+            0 => String::new(),
+            n => format!(", {n} not selected"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_duplicates_and_refusals_are_kept_in_order() {
+        let args = SelectArgs {
+            games: vec![Bounds { min: Some(2), max: Some(4) }, Bounds { min: Some(6), max: None }],
+            unique: true,
+            ..SelectArgs::default()
+        };
+        let (selector, mut chooser) = args.build();
+        assert!(selector.judging());
+        let picks = [
+            Some(Pick::Kept((1, 1))), // 1: not among the numbers
+            Some(Pick::Kept((1, 1))), // 2: the first of its game here
+            Some(Pick::Kept((1, 1))), // 3: a duplicate
+            None,                     // 4: did not read: reported
+            Some(Pick::Kept((1, 2))), // 5: not among the numbers
+            Some(Pick::Refused),      // 6
+            Some(Pick::Kept((1, 2))), // 7
+        ];
+        let kept: Vec<bool> = picks.into_iter().map(|p| chooser.keep(p)).collect();
+        assert_eq!(kept, [false, true, false, true, false, false, true]);
+        assert_eq!(chooser.refused, 4);
+        assert_eq!(chooser.summary(), ", 4 not selected");
+        assert!(parse_numbers("0-3").is_err());
+    }
+
+    #[test]
+    fn nothing_asked_judges_nothing() {
+        let (selector, mut chooser) = SelectArgs::default().build();
+        assert!(!selector.judging());
+        assert!(chooser.keep(None));
+        assert_eq!(chooser.summary(), "");
+    }
+}

@@ -1,0 +1,263 @@
+//! Choosing games: criteria over a game's [`Facts`] and moves (players, event, year, result,
+//! length, status, first moves up to the start's symmetries, named opening), all of which must
+//! hold. The command line adds what depends on the order of the records (their numbers, and
+//! keeping the first of duplicate games).
+
+use super::{Facts, OpeningNames, Winner, code, start_symmetries};
+use crate::core::{Game, Move};
+use crate::notation::check::Status;
+use crate::notation::{Record, transcript};
+
+/// An inclusive range with either end open (`2000-2009`, `40-`, `-20`, or one value).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Bounds<T> {
+    /// The smallest value kept.
+    pub min: Option<T>,
+    /// The largest value kept.
+    pub max: Option<T>,
+}
+
+impl<T: Copy + PartialOrd + std::str::FromStr> Bounds<T> {
+    /// Reads `A`, `A-B`, `A-` or `-B`.
+    ///
+    /// # Errors
+    /// What is wrong, for a value that is no number or a range whose end is below its start.
+    pub fn parse(text: &str) -> Result<Bounds<T>, String> {
+        let number = |s: &str| -> Result<Option<T>, String> {
+            let s = s.trim();
+            if s.is_empty() {
+                return Ok(None);
+            }
+            s.parse::<T>().map(Some).map_err(|_| format!("`{s}` is not a number"))
+        };
+        let bounds = match text.split_once(['-', '\u{2013}']) {
+            Some((a, b)) => Bounds { min: number(a)?, max: number(b)? },
+            None => {
+                let one = number(text)?;
+                if one.is_none() {
+                    return Err("an empty range: give A, A-B, A- or -B".into());
+                }
+                Bounds { min: one, max: one }
+            }
+        };
+        if let (Some(a), Some(b)) = (bounds.min, bounds.max)
+            && b < a
+        {
+            return Err(format!("`{}`: the range ends before it begins", text.trim()));
+        }
+        Ok(bounds)
+    }
+
+    /// Whether `value` is within.
+    pub fn contains(&self, value: T) -> bool {
+        self.min.is_none_or(|m| value >= m) && self.max.is_none_or(|m| value <= m)
+    }
+}
+
+/// Criteria a game must meet to be kept; an empty list or `None` asks nothing. Names and events
+/// match a part of the record's text, whatever the case; several given for one criterion match
+/// any of them.
+#[derive(Clone, Debug, Default)]
+pub struct Selection {
+    /// A player of either colour.
+    pub players: Vec<String>,
+    /// The black player.
+    pub black: Vec<String>,
+    /// The white player.
+    pub white: Vec<String>,
+    /// The event or tournament.
+    pub events: Vec<String>,
+    /// The year of the date.
+    pub years: Option<Bounds<u16>>,
+    /// Discs placed (passes left out), up to the first illegal move.
+    pub moves: Option<Bounds<usize>>,
+    /// The result of a finished game.
+    pub winners: Vec<Winner>,
+    /// The record's verdict.
+    pub statuses: Vec<Status>,
+    /// First moves the game begins with, up to the symmetries of its start.
+    pub opening: Option<Opening>,
+    /// A part of the name of a named line the game follows (standard Othello), whatever the case.
+    pub opening_names: Vec<String>,
+    /// Keep the games the criteria refuse instead.
+    pub invert: bool,
+}
+
+/// The first moves asked for, as written (squares are named under each game's rules).
+#[derive(Clone, Debug)]
+pub struct Opening {
+    text: String,
+    record: Record,
+}
+
+impl Opening {
+    /// Reads a transcript of first moves (`f5d6c3`, `F5 d6 C3`, `1. f5 d6`).
+    ///
+    /// # Errors
+    /// Where the moves do not read, or that none is given.
+    pub fn parse(text: &str) -> Result<Opening, String> {
+        let record = transcript::parse(text).map_err(|e| format!("`{text}`: {}", e.message))?;
+        if record.moves.is_empty() {
+            return Err(format!("`{text}` has no moves"));
+        }
+        Ok(Opening { text: text.trim().to_owned(), record })
+    }
+
+    /// The moves as given.
+    #[must_use]
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether `game` begins with these moves, turned or mirrored by a symmetry of its start.
+    fn begins(&self, game: &Game) -> bool {
+        let rules = game.rules();
+        let Ok(wanted) = self.record.moves_under(rules) else { return false };
+        let wanted: Vec<Move> = wanted.into_iter().filter(|m| *m != Move::Pass).collect();
+        let played: Vec<Move> = game.moves().iter().copied().filter(|m| *m != Move::Pass).take(wanted.len()).collect();
+        if played.len() < wanted.len() {
+            return false;
+        }
+        let size = rules.size();
+        start_symmetries(game).into_iter().any(|sym| {
+            played
+                .iter()
+                .zip(&wanted)
+                .all(|(&p, &w)| code(p, sym, size) == code(w, crate::core::Symmetry::Identity, size))
+        })
+    }
+}
+
+/// Whether `text` holds one of `parts`, whatever the case (true for no parts).
+fn holds_any(text: &str, parts: &[String]) -> bool {
+    if parts.is_empty() {
+        return true;
+    }
+    let text = text.to_lowercase();
+    parts.iter().any(|p| text.contains(&p.to_lowercase()))
+}
+
+impl Selection {
+    /// Whether no criterion is given (every game is kept).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.players.is_empty()
+            && self.black.is_empty()
+            && self.white.is_empty()
+            && self.events.is_empty()
+            && self.years.is_none()
+            && self.moves.is_none()
+            && self.winners.is_empty()
+            && self.statuses.is_empty()
+            && self.opening.is_none()
+            && self.opening_names.is_empty()
+    }
+
+    /// Whether the game meets every criterion (or, with `invert`, fails one); `facts` are the
+    /// game's (see [`Facts::new`]).
+    #[must_use]
+    pub fn matches(&self, facts: &Facts, game: &Game) -> bool {
+        self.meets(facts, game) != self.invert
+    }
+
+    fn meets(&self, facts: &Facts, game: &Game) -> bool {
+        let either = self.players.is_empty()
+            || holds_any(&facts.black_player, &self.players)
+            || holds_any(&facts.white_player, &self.players);
+        either
+            && holds_any(&facts.black_player, &self.black)
+            && holds_any(&facts.white_player, &self.white)
+            && holds_any(&facts.event, &self.events)
+            && self.years.is_none_or(|b| facts.year.is_some_and(|y| b.contains(y)))
+            && self.moves.is_none_or(|b| b.contains(facts.length))
+            && (self.winners.is_empty() || facts.result.is_some_and(|w| self.winners.contains(&w)))
+            && (self.statuses.is_empty() || self.statuses.contains(&facts.status))
+            && self.opening.as_ref().is_none_or(|o| o.begins(game))
+            && (self.opening_names.is_empty() || self.named(facts, game))
+    }
+
+    /// Whether a named line the game follows has one of the names asked for. Only games whose
+    /// facts name a line (standard Othello from its start) have any.
+    fn named(&self, facts: &Facts, game: &Game) -> bool {
+        if facts.opening_name.is_none() {
+            return false;
+        }
+        let placed: Vec<Move> = game.moves().iter().copied().filter(|m| *m != Move::Pass).collect();
+        OpeningNames::builtin().names_along(&placed).any(|name| holds_any(name, &self.opening_names))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Rules;
+    use crate::notation::check;
+    use crate::notation::format::Format;
+
+    fn game(text: &str) -> (Facts, Game) {
+        let record = crate::notation::pgn::parse(text).unwrap();
+        let rules = Rules::othello().shared();
+        let game = record.game(rules.clone()).unwrap();
+        let check = check::check(&record, &rules, Format::Pgn);
+        (Facts::new(&record, &game, &check, 6), game)
+    }
+
+    const TIGER: &str = "[Event \"Paris Open\"]\n[Date \"2004.05.01\"]\n[Black \"Tamenori, Hideshi\"]\n\
+        [White \"Shaman, Brian\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 *\n";
+
+    #[test]
+    fn bounds_read_every_form() {
+        assert_eq!(Bounds::<u16>::parse("2004"), Ok(Bounds { min: Some(2004), max: Some(2004) }));
+        assert_eq!(Bounds::<u16>::parse("2000-2009"), Ok(Bounds { min: Some(2000), max: Some(2009) }));
+        assert_eq!(Bounds::<u16>::parse("2000-"), Ok(Bounds { min: Some(2000), max: None }));
+        assert_eq!(Bounds::<u16>::parse("-1990"), Ok(Bounds { min: None, max: Some(1990) }));
+        assert!(Bounds::<u16>::parse("2009-2000").unwrap_err().contains("ends before it begins"));
+        assert!(Bounds::<u16>::parse("20x4").unwrap_err().contains("not a number"));
+        assert!(Bounds::<u16>::parse("").is_err());
+        assert!(Bounds::<usize>::parse("40-").unwrap().contains(60));
+        assert!(!Bounds::<usize>::parse("40-").unwrap().contains(39));
+    }
+
+    #[test]
+    fn names_events_and_years_match_parts_whatever_the_case() {
+        let (facts, game) = game(TIGER);
+        let keeps = |s: Selection| s.matches(&facts, &game);
+        assert!(keeps(Selection::default()));
+        assert!(keeps(Selection { players: vec!["shaman".into()], ..Selection::default() }));
+        assert!(keeps(Selection { players: vec!["nobody".into(), "TAMENORI".into()], ..Selection::default() }));
+        assert!(!keeps(Selection { black: vec!["shaman".into()], ..Selection::default() }));
+        assert!(keeps(Selection {
+            white: vec!["shaman".into()],
+            events: vec!["paris".into()],
+            ..Selection::default()
+        }));
+        assert!(keeps(Selection { years: Some(Bounds { min: Some(2000), max: None }), ..Selection::default() }));
+        assert!(!keeps(Selection { years: Some(Bounds { min: None, max: Some(2003) }), ..Selection::default() }));
+        assert!(!keeps(Selection {
+            winners: vec![Winner::Black, Winner::White, Winner::Draw],
+            ..Selection::default()
+        }));
+        assert!(keeps(Selection { statuses: vec![Status::Unfinished], ..Selection::default() }));
+        assert!(keeps(Selection { moves: Some(Bounds { min: Some(6), max: Some(6) }), ..Selection::default() }));
+        assert!(!keeps(Selection { players: vec!["shaman".into()], invert: true, ..Selection::default() }));
+    }
+
+    #[test]
+    fn openings_match_under_the_starts_symmetries() {
+        let (facts, game) = game(TIGER);
+        let opening = |text: &str| Selection { opening: Some(Opening::parse(text).unwrap()), ..Selection::default() };
+        assert!(opening("f5d6c3").matches(&facts, &game));
+        // The same line mirrored on the a1-h8 diagonal (c3 is on it).
+        assert!(opening("e6 f4 c3").matches(&facts, &game));
+        assert!(!opening("e6 f4 e3").matches(&facts, &game));
+        assert!(opening("1. F5 d6 2. C3 d3 3. C4 f4").matches(&facts, &game));
+        assert!(!opening("f5f6").matches(&facts, &game));
+        assert!(!opening("f5d6c3d3c4f4f6").matches(&facts, &game), "longer than the game");
+        assert!(Opening::parse("").is_err());
+        let named = |name: &str| Selection { opening_names: vec![name.into()], ..Selection::default() };
+        // The game follows the Perpendicular, then the Tiger; both names are along it.
+        assert!(named("tiger").matches(&facts, &game));
+        assert!(named("perpendicular").matches(&facts, &game));
+        assert!(!named("cow").matches(&facts, &game));
+    }
+}

@@ -1,0 +1,210 @@
+//! Selecting records (`--player`, `--year`, `--opening`, `--games`, `--unique`, ...) in every
+//! command that reads games: the records kept are checked against the unselected export's rows.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn kifu() -> Command {
+    Command::cargo_bin("kifu").unwrap()
+}
+
+fn data(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(path)
+}
+
+/// Runs kifu with `args` and `stdin`; returns stdout, stderr and the exit code.
+fn run(args: &[&str], stdin: &str) -> (String, String, i32) {
+    let out = kifu().args(args).write_stdin(stdin.as_bytes().to_vec()).output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// The games table of the 50 WTHOR games, unselected, as JSON rows.
+fn all_rows() -> Vec<Value> {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (out, _, code) = run(&["export", "-t", "games", "-f", "json", "-q", wtb.to_str().unwrap()], "");
+    assert_eq!(code, 0);
+    out.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// The game numbers `export` keeps with the selection `select`.
+fn selected(select: &[&str]) -> Vec<u64> {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let mut args = vec!["export", "-t", "games", "-f", "json", "-q", wtb.to_str().unwrap()];
+    args.extend_from_slice(select);
+    let (out, err, code) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["game"].as_u64().unwrap()).collect()
+}
+
+fn numbers_where(rows: &[Value], keep: impl Fn(&Value) -> bool) -> Vec<u64> {
+    rows.iter().filter(|r| keep(r)).map(|r| r["game"].as_u64().unwrap()).collect()
+}
+
+fn text(row: &Value, field: &str) -> String {
+    row[field].as_str().unwrap_or_default().to_lowercase()
+}
+
+#[test]
+fn names_results_and_lengths_keep_the_games_the_rows_say() {
+    let rows = all_rows();
+    assert_eq!(rows.len(), 50);
+    let halvorsen = numbers_where(&rows, |r| {
+        format!("{} {}", text(r, "black_player"), text(r, "white_player")).contains("halvorsen")
+    });
+    assert!(!halvorsen.is_empty() && halvorsen.len() < 50);
+    assert_eq!(selected(&["--player", "HALVORSEN"]), halvorsen);
+    assert_eq!(
+        selected(&["--black", "halvorsen"]),
+        numbers_where(&rows, |r| text(r, "black_player").contains("halvorsen"))
+    );
+    // Several values of one criterion: any of them.
+    let either = numbers_where(&rows, |r| {
+        let players = format!("{} {}", text(r, "black_player"), text(r, "white_player"));
+        players.contains("halvorsen") || players.contains("vecchi")
+    });
+    assert_eq!(selected(&["--player", "halvorsen", "--player", "vecchi"]), either);
+    // Criteria together: all of them.
+    assert_eq!(
+        selected(&["--player", "halvorsen", "--winner", "white"]),
+        numbers_where(&rows, |r| halvorsen.contains(&r["game"].as_u64().unwrap()) && text(r, "winner") == "white")
+    );
+    assert_eq!(
+        selected(&["--winner", "draw,black"]),
+        numbers_where(&rows, |r| matches!(text(r, "winner").as_str(), "draw" | "black"))
+    );
+    assert_eq!(selected(&["--moves", "-59"]), numbers_where(&rows, |r| r["moves"].as_str().unwrap().len() / 2 <= 59));
+    assert_eq!(selected(&["--year", "2004"]).len(), 50);
+    assert_eq!(selected(&["--year", "2005-"]), Vec::<u64>::new());
+    assert_eq!(selected(&["--event", "australian"]), numbers_where(&rows, |r| text(r, "event").contains("australian")));
+    // --invert keeps the others.
+    let others: Vec<u64> = (1..=50).filter(|n| !halvorsen.contains(n)).collect();
+    assert_eq!(selected(&["--player", "halvorsen", "--invert"]), others);
+    assert_eq!(selected(&["--status", "ok"]).len(), 50);
+    assert_eq!(selected(&["--status", "illegal,unfinished"]), Vec::<u64>::new());
+}
+
+#[test]
+fn openings_match_up_to_symmetry_and_by_name() {
+    let rows = all_rows();
+    // The 50 games all begin with f5 as WTHOR stores them; d6, f6 and f4 are the three replies.
+    let begins = |prefix: &str| numbers_where(&rows, |r| r["moves"].as_str().unwrap().starts_with(prefix));
+    let perpendicular = begins("f5d6");
+    assert!(!perpendicular.is_empty());
+    assert_eq!(selected(&["--opening", "f5d6"]), perpendicular);
+    // The same line turned by a symmetry of the start: c4e3 (the half turn), e6f4, d3c5.
+    assert_eq!(selected(&["--opening", "c4 e3"]), perpendicular);
+    assert_eq!(selected(&["--opening", "1. D3 c5"]), perpendicular);
+    assert_eq!(selected(&["--opening", "f5f6"]), begins("f5f6"));
+    let tiger = begins("f5d6c3d3c4");
+    assert_eq!(selected(&["--opening", "f5d6c3d3c4"]), tiger);
+    // Named lines: the Tiger and everything deeper in it.
+    assert_eq!(selected(&["--opening-name", "TIGER"]), tiger);
+    let (_, err, code) = run(&["export", "-t", "games", "--opening", "f5x9"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--opening"), "{err}");
+}
+
+#[test]
+fn numbers_count_over_all_the_inputs_and_duplicates_keep_the_first() {
+    // A game, the same game mirrored, another game, the first again: two games.
+    let first = "f5d6c3d3c4f4f6f3e6e7";
+    let mirrored = "e6f4c3c4d3d6f6c6f5g5";
+    let other = "f5f6e6f4e3";
+    let input = format!("{first}\n{mirrored}\n{other}\n{first}\n");
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--unique"], &input);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, format!("{first}\n{other}\n"));
+    assert!(err.contains("2 not selected"), "{err}");
+    // Numbered over all the inputs: stdin's 4 records then the file's 50.
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (out, err, code) =
+        run(&["export", "-t", "games", "-f", "json", "-", wtb.to_str().unwrap(), "--games", "2,4-5,54-"], &input);
+    assert_eq!(code, 0, "{err}");
+    let kept: Vec<(String, u64)> = out
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|r| (r["source"].as_str().unwrap().to_owned(), r["game"].as_u64().unwrap()))
+        .collect();
+    let file = wtb.to_str().unwrap().to_owned();
+    assert_eq!(kept, [("-".to_owned(), 2), ("-".to_owned(), 4), (file.clone(), 1), (file, 50)]);
+    let (_, err, code) = run(&["convert", "--to", "transcript", "--games", "0-3"], &input);
+    assert_eq!(code, 2);
+    assert!(err.contains("numbered from 1"), "{err}");
+}
+
+#[test]
+fn a_record_that_does_not_read_is_reported_whatever_is_asked() {
+    let input = "[Black \"Ann\"]\n1. f5 d6 *\n\n[Black \"Bob\"]\n1. f5 d6 z9 *\n\n[Black \"Cy\"]\n1. f5 f5 *\n";
+    // Bob's record does not read (z9 is no square: its game cannot be set up); Cy's has an
+    // illegal move, so it is judged, and refused.
+    let (out, err, code) = run(&["convert", "--from", "pgn", "--to", "transcript", "--player", "ann"], input);
+    assert_eq!(out, "f5d6\n");
+    assert!(err.contains("z9"), "{err}");
+    assert!(!err.contains("f5 is illegal") && !err.contains("illegal: "), "{err}");
+    assert_eq!(code, 1);
+    // Left out by --games, it is not reported.
+    let (out, err, code) = run(&["convert", "--from", "pgn", "--to", "transcript", "--games", "1"], input);
+    assert_eq!((out.as_str(), code), ("f5d6\n", 0), "{err}");
+}
+
+#[test]
+fn validate_stats_and_annotate_select_too() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let halvorsen = selected(&["--player", "halvorsen"]);
+    let (out, err, code) = run(&["validate", "-f", "csv", wtb, "--player", "halvorsen"], "");
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), halvorsen.len() + 1);
+    assert!(err.contains(&format!("{} not selected", 50 - halvorsen.len())), "{err}");
+    let (out, _, code) = run(&["stats", "-f", "json", wtb, "--player", "halvorsen"], "");
+    assert_eq!(code, 0);
+    let games = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).find(|r| r["name"] == "games").unwrap()
+        ["value"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(games, halvorsen.len() as u64);
+    // Annotate the first two of Halvorsen's games among records 1-10.
+    let among: Vec<u64> = halvorsen.iter().copied().filter(|&n| n <= 10).collect();
+    let (out, err, code) = run(
+        &[
+            "annotate",
+            "-f",
+            "csv",
+            "-t",
+            "games",
+            "--depth",
+            "1",
+            "--exact-empties",
+            "6",
+            wtb,
+            "--player",
+            "halvorsen",
+            "--games",
+            "1-10",
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<u64> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(games, among);
+    assert!(err.contains(&format!("{} not selected", 50 - among.len())), "{err}");
+}
+
+#[test]
+fn players_for_player_is_named_as_the_slip_it_is() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (_, err, code) = run(&["convert", "--to", "pgn", wtb.to_str().unwrap(), "--players", "tamenori"], "");
+    assert_eq!(code, 2);
+    assert!(
+        err.contains(
+            "cannot read tamenori (--players names a WTHOR players file; --player TEXT selects games by name)"
+        ),
+        "{err}"
+    );
+}
