@@ -105,6 +105,15 @@ fn openings_match_up_to_symmetry_and_by_name() {
     assert_eq!(selected(&["--opening", "f5d6c3d3c4"]), tiger);
     // Named lines: the Tiger and everything deeper in it.
     assert_eq!(selected(&["--opening-name", "TIGER"]), tiger);
+    // The Tiger's position is reached by a transposition too (c4 before c3).
+    let tiger_position = "------------------XO------XXX------OXX-----O-------------------- white";
+    let transposed = numbers_where(&rows, |r| {
+        let moves = r["moves"].as_str().unwrap();
+        moves.starts_with("f5d6c3d3c4") || moves.starts_with("f5d6c4d3c3")
+    });
+    assert!(transposed.len() > tiger.len());
+    assert_eq!(selected(&["--position", tiger_position]), transposed);
+    assert_eq!(selected(&["--position", &tiger_position.replace("white", "black")]), Vec::<u64>::new());
     let (_, err, code) = run(&["export", "-t", "games", "--opening", "f5x9"], "");
     assert_eq!(code, 2);
     assert!(err.contains("--opening"), "{err}");

@@ -10,7 +10,7 @@ use crate::core::{Game, Rules};
 use crate::notation::Record;
 use crate::notation::check::{self, Check, Status};
 use crate::notation::format::Format;
-use crate::stats::select::{Bounds, Opening, Selection};
+use crate::stats::select::{Bounds, Opening, Selection, Wanted};
 use crate::stats::{DEFAULT_DEPTH, Facts, Winner};
 
 /// Options that choose which records a command handles. A record that does not read is reported
@@ -56,6 +56,10 @@ pub struct SelectArgs {
     /// the names `kifu stats` gives).
     #[arg(long, value_name = "TEXT")]
     pub opening_name: Vec<String>,
+    /// Games that pass through this position (a board string: `---...OX... X`), or one a
+    /// symmetry of the board makes of it; with the side to move it gives, else either side.
+    #[arg(long, value_name = "BOARD", allow_hyphen_values = true, value_parser = Wanted::parse)]
+    pub position: Option<Wanted>,
     /// Keep the games these criteria refuse instead (not `--games` or `--unique`).
     #[arg(long)]
     pub invert: bool,
@@ -138,6 +142,7 @@ impl SelectArgs {
                 .collect(),
             opening: self.opening.clone(),
             opening_names: self.opening_name.clone(),
+            position: self.position.clone(),
             invert: self.invert,
         };
         let judging = !selection.is_empty() || self.unique;

@@ -4,9 +4,10 @@
 //! keeping the first of duplicate games).
 
 use super::{Facts, OpeningNames, Winner, code, start_symmetries};
-use crate::core::{Game, Move};
+use crate::core::{Color, Game, Move, Passes, Position, WideBits};
+use crate::notation::board::{self, Digits};
 use crate::notation::check::Status;
-use crate::notation::{Record, transcript};
+use crate::notation::{BoardSyntax, Record, transcript};
 
 /// An inclusive range with either end open (`2000-2009`, `40-`, `-20`, or one value).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -79,6 +80,8 @@ pub struct Selection {
     pub opening: Option<Opening>,
     /// A part of the name of a named line the game follows (standard Othello), whatever the case.
     pub opening_names: Vec<String>,
+    /// A position the game passes through, up to the board's symmetries.
+    pub position: Option<Wanted>,
     /// Keep the games the criteria refuse instead.
     pub invert: bool,
 }
@@ -128,6 +131,51 @@ impl Opening {
     }
 }
 
+/// A position asked for: a board (with the side to move, or either side when it gives none).
+#[derive(Clone, Debug)]
+pub struct Wanted {
+    board: BoardSyntax,
+}
+
+impl Wanted {
+    /// Reads a one-line board string (`---...OX--- X`, 0/1 digits or X/O letters), or a diagram.
+    ///
+    /// # Errors
+    /// Where the board does not read.
+    pub fn parse(text: &str) -> Result<Wanted, String> {
+        let record = board::parse(text, Digits::BlackWhite).map_err(|e| format!("`{}`: {}", text.trim(), e.message))?;
+        let board = record.start.ok_or_else(|| format!("`{}` is not a board", text.trim()))?;
+        Ok(Wanted { board })
+    }
+
+    /// Whether `game` passes through the position (before a move, or at its end, up to its
+    /// first illegal move), or one the board's symmetries make of it, with the side to move
+    /// the board gives.
+    fn reached(&self, game: &Game) -> bool {
+        let rules = game.rules();
+        if rules.size() != self.board.size {
+            return false;
+        }
+        let record = Record { start: Some(self.board.clone()), ..Record::default() };
+        let Ok(setup) = record.game(rules.clone()) else { return false };
+        let key = |p: &Position| -> (WideBits, WideBits) {
+            let (canonical, _) = p.canonical();
+            (canonical.discs_of(Color::Black), canonical.discs_of(Color::White))
+        };
+        let discs = |p: &Position| p.count(Color::Black) + p.count(Color::White);
+        let target = (discs(setup.start()), key(setup.start()));
+        let side = self.board.side;
+        let hit =
+            |p: &Position| discs(p) == target.0 && side.is_none_or(|s| p.side_to_move() == s) && key(p) == target.1;
+        let mut found = false;
+        let end = match game.replay_with(Passes::Implicit, |before, _, _| found = found || hit(before)) {
+            Ok(replay) => replay.position,
+            Err(e) => *e.position,
+        };
+        found || hit(&end)
+    }
+}
+
 /// Whether `text` holds one of `parts`, whatever the case (true for no parts).
 fn holds_any(text: &str, parts: &[String]) -> bool {
     if parts.is_empty() {
@@ -151,6 +199,7 @@ impl Selection {
             && self.statuses.is_empty()
             && self.opening.is_none()
             && self.opening_names.is_empty()
+            && self.position.is_none()
     }
 
     /// Whether the game meets every criterion (or, with `invert`, fails one); `facts` are the
@@ -174,6 +223,7 @@ impl Selection {
             && (self.statuses.is_empty() || self.statuses.contains(&facts.status))
             && self.opening.as_ref().is_none_or(|o| o.begins(game))
             && (self.opening_names.is_empty() || self.named(facts, game))
+            && self.position.as_ref().is_none_or(|p| p.reached(game))
     }
 
     /// Whether a named line the game follows has one of the names asked for. Only games whose
@@ -259,5 +309,28 @@ mod tests {
         assert!(named("tiger").matches(&facts, &game));
         assert!(named("perpendicular").matches(&facts, &game));
         assert!(!named("cow").matches(&facts, &game));
+    }
+
+    #[test]
+    fn positions_match_anywhere_in_the_game_up_to_symmetry() {
+        let (facts, game) = game(TIGER);
+        let at = |text: &str| Selection { position: Some(Wanted::parse(text).unwrap()), ..Selection::default() };
+        // After f5 d6 c3 (white to move), and that board under each of the eight symmetries.
+        let record = crate::notation::transcript::parse("f5d6c3").unwrap();
+        let after3 = record.resolve(crate::core::Rules::othello().shared()).unwrap().end;
+        for sym in crate::core::Symmetry::ALL {
+            let board = after3.transformed(sym).unwrap().board_string();
+            assert!(at(&format!("{board} O")).matches(&facts, &game), "{sym:?}");
+            assert!(at(&board).matches(&facts, &game), "either side when none is given");
+            assert!(!at(&format!("{board} X")).matches(&facts, &game), "the other side to move");
+        }
+        // The start, and the end of the record.
+        let start = game.start().board_string();
+        assert!(at(&start).matches(&facts, &game));
+        let end = game.replay(Passes::Implicit).unwrap().position.board_string();
+        assert!(at(&end).matches(&facts, &game));
+        // The start with one disc turned: no game of this record passes through it.
+        assert!(!at(&start.replacen('X', "O", 1)).matches(&facts, &game));
+        assert!(Wanted::parse("f5d6").is_err());
     }
 }
