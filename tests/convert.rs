@@ -158,6 +158,31 @@ fn wthor_keeps_names_ids_and_moves() {
 }
 
 #[test]
+fn wthor_holds_places_whatever_the_row_numbering() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let (top, _, code) = convert(&[wtb, "--to", "transcript", "-q"], b"");
+    assert_eq!(code, 0);
+    // Read with ranks counted from the bottom: the same games, their squares named from below.
+    let (bottom, _, code) = convert(&[wtb, "--to", "transcript", "-q", "--rules", "othello,rows=bottom"], b"");
+    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&bottom));
+    let flip = |line: &str| -> String {
+        line.as_bytes().chunks(2).map(|m| format!("{}{}", m[0] as char, (b'9' - m[1] + b'0') as char)).collect()
+    };
+    let (top, bottom) = (text(top), text(bottom));
+    assert_eq!(top.lines().map(flip).collect::<Vec<_>>(), bottom.lines().collect::<Vec<_>>());
+    // And back to WTHOR: the same places, byte for byte.
+    let dir = tempdir();
+    let back = dir.join("bottom.wtb");
+    let args =
+        ["--from", "transcript", "--rules", "othello,rows=bottom", "--to", "wthor", "-o", back.to_str().unwrap()];
+    let (_, err, code) = convert(&args, bottom.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (again, _, _) = convert(&[back.to_str().unwrap(), "--to", "transcript", "-q"], b"");
+    assert_eq!(text(again), top);
+}
+
+#[test]
 fn wthor_from_names_writes_name_files() {
     let dir = tempdir();
     let out = dir.join("club.wtb");

@@ -10,7 +10,7 @@ use anyhow::Context as _;
 use rayon::prelude::*;
 
 use super::progress::Progress;
-use crate::core::Rules;
+use crate::core::{RowNumbering, Rules};
 use crate::notation::board::Digits;
 use crate::notation::format::{self, Format, ReadOptions};
 use crate::notation::reader::{self, Body, FileError, RawRecord, ReadError, Reader, RecordError};
@@ -181,7 +181,7 @@ impl Source<'_> {
 
     /// Parses a record and finds its rules; the error is located in the file.
     pub fn read(&self, raw: &RawRecord) -> Result<(Record, Arc<Rules>), RecordError> {
-        let record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        let mut record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
         let rules = self.rules_for(&record).map_err(|(span, message)| {
             // Rules that do not read: at their text in the record, where it has it.
             let written = record.implied_spec().and_then(|spec| {
@@ -190,6 +190,11 @@ impl Source<'_> {
             });
             raw.error(self.name, written.unwrap_or(span), message)
         })?;
+        // WTHOR's squares are places, rank 1 on top: rules that count ranks from the bottom
+        // name them otherwise.
+        if self.format == Format::Wthor && rules.variant().rows == RowNumbering::Bottom {
+            record.flip_ranks(rules.size());
+        }
         Ok((record, rules))
     }
 

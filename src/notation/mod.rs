@@ -216,6 +216,19 @@ impl Record {
         Some(format!("WTHOR #{id}"))
     }
 
+    /// Names the moves' squares under the other row numbering of a board of `size` ranks (rank
+    /// `r` becomes `size + 1 - r`): the same places, as a format of physical squares (WTHOR,
+    /// rank 1 on top) meets rules that count ranks from the bottom.
+    pub fn flip_ranks(&mut self, size: u8) {
+        for token in &mut self.moves {
+            if let MoveSyntax::Square { rank, .. } = &mut token.mv
+                && (1..=size).contains(rank)
+            {
+                *rank = size + 1 - *rank;
+            }
+        }
+    }
+
     /// Sets a tag, replacing an earlier value of the same name.
     pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
         let value = value.into();

@@ -60,7 +60,8 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     if !own_start && !holds_start {
         return Err(ShapeError::Start(to));
     }
-    if to == Format::Wthor && *rules.variant() != Variant::default() {
+    // (The row numbering only names the squares: WTHOR holds the places.)
+    if to == Format::Wthor && rules.variant().with_rows_from_top() != Variant::default() {
         return Err(ShapeError::Rules(rules.variant().spec()));
     }
     // A transcript writes passes when asked to, and the logbook's colour signs show them (a
@@ -149,6 +150,11 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("ggf_type"));
     }
     counts_as_margin(&mut record, &resolved.end);
+    // WTHOR's squares are places, rank 1 on top.
+    let rules = resolved.start.rules();
+    if to == Format::Wthor && rules.variant().rows == crate::core::RowNumbering::Bottom {
+        record.flip_ranks(rules.size());
+    }
     if to == Format::Ggf {
         // GGS names every game's type, the standard one too (`TY[8]`).
         if record.tag("rules").is_none() && record.tag("ggf_type").is_none() {
