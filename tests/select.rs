@@ -217,3 +217,124 @@ fn players_for_player_is_named_as_the_slip_it_is() {
         "{err}"
     );
 }
+
+#[test]
+fn show_draws_the_first_record_kept_or_every_one() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let halvorsen = selected(&["--player", "halvorsen"]);
+    let dir = std::env::temp_dir().join(format!("kifu-select-show-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (_, err, code) = run(&["show", wtb, "--player", "halvorsen", "--all", "-o", dir.to_str().unwrap()], "");
+    assert_eq!(code, 0, "{err}");
+    let mut drawn: Vec<u64> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .map(|name| name.trim_start_matches("game-").trim_end_matches(".txt").parse().unwrap())
+        .collect();
+    drawn.sort_unstable();
+    assert_eq!(drawn, halvorsen);
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Without --all, the first one kept; --game N is record N.
+    let (first, _, code) = run(&["show", wtb, "--player", "halvorsen", "--color", "never"], "");
+    assert_eq!(code, 0);
+    let (numbered, _, _) = run(&["show", wtb, "--game", &halvorsen[0].to_string(), "--color", "never"], "");
+    assert_eq!(first, numbered);
+    assert!(first.to_lowercase().contains("halvorsen"));
+    let (_, err, code) = run(&["show", wtb, "--player", "nobody at all"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("no record is selected: 50 records read"), "{err}");
+}
+
+/// Runs `kifu annotate` fast (exact from 8 empties, depth 1 before) with `args`.
+fn annotate(args: &[&str]) -> (String, String, i32) {
+    let mut all = vec!["annotate", "--depth", "1", "--exact-empties", "8", "-j", "1", "-f", "csv", "-t", "games"];
+    all.extend_from_slice(args);
+    run(&all, "")
+}
+
+#[test]
+fn shards_of_a_selection_merge_with_selected() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let dir = std::env::temp_dir().join(format!("kifu-select-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let (whole, err, code) = annotate(&[wtb, "--player", "halvorsen", "--games", "2-20"]);
+    assert_eq!(code, 0, "{err}");
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let (_, err, code) = annotate(&[
+            wtb,
+            "--player",
+            "halvorsen",
+            "--games",
+            "2-20",
+            "--shard",
+            &shard,
+            "-o",
+            &path(&format!("s{k}.csv")),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let shards = [path("s1.csv"), path("s2.csv"), path("s3.csv")];
+    let (_, err, code) = run(&[&["merge"], &shards.each_ref().map(String::as_str)[..]].concat(), "");
+    assert_eq!(code, 2);
+    assert!(err.contains("need --selected"), "{err}");
+    let (merged, err, code) = run(&[&["merge", "--selected"], &shards.each_ref().map(String::as_str)[..]].concat(), "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resumed_run_remembers_the_games_it_kept() {
+    // A, B, then A mirrored: --unique keeps A and B.
+    let dir = std::env::temp_dir().join(format!("kifu-select-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.txt");
+    std::fs::write(&input, "f5d6c3d3c4f4f6f3e6e7\nf5f6e6f4e3\ne6f4c3c4d3d6f6c6f5g5\n").unwrap();
+    let out = dir.join("out.csv");
+    let (input, out_path) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let (whole, err, code) = annotate(&[input, "--unique"]);
+    assert_eq!((code, whole.lines().count()), (0, 3), "{err}");
+    // A run stopped after its first game: its output and journal, as an interrupted run leaves
+    // them (the settings line as this build writes it, read from its refusal of another).
+    let (partial, journal) = (dir.join("out.csv.partial"), dir.join("out.csv.partial.log"));
+    let entry = |next: usize, bytes: usize| format!("{{\"next\":{next},\"bytes\":{bytes},\"players\":[]}}\n");
+    std::fs::write(&partial, "").unwrap();
+    std::fs::write(&journal, format!("{{\"settings\":\"other\"}}\n{}", entry(0, 0))).unwrap();
+    let (_, err, _) = annotate(&[input, "--unique", "-o", out_path, "--resume"]);
+    let now = err.lines().find_map(|l| l.strip_prefix("  now:  ")).expect("the settings now").to_owned();
+    let mut lines = whole.split_inclusive('\n');
+    let (header, first) = (lines.next().unwrap(), lines.next().unwrap());
+    std::fs::write(&partial, format!("{header}{first}")).unwrap();
+    let settings = serde_json::json!({ "settings": now }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{}{}", entry(0, header.len()), entry(1, header.len() + first.len())))
+        .unwrap();
+    let (_, err, code) = annotate(&[input, "--unique", "-o", out_path, "--resume"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), whole, "the mirrored A is still a duplicate");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_game_with_its_pass_written_is_the_same_game_without() {
+    let rows = all_rows();
+    let passing = rows.iter().find(|r| r["passes"].as_u64() > Some(0)).expect("a game with a pass");
+    let n = passing["game"].to_string();
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (pgn, _, _) = run(&["convert", wtb.to_str().unwrap(), "--games", &n, "--to", "pgn", "-q"], "");
+    let (transcript, _, _) = run(&["convert", wtb.to_str().unwrap(), "--games", &n, "--to", "transcript", "-q"], "");
+    assert!(pgn.contains(" -- ") && !transcript.contains("pass"), "{pgn}{transcript}");
+    let dir = std::env::temp_dir().join(format!("kifu-select-pass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b) = (dir.join("g.pgn"), dir.join("g.txt"));
+    std::fs::write(&a, pgn).unwrap();
+    std::fs::write(&b, transcript).unwrap();
+    let (out, err, code) =
+        run(&["export", "-t", "games", "-f", "json", a.to_str().unwrap(), b.to_str().unwrap(), "--unique"], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

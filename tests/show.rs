@@ -477,3 +477,31 @@ fn a_kifu_of_a_bare_position_reads_back_with_its_side() {
     let out = kifu().args(["convert", "--to", "board", "-q"]).write_stdin(shown).output().unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), board);
 }
+
+#[test]
+fn hide_moves_draws_a_puzzle_without_its_answers() {
+    let (shown, err, code) = run(&["show", "--color", "never"], "f5d6c3\n");
+    assert_eq!(code, 0, "{err}");
+    let (puzzle, err, code) = run(&["show", "--color", "never", "--hide-moves"], "f5d6c3\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(shown.contains("legal moves:") && !puzzle.contains("legal moves:"), "{puzzle}");
+    // The legal moves' dots become empty squares; nothing else changes.
+    assert_eq!(
+        shown
+            .replace(" .", " -")
+            .replace("].", "]-")
+            .lines()
+            .filter(|l| !l.starts_with("legal moves"))
+            .collect::<Vec<_>>(),
+        puzzle.lines().collect::<Vec<_>>()
+    );
+    let (svg, _, _) = run(&["show", "-f", "svg", "--hide-moves"], "f5d6c3\n");
+    let (marked, _, _) = run(&["show", "-f", "svg"], "f5d6c3\n");
+    assert!(svg.matches("<circle").count() < marked.matches("<circle").count());
+    // It reads back as the same position.
+    let back = kifu().args(["convert", "--to", "board"]).write_stdin(puzzle.into_bytes()).output().unwrap();
+    let board = String::from_utf8(back.stdout).unwrap();
+    assert!(board.starts_with("------------------X"), "{board}");
+    let (_, _, code) = run(&["show", "--hide-moves", "--kifu"], "f5d6c3\n");
+    assert_eq!(code, 2);
+}

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -324,6 +325,24 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut lost_rules = LostRules::default();
     let first = sink.next;
     let (selector, mut chooser) = args.select.build();
+    if first > 0 && args.select.unique {
+        // The games kept before the interruption are duplicates' firsts for the rest too.
+        let refused = chooser.refused;
+        let mut index = 0u64;
+        let _ = records::scan(&args.input, |source, item| {
+            if index >= first {
+                return Ok(ControlFlow::Break(()));
+            }
+            if range.contains(&index) {
+                let read = item.ok().and_then(|raw| source.read(&raw).ok());
+                let pick = read.and_then(|(record, rules)| selector.pick_record(&record, &rules, source.format));
+                chooser.keep_numbered(index, pick);
+            }
+            index += 1;
+            Ok(ControlFlow::Continue(()))
+        })?;
+        chooser.refused = refused;
+    }
     let numbers = chooser.numbers();
     // Records --games leaves out are passed over unread, and counted here.
     let unnumbered = AtomicU64::new(0);

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use super::records::{self, InputArgs, Source};
+use super::select::SelectArgs;
 use super::{Output, Status};
 use crate::core::{Color, Game, Move, Passes, Position};
 use crate::engine::generic;
@@ -27,8 +28,9 @@ pub struct Args {
     /// What to read: game records, board strings or diagrams.
     #[command(flatten)]
     pub input: InputArgs,
-    /// The record to show, 1-based, counted over all the inputs (default: the first).
-    #[arg(long, short, conflicts_with = "all", value_parser = clap::value_parser!(u64).range(1..))]
+    /// The record to show, 1-based, counted over all the inputs (default: the first, or the
+    /// first the selection keeps).
+    #[arg(long, short, conflicts_with_all = ["all", "games"], value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
     /// Show every record; with -o, DIR gets one file per record (game-0001.svg, ...).
     #[arg(long)]
@@ -45,6 +47,10 @@ pub struct Args {
     /// 8x8 are scored by the slower generic engine.
     #[arg(long, conflicts_with = "kifu")]
     pub annotate: bool,
+    /// No legal-move marks and no list of the legal moves: a position to solve, for a puzzle
+    /// sheet.
+    #[arg(long, conflicts_with_all = ["kifu", "annotate"])]
+    pub hide_moves: bool,
     /// With --annotate: solve exactly up to this many empty squares [default: 18; 14 for other
     /// variants].
     #[arg(long, requires = "annotate")]
@@ -72,6 +78,9 @@ pub struct Args {
     /// Write here instead of stdout (with --all: a folder, one file per record).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Which records: the first one kept is shown, or with --all every one.
+    #[command(flatten)]
+    pub select: SelectArgs,
 }
 
 /// `--format` values.
@@ -128,7 +137,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         output => Sink::One(Output::open(output)?),
     };
-    let wanted = args.game.unwrap_or(1);
+    // `--game N` is `--games N`: the first record kept is shown.
+    let mut select = args.select.clone();
+    if let Some(n) = args.game {
+        select.games = vec![crate::stats::select::Bounds { min: Some(n), max: Some(n) }];
+    }
+    let (selector, mut chooser) = select.build();
     let settings =
         Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10), probcut };
     let mut scorer = args.annotate.then(|| {
@@ -140,7 +154,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
     let problems = records::scan(&args.input, |source, item| {
         seen += 1;
-        if !args.all && seen != wanted {
+        let pick = match &item {
+            Ok(raw) if selector.judging() => {
+                source.read(raw).ok().and_then(|(record, rules)| selector.pick_record(&record, &rules, source.format))
+            }
+            _ => None,
+        };
+        if !chooser.keep(pick) {
             return Ok(ControlFlow::Continue(()));
         }
         match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut())) {
@@ -168,8 +188,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(if args.all { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
     problems.warn("kifu show");
-    if !args.all && seen < wanted {
+    if let Some(wanted) = args.game.filter(|&n| seen < n) {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
+    }
+    if shown + failed == 0 && select.any() {
+        anyhow::bail!("no record is selected: {} read", super::counted(seen, "record"));
     }
     // An output file is only put in place when something was drawn.
     if let (Sink::One(out), true) = (sink, shown > 0) {
@@ -250,6 +273,9 @@ fn draw(
         let ply = (total > 0).then_some((to, total));
         let mut diagram = Diagram::position(position, ply, last, scores.as_deref());
         diagram.notes.extend(note);
+        if args.hide_moves {
+            diagram.hide_legal_moves();
+        }
         diagram
     };
     (diagram.players, diagram.title) = heading(&resolved.record);

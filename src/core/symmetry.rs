@@ -148,6 +148,30 @@ impl Position {
         self.canonical_by_transforming()
     }
 
+    /// The discs of a canonical image without building it, as words: on 8x8 bitboards the
+    /// smallest (black, white) pair of bitboards over the symmetries, then zeros; else the wide
+    /// cells of [`Position::canonical`], black's then white's. Positions of one board have equal
+    /// words exactly when a symmetry maps the discs of one onto the other's.
+    #[must_use]
+    pub fn canonical_words(&self) -> [u64; 8] {
+        let masks = self.rules().bitboard_masks().filter(|_| self.rules().size() == 8);
+        if let (Some([black, white]), Some((playable, _))) = (self.bitboards(), masks) {
+            let on = |s: Symmetry, b: u64| s.apply_bitboard(Bitboard(b)).0;
+            // (The smallest bitboards: a representative of the symmetries' images, if not the
+            // one Position::canonical builds.)
+            let (black, white) = Symmetry::ALL
+                .iter()
+                .filter(|&&s| on(s, playable) == playable)
+                .map(|&s| (on(s, black), on(s, white)))
+                .min()
+                .unwrap_or((black, white));
+            return [black, white, 0, 0, 0, 0, 0, 0];
+        }
+        let (canonical, _) = self.canonical();
+        let (black, white) = (canonical.discs_of(Color::Black).0, canonical.discs_of(Color::White).0);
+        [black[0], black[1], black[2], black[3], white[0], white[1], white[2], white[3]]
+    }
+
     /// [`Position::canonical`] by building every transformed position (the slow twin).
     fn canonical_by_transforming(&self) -> (Position, Symmetry) {
         let key = |p: &Position| (p.discs_of(Color::Black), p.discs_of(Color::White));

@@ -3,10 +3,10 @@
 
 use serde::Serialize;
 
-use crate::core::{Color, Game, Move, Passes, Position, Symmetry, Variant, preserves_start};
+use crate::core::{Color, Game, Move, Passes, Position, Variant};
 use crate::notation::Record;
 use crate::notation::check::Check;
-use crate::stats::OpeningNames;
+use crate::stats::{OpeningNames, Trail};
 
 /// One game.
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -129,6 +129,7 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         .collect();
     let (mut max_flipped, mut corners, mut first_corner_ply, mut ply) = (0, [0u32; 2], None, 0usize);
     let corner_cells = rules.corners();
+    let trail = Trail::of(game);
     let _ = game.replay_with(Passes::Implicit, |before, mv, flipped| {
         ply += 1;
         max_flipped = max_flipped.max(flipped);
@@ -161,8 +162,8 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         stored_result: check.stored.clone().unwrap_or_default(),
         theoretical: tag("theoretical").trim().trim_start_matches('+').parse().ok(),
         status: check.status.name(),
-        opening: opening_name(game, check.plies),
-        canonical_hash: format!("{:016x}", canonical_hash(game, check.plies)),
+        opening: opening_name(game, &trail),
+        canonical_hash: format!("{:016x}", trail.last()),
     }
 }
 
@@ -197,35 +198,20 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
 }
 
 /// The opening name of a standard game from the standard start (empty otherwise or unnamed).
-fn opening_name(game: &Game, plies: usize) -> String {
+fn opening_name(game: &Game, trail: &Trail) -> String {
     let rules = game.rules();
     if rules.variant().with_rows_from_top() != Variant::default() || *game.start() != Position::start(rules.clone()) {
         return String::new();
     }
-    let placements: Vec<Move> =
-        game.moves()[..plies.min(game.moves().len())].iter().copied().filter(|m| *m != Move::Pass).collect();
-    OpeningNames::builtin().name(&placements).unwrap_or_default().to_owned()
+    OpeningNames::builtin().name(trail).unwrap_or_default().to_owned()
 }
 
-/// FNV-1a over the smallest of the move lists the start position's symmetries make of the first
-/// `plies` moves.
+/// The canonical hash of a game: its [`Trail`]'s last, up to its first illegal move (the same
+/// for games one another turned or mirrored at any move, and with or without their passes
+/// written).
 #[must_use]
-pub fn canonical_hash(game: &Game, plies: usize) -> u64 {
-    let rules = game.rules();
-    let size = rules.size();
-    let moves = &game.moves()[..plies.min(game.moves().len())];
-    let code = |m: &Move, sym: Symmetry| match m {
-        Move::Pass => 255u8,
-        Move::Place(sq) => sym.apply(*sq, size).index(),
-    };
-    let best = Symmetry::ALL
-        .iter()
-        .filter(|&&sym| preserves_start(sym, rules) && *game.start() == Position::start(rules.clone()))
-        .chain(std::iter::once(&Symmetry::Identity))
-        .map(|&sym| moves.iter().map(|m| code(m, sym)).collect::<Vec<u8>>())
-        .min()
-        .unwrap_or_default();
-    best.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+pub fn canonical_hash(game: &Game) -> u64 {
+    Trail::of(game).last()
 }
 
 /// The per-move rows of a game, up to its first illegal move; `status` is the game's.
@@ -319,7 +305,9 @@ mod tests {
             "a1 at move 50"
         );
         assert!(row.max_flipped >= Some(1));
-        assert_eq!(row.opening, "Diagonal", "f5f6e6f4: the diagonal opening");
+        // The table writes the Bat `F5f6E6d6C5e3E7`: after f5f6e6 the board is symmetric, and
+        // f4 e3 c5 g5 is d6 c5 e3 e7 mirrored.
+        assert_eq!(row.opening, "Bat, Cow Bat, Cambridge");
     }
 
     #[test]

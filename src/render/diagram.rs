@@ -5,6 +5,9 @@
 use crate::core::{Color, Move, Position, Square};
 use crate::engine::scores::MoveScore;
 
+/// How the note listing the legal moves begins.
+const LEGAL_MOVES: &str = "legal moves: ";
+
 /// A score shown on a legal move's square.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Score {
@@ -103,6 +106,17 @@ impl Diagram {
         self.cells[usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file())]
     }
 
+    /// The position without its hints, for a puzzle: the legal moves neither marked on their
+    /// squares nor listed.
+    pub fn hide_legal_moves(&mut self) {
+        for cell in &mut self.cells {
+            if matches!(cell, Cell::Legal(_)) {
+                *cell = Cell::Empty;
+            }
+        }
+        self.notes.retain(|note| !note.starts_with(LEGAL_MOVES));
+    }
+
     /// A position: its discs with the last move marked (`last`: the move and who played it),
     /// its legal moves marked, with their scores when given, and notes on the side to move, the
     /// disc counts, the ply (`ply`: the plies played and the game's plies), the last move and
@@ -184,7 +198,7 @@ impl Diagram {
                 if position.legal_moves().contains(&crate::core::Move::Pass) {
                     moves.push("pass".into());
                 }
-                diagram.notes.push(format!("legal moves: {}", moves.join(" ")));
+                diagram.notes.push(format!("{LEGAL_MOVES}{}", moves.join(" ")));
             }
             _ => {}
         }

@@ -17,7 +17,6 @@ use groups::Groups;
 use serde_json::Value;
 
 use crate::core::{Color, Game, Move, Passes, Position, Rules, Symmetry, Variant, preserves_start};
-use crate::export::canonical_hash;
 use crate::notation::check::{Check, Status};
 use crate::notation::{Record, transcript};
 
@@ -54,12 +53,12 @@ impl Winner {
     }
 }
 
-/// A game's first moves, up to the symmetries of its start position.
+/// A game's first moves, up to the board's symmetries at every move.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Opening {
-    /// What identifies the opening: a hash of the rules and start position, and the smallest of
-    /// the move-code sequences the start's symmetries make of the moves (passes left out).
-    pub key: (u64, Vec<u8>),
+    /// What identifies the opening: a hash of the rules and start position, and the [`Trail`]'s
+    /// hash after the moves (the positions they pass through, each up to symmetry).
+    pub key: (u64, u64),
     /// The moves as a compact transcript, turned by a symmetry of the start so that the first
     /// move is `f5` when it can be.
     pub moves: String,
@@ -101,8 +100,9 @@ pub struct Facts {
     pub event: String,
     /// The year: the first four digits in a row of the date.
     pub year: Option<u16>,
-    /// The canonical game hash of [`canonical_hash`] (the same for games one another turned or
-    /// mirrored by a symmetry of the start).
+    /// The canonical game hash of [`canonical_hash`]: the [`Trail`]'s last (the same for games
+    /// one another turned or mirrored, at the start or later, and with or without their passes
+    /// written).
     pub game_hash: u64,
     /// A hash of the rules and the start position (games are only duplicates from the same start).
     pub start_hash: u64,
@@ -113,6 +113,8 @@ pub struct Facts {
     pub opening: Opening,
     /// The name of the deepest named line that is a prefix of the whole game.
     pub opening_name: Option<&'static str>,
+    /// The positions the game passes through (up to its first illegal move).
+    pub trail: Trail,
 }
 
 impl Facts {
@@ -169,10 +171,12 @@ impl Facts {
         let standard = spec == "othello" && symmetries.len() == STANDARD_SYMMETRIES;
         let names = OpeningNames::builtin();
         let prefix = &placed[..depth.min(placed.len())];
+        let trail = Trail::of(game);
+        let opening_trail = trail.cut(depth);
         let opening = Opening {
-            key: (start_hash, canonical_codes(prefix, &symmetries, rules.size())),
+            key: (start_hash, opening_trail.last()),
             moves: display(prefix, &symmetries, rules.size()),
-            name: if standard { names.name(prefix) } else { None },
+            name: if standard { names.name(&opening_trail) } else { None },
         };
         Facts {
             status: check.status,
@@ -194,11 +198,12 @@ impl Facts {
             white_player: record.name_or_number("white").unwrap_or_default(),
             event: record.name_or_number("event").unwrap_or_default(),
             year: record.tag("date").and_then(year),
-            game_hash: canonical_hash(game, check.plies),
+            game_hash: trail.last(),
             start_hash,
             final_hash,
             opening,
-            opening_name: if standard { names.name(&placed) } else { None },
+            opening_name: if standard { names.name(&trail) } else { None },
+            trail,
         }
     }
 }
@@ -242,13 +247,70 @@ fn code(mv: Move, sym: Symmetry, size: u8) -> u8 {
     }
 }
 
-/// The smallest of the move-code sequences the symmetries make of `moves`.
-fn canonical_codes(moves: &[Move], symmetries: &[Symmetry], size: u8) -> Vec<u8> {
-    symmetries
-        .iter()
-        .map(|&sym| moves.iter().map(|&m| code(m, sym, size)).collect::<Vec<u8>>())
-        .min()
-        .unwrap_or_default()
+/// The positions a game passes through, each up to the board's symmetries, hashed in turn:
+/// entry `k` hashes the canonical forms (discs and side to move) of the start and of the
+/// positions after each of the first `k` moves. A forced pass, written or not, is no move here
+/// (a voluntary one is), so games written with and without their passes, or turned or mirrored
+/// at the start or at any later move (after `f5f6e6`, `d6` is `f4` mirrored), have one trail.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Trail {
+    hashes: Vec<u64>,
+}
+
+impl Trail {
+    /// The trail of a game, up to its first illegal move.
+    #[must_use]
+    pub fn of(game: &Game) -> Trail {
+        // Each word (the discs, then the side to move) multiplied in, with the high bits
+        // folded down so that every square reaches every bit.
+        let step = |h: u64, p: &Position| {
+            let words = p.canonical_words().into_iter().chain([p.side_to_move().index() as u64]);
+            words.fold(h, |h, w| {
+                let h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                h ^ (h >> 29)
+            })
+        };
+        let mut hashes = vec![step(FNV_START, game.start())];
+        // A move's position is hashed when the next move (or the end) shows it.
+        let mut pending = false;
+        let end = match game.replay_with(Passes::Implicit, |before, mv, _| {
+            if std::mem::take(&mut pending) {
+                hashes.push(step(*hashes.last().expect("the start's"), before));
+            }
+            pending = mv != Move::Pass || before.has_placement();
+        }) {
+            Ok(replay) => replay.position,
+            Err(e) => *e.position,
+        };
+        if pending {
+            hashes.push(step(*hashes.last().expect("the start's"), &end));
+        }
+        Trail { hashes }
+    }
+
+    /// The moves it counts (placements and voluntary passes).
+    #[must_use]
+    pub fn moves(&self) -> usize {
+        self.hashes.len() - 1
+    }
+
+    /// The hash after the first `k` moves, if the game has so many.
+    #[must_use]
+    pub fn at(&self, k: usize) -> Option<u64> {
+        self.hashes.get(k).copied()
+    }
+
+    /// The hash after every move.
+    #[must_use]
+    pub fn last(&self) -> u64 {
+        *self.hashes.last().expect("a trail has its start")
+    }
+
+    /// The trail of the first `k` moves.
+    #[must_use]
+    pub fn cut(&self, k: usize) -> Trail {
+        Trail { hashes: self.hashes[..=k.min(self.moves())].to_vec() }
+    }
 }
 
 /// The moves as a compact transcript with rank 1 on top (games of either row numbering share
@@ -279,12 +341,10 @@ fn fnv<'a>(start: u64, parts: impl IntoIterator<Item = &'a [u8]>) -> u64 {
 /// A table of named opening lines, matched up to the symmetries of the standard start.
 #[derive(Clone, Debug, Default)]
 pub struct OpeningNames {
-    /// Canonical move codes of each line, and its name.
-    lines: HashMap<Vec<u8>, String>,
+    /// The [`Trail`] hash of each line (from the standard start), and its name.
+    lines: HashMap<u64, String>,
     /// The distinct line lengths, longest first.
     lengths: Vec<usize>,
-    /// The symmetries of the standard start.
-    symmetries: Vec<Symmetry>,
 }
 
 impl OpeningNames {
@@ -296,7 +356,6 @@ impl OpeningNames {
     /// legal from the standard start, or that has no name.
     pub fn parse(text: &str) -> Result<OpeningNames, String> {
         let rules = Rules::othello().shared();
-        let symmetries: Vec<Symmetry> = Symmetry::ALL.into_iter().filter(|&s| preserves_start(s, &rules)).collect();
         let mut table = OpeningNames::default();
         for (i, line) in text.lines().enumerate() {
             let line = line.trim();
@@ -318,14 +377,12 @@ impl OpeningNames {
             let moves = record.moves_under(&rules).map_err(|k| at(format!("move {} is not a square", k + 1)))?;
             let game = Game::new(rules.clone()).with_moves(moves.iter().copied());
             game.replay(Passes::Explicit).map_err(|e| at(format!("move {} is illegal: {}", e.ply, e.reason)))?;
-            let key = canonical_codes(&moves, &symmetries, 8);
             if !table.lengths.contains(&moves.len()) {
                 table.lengths.push(moves.len());
             }
-            table.lines.entry(key).or_insert(name);
+            table.lines.entry(Trail::of(&game).last()).or_insert(name);
         }
         table.lengths.sort_unstable_by(|a, b| b.cmp(a));
-        table.symmetries = symmetries;
         Ok(table)
     }
 
@@ -351,25 +408,16 @@ impl OpeningNames {
         self.lines.is_empty()
     }
 
-    /// The name of the deepest line that is a prefix of `moves` (placements of standard Othello
-    /// from the standard start) up to the start's symmetries.
+    /// The name of the deepest line a game's [`trail`](Trail) follows (standard Othello from
+    /// the standard start; transpositions are other lines).
     #[must_use]
-    pub fn name(&self, moves: &[Move]) -> Option<&str> {
-        self.lengths
-            .iter()
-            .filter(|&&n| n <= moves.len())
-            .find_map(|&n| self.lines.get(&canonical_codes(&moves[..n], &self.symmetries, 8)))
-            .map(String::as_str)
+    pub fn name(&self, trail: &Trail) -> Option<&str> {
+        self.lengths.iter().find_map(|&n| self.lines.get(&trail.at(n)?)).map(String::as_str)
     }
 
-    /// The names of every line that is a prefix of `moves`, up to the start's symmetries,
-    /// deepest first.
-    pub fn names_along<'a>(&'a self, moves: &'a [Move]) -> impl Iterator<Item = &'a str> + 'a {
-        self.lengths
-            .iter()
-            .filter(move |&&n| n <= moves.len())
-            .filter_map(move |&n| self.lines.get(&canonical_codes(&moves[..n], &self.symmetries, 8)))
-            .map(String::as_str)
+    /// The names of every line the trail follows, deepest first.
+    pub fn names_along<'a>(&'a self, trail: &'a Trail) -> impl Iterator<Item = &'a str> + 'a {
+        self.lengths.iter().filter_map(move |&n| self.lines.get(&trail.at(n)?)).map(String::as_str)
     }
 }
 
@@ -541,7 +589,7 @@ pub struct Summary {
     /// The sum of the first corner plies, and the games with a corner move.
     pub first_corner: (u64, u64),
     /// Games per opening key.
-    pub openings: HashMap<(u64, Vec<u8>), OpeningTally>,
+    pub openings: HashMap<(u64, u64), OpeningTally>,
     /// Games per name of the deepest named line each game follows.
     pub named: HashMap<&'static str, Tally>,
     /// Games per player name.
@@ -595,7 +643,7 @@ impl Summary {
             self.first_corner.0 += p as u64;
             self.first_corner.1 += 1;
         }
-        let opening = self.openings.entry(facts.opening.key.clone()).or_insert_with(|| OpeningTally {
+        let opening = self.openings.entry(facts.opening.key).or_insert_with(|| OpeningTally {
             moves: facts.opening.moves.clone(),
             name: facts.opening.name,
             tally: Tally::default(),
@@ -860,9 +908,40 @@ mod tests {
         assert_eq!(OpeningNames::builtin().len(), 86, "no two lines are one line under symmetry");
         // The line whose name follows one space only.
         let twenty = transcript::parse("F5d6C3d3C4f4C5b3C2b4E3e6C6f6A5a4B5a6D7c7").unwrap();
-        let moves = twenty.moves_under(&Rules::othello()).unwrap();
-        assert_eq!(OpeningNames::builtin().name(&moves), Some("20-move opening"));
+        let game = twenty.game(Rules::othello().shared()).unwrap();
+        assert_eq!(OpeningNames::builtin().name(&Trail::of(&game)), Some("20-move opening"));
     }
+
+    #[test]
+    fn lines_match_by_the_positions_they_pass_through() {
+        // The table writes the Buffalo `F5f6E6d6C3`; after f5f6e6 the board is symmetric in the
+        // a1-h8 diagonal, so players (and WTHOR) write it f5f6e6f4c3, the rest mirrored.
+        assert_eq!(facts("f5f6e6d6c3").opening_name, Some("Buffalo, Kenichi Variation"));
+        assert_eq!(facts("f5f6e6f4c3").opening_name, Some("Buffalo, Kenichi Variation"));
+        assert_eq!(facts("f5f6e6f4e3").opening_name, Some("Cow"));
+        assert_eq!(facts("f5f6e6d6c5e3").opening.key, facts("f5f6e6f4e3c5").opening.key);
+        assert_eq!(facts("f5f6e6d6c5e3").game_hash, facts("f5f6e6f4e3c5").game_hash);
+        // A transposition is another line.
+        assert_eq!(facts("f5d6c3d3c4").opening_name, Some("Tiger"));
+        assert_ne!(facts("f5d6c4d3c3").opening_name, Some("Tiger"));
+    }
+
+    #[test]
+    fn a_game_written_with_its_passes_has_the_trail_of_one_written_without() {
+        let rules = Rules::othello().shared();
+        let game = |text: &str| crate::notation::pgn::parse(text).unwrap().game(rules.clone()).unwrap();
+        let (with, without) = (game(&format!("{PASSING} *")), game(&format!("{} *", PASSING.replace(" --", ""))));
+        assert_ne!(with.moves().len(), without.moves().len(), "one writes its pass");
+        assert_eq!(Trail::of(&with), Trail::of(&without));
+        assert_eq!(Trail::of(&with).moves(), 60);
+    }
+
+    /// The first game of WTH_2004 with a pass (white's, after black's h8), as `kifu convert --to
+    /// pgn` writes it.
+    const PASSING: &str = "1. f5 f6 2. e6 f4 3. e3 c5 4. g5 g4 5. g3 d6 6. e7 f3 7. e2 d7 8. c4 d3 9. f7 \
+        c6 10. c8 f2 11. b5 b6 12. c7 d1 13. a6 b4 14. a3 h3 15. b3 a5 16. c3 a4 17. d2 e1 18. c2 h6 19. g6 e8 \
+        20. f8 g8 21. h5 h4 22. c1 h7 23. d8 b8 24. b7 b1 25. b2 a1 26. a2 a8 27. a7 g7 28. h8 -- 29. h2 g2 \
+        30. h1 g1 31. f1";
 
     #[test]
     fn a_game_is_named_by_its_deepest_line_under_symmetry() {

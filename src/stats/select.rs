@@ -3,8 +3,8 @@
 //! hold. The command line adds what depends on the order of the records (their numbers, and
 //! keeping the first of duplicate games).
 
-use super::{Facts, OpeningNames, Winner, code, start_symmetries};
-use crate::core::{Color, Game, Move, Passes, Position, WideBits};
+use super::{Facts, OpeningNames, Trail, Winner};
+use crate::core::{Color, Game, Passes, Position, WideBits};
 use crate::notation::board::{self, Digits};
 use crate::notation::check::Status;
 use crate::notation::{BoardSyntax, Record, transcript};
@@ -112,22 +112,19 @@ impl Opening {
         &self.text
     }
 
-    /// Whether `game` begins with these moves, turned or mirrored by a symmetry of its start.
-    fn begins(&self, game: &Game) -> bool {
+    /// Whether `game` (whose trail is `trail`) begins with these moves: passes through the same
+    /// positions, each up to the board's symmetries (turned or mirrored at the start, or later
+    /// where the position allows it).
+    fn begins(&self, game: &Game, trail: &Trail) -> bool {
         let rules = game.rules();
         let Ok(wanted) = self.record.moves_under(rules) else { return false };
-        let wanted: Vec<Move> = wanted.into_iter().filter(|m| *m != Move::Pass).collect();
-        let played: Vec<Move> = game.moves().iter().copied().filter(|m| *m != Move::Pass).take(wanted.len()).collect();
-        if played.len() < wanted.len() {
+        let line = Game::from_position(game.start().clone()).with_moves(wanted);
+        // Moves that do not replay from the game's start begin no game of it.
+        if line.replay(Passes::Implicit).is_err() {
             return false;
         }
-        let size = rules.size();
-        start_symmetries(game).into_iter().any(|sym| {
-            played
-                .iter()
-                .zip(&wanted)
-                .all(|(&p, &w)| code(p, sym, size) == code(w, crate::core::Symmetry::Identity, size))
-        })
+        let line = Trail::of(&line);
+        trail.at(line.moves()) == Some(line.last())
     }
 }
 
@@ -221,19 +218,16 @@ impl Selection {
             && self.moves.is_none_or(|b| b.contains(facts.length))
             && (self.winners.is_empty() || facts.result.is_some_and(|w| self.winners.contains(&w)))
             && (self.statuses.is_empty() || self.statuses.contains(&facts.status))
-            && self.opening.as_ref().is_none_or(|o| o.begins(game))
-            && (self.opening_names.is_empty() || self.named(facts, game))
+            && self.opening.as_ref().is_none_or(|o| o.begins(game, &facts.trail))
+            && (self.opening_names.is_empty() || self.named(facts))
             && self.position.as_ref().is_none_or(|p| p.reached(game))
     }
 
     /// Whether a named line the game follows has one of the names asked for. Only games whose
     /// facts name a line (standard Othello from its start) have any.
-    fn named(&self, facts: &Facts, game: &Game) -> bool {
-        if facts.opening_name.is_none() {
-            return false;
-        }
-        let placed: Vec<Move> = game.moves().iter().copied().filter(|m| *m != Move::Pass).collect();
-        OpeningNames::builtin().names_along(&placed).any(|name| holds_any(name, &self.opening_names))
+    fn named(&self, facts: &Facts) -> bool {
+        facts.opening_name.is_some()
+            && OpeningNames::builtin().names_along(&facts.trail).any(|name| holds_any(name, &self.opening_names))
     }
 }
 
