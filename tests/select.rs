@@ -338,3 +338,24 @@ fn a_game_with_its_pass_written_is_the_same_game_without() {
     assert_eq!(out.lines().count(), 1, "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn criteria_that_keep_nothing_are_warned_of() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    for (option, value, warning) in [
+        ("--opening", "f5f5", "--opening f5f5: not a beginning of standard Othello"),
+        ("--opening-name", "zzz", "--opening-name zzz: no named line holds it"),
+    ] {
+        let (out, err, code) = run(&["convert", wtb, "--to", "transcript", option, value], "");
+        assert_eq!((out.as_str(), code), ("", 0));
+        assert!(err.contains(warning), "{err}");
+    }
+    let (out, err, _) = run(&["convert", wtb, "--to", "transcript", "--invert"], "");
+    assert_eq!(out.lines().count(), 50);
+    assert!(err.contains("--invert with no criteria"), "{err}");
+    // The records that do not read, alone.
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--status", "parse_error"], "f5d6\nf5z9\n");
+    assert_eq!((out.as_str(), code), ("", 1));
+    assert!(err.contains("`z9` is not a move") && err.contains("1 not selected"), "{err}");
+}

@@ -11,7 +11,7 @@ use crate::notation::Record;
 use crate::notation::check::{self, Check, Status};
 use crate::notation::format::Format;
 use crate::stats::select::{Bounds, Opening, Selection, Wanted};
-use crate::stats::{DEFAULT_DEPTH, Facts, Winner};
+use crate::stats::{DEFAULT_DEPTH, Facts, OpeningNames, Winner};
 
 /// Options that choose which records a command handles. A record that does not read is reported
 /// whatever they ask (it cannot be judged), unless `--games` leaves it out.
@@ -44,8 +44,8 @@ pub struct SelectArgs {
     /// Finished games won by this side, or drawn (`black`, `white`, `draw`; several with commas).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub winner: Vec<WinnerArg>,
-    /// Records of this verdict (`ok`, `illegal`, `unfinished`, `result_mismatch`; several with
-    /// commas), as `kifu validate` gives it.
+    /// Records of this verdict (`ok`, `illegal`, `unfinished`, `result_mismatch`, `parse_error`;
+    /// several with commas), as `kifu validate` gives it.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub status: Vec<StatusArg>,
     /// Games that begin with these moves (`f5d6c3`), turned or mirrored by any symmetry of the
@@ -101,20 +101,34 @@ pub enum StatusArg {
     /// The stored result disagrees with the board.
     #[value(name = "result_mismatch", alias = "result-mismatch")]
     ResultMismatch,
+    /// The record does not read (it is reported, and other records are left out).
+    #[value(name = "parse_error", alias = "parse-error")]
+    ParseError,
 }
 
 impl SelectArgs {
     /// Whether any record may be left out (a criterion, `--games` or `--unique` given).
     #[must_use]
     pub fn any(&self) -> bool {
-        let (selector, _) = self.build();
-        selector.judging() || !self.games.is_empty()
+        !self.selection().is_empty() || self.unique || !self.games.is_empty()
     }
 
-    /// The criteria, for the workers, and the chooser that keeps records in order.
+    /// The criteria, for the workers, and the chooser that keeps records in order; criteria
+    /// that can keep nothing, or change nothing, are warned of on stderr.
     #[must_use]
     pub fn build(&self) -> (Selector, Chooser) {
-        let selection = Selection {
+        let selection = self.selection();
+        for warning in warnings(&selection) {
+            stderr!("kifu: warning: {warning}");
+        }
+        let judging = !selection.is_empty() || self.unique;
+        let chooser =
+            Chooser { games: self.games.clone(), unique: self.unique, seen: HashSet::new(), next: 0, refused: 0 };
+        (Selector { selection, judging }, chooser)
+    }
+
+    fn selection(&self) -> Selection {
+        Selection {
             players: self.player.clone(),
             black: self.black.clone(),
             white: self.white.clone(),
@@ -138,18 +152,40 @@ impl SelectArgs {
                     StatusArg::Illegal => Status::Illegal,
                     StatusArg::Unfinished => Status::Unfinished,
                     StatusArg::ResultMismatch => Status::ResultMismatch,
+                    StatusArg::ParseError => Status::ParseError,
                 })
                 .collect(),
             opening: self.opening.clone(),
             opening_names: self.opening_name.clone(),
             position: self.position.clone(),
             invert: self.invert,
-        };
-        let judging = !selection.is_empty() || self.unique;
-        let chooser =
-            Chooser { games: self.games.clone(), unique: self.unique, seen: HashSet::new(), next: 0, refused: 0 };
-        (Selector { selection, judging }, chooser)
+        }
     }
+}
+
+/// What is odd about the criteria: a beginning standard Othello cannot play, an opening name
+/// the table does not have, `--invert` with nothing to invert.
+fn warnings(selection: &Selection) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if let Some(opening) = &selection.opening
+        && !opening.plays_in_standard_othello()
+    {
+        warnings.push(format!(
+            "--opening {}: not a beginning of standard Othello from its start: only games of other rules or starts can match",
+            opening.text()
+        ));
+    }
+    for name in &selection.opening_names {
+        if !OpeningNames::builtin().has_name_holding(name) {
+            warnings.push(format!(
+                "--opening-name {name}: no named line holds it (the names are in src/stats/openings.txt): no game matches"
+            ));
+        }
+    }
+    if selection.invert && selection.is_empty() {
+        warnings.push("--invert with no criteria to invert: every record is kept".to_owned());
+    }
+    warnings
 }
 
 /// What makes two games the same game: the start's hash and the game's canonical hash.

@@ -100,7 +100,7 @@ pub struct Facts {
     pub event: String,
     /// The year: the first four digits in a row of the date.
     pub year: Option<u16>,
-    /// The canonical game hash of [`canonical_hash`]: the [`Trail`]'s last (the same for games
+    /// The canonical game hash of [`canonical_hash`](crate::export::canonical_hash): the [`Trail`]'s last (the same for games
     /// one another turned or mirrored, at the start or later, and with or without their passes
     /// written).
     pub game_hash: u64,
@@ -413,6 +413,13 @@ impl OpeningNames {
     #[must_use]
     pub fn name(&self, trail: &Trail) -> Option<&str> {
         self.lengths.iter().find_map(|&n| self.lines.get(&trail.at(n)?)).map(String::as_str)
+    }
+
+    /// Whether a line's name holds `part`, whatever the case.
+    #[must_use]
+    pub fn has_name_holding(&self, part: &str) -> bool {
+        let part = part.to_lowercase();
+        self.lines.values().any(|name| name.to_lowercase().contains(&part))
     }
 
     /// The names of every line the trail follows, deepest first.

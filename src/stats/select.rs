@@ -112,6 +112,15 @@ impl Opening {
         &self.text
     }
 
+    /// Whether the moves replay in standard Othello from its start.
+    #[must_use]
+    pub fn plays_in_standard_othello(&self) -> bool {
+        let rules = crate::core::Rules::othello().shared();
+        self.record
+            .moves_under(&rules)
+            .is_ok_and(|moves| Game::new(rules.clone()).with_moves(moves).replay(Passes::Implicit).is_ok())
+    }
+
     /// Whether `game` (whose trail is `trail`) begins with these moves: passes through the same
     /// positions, each up to the board's symmetries (turned or mirrored at the start, or later
     /// where the position allows it).
