@@ -216,6 +216,10 @@ fn players_for_player_is_named_as_the_slip_it_is() {
         ),
         "{err}"
     );
+    // On other inputs the name files change nothing: said so.
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--players", "tamenori"], "f5d6\n");
+    assert_eq!((out.as_str(), code), ("f5d6\n", 0));
+    assert!(err.contains("--players tamenori is for WTHOR inputs, and none was read"), "{err}");
 }
 
 #[test]
@@ -358,4 +362,38 @@ fn criteria_that_keep_nothing_are_warned_of() {
     let (out, err, code) = run(&["convert", "--to", "transcript", "--status", "parse_error"], "f5d6\nf5z9\n");
     assert_eq!((out.as_str(), code), ("", 1));
     assert!(err.contains("`z9` is not a move") && err.contains("1 not selected"), "{err}");
+}
+
+#[test]
+fn unique_keeps_every_illegal_record_and_ignores_a_bare_invert() {
+    // The second record has an illegal move after the first's moves: not a duplicate of it.
+    let input = "f5d6c3d3c4\nf5d6c3d3c4a1\ne6f4c3c4d3\n";
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--unique"], input);
+    assert_eq!(out, "f5d6c3d3c4\n");
+    assert!(err.contains("a1") && err.contains("1 with errors"), "{err}");
+    assert_eq!(code, 1);
+    let (inverted, err, _) = run(&["convert", "--to", "transcript", "--unique", "--invert"], input);
+    assert_eq!(inverted, out, "{err}");
+    assert!(err.contains("--invert with no criteria to invert changes nothing"), "{err}");
+}
+
+#[test]
+fn shards_of_a_unique_selection_merge_into_one_run() {
+    // Games, then the same games turned: the duplicates fall in the second shard.
+    let dir = std::env::temp_dir().join(format!("kifu-select-unique-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("games.txt");
+    std::fs::write(&input, "f5d6c3d3c4f4f6\nf5f6e6f4e3c5\nc4e3f6e6f5c5c3\nd3c5f6f5e6\n").unwrap();
+    let input = input.to_str().unwrap();
+    let (whole, err, code) = annotate(&[input, "--unique"]);
+    assert_eq!((code, whole.lines().count()), (0, 4), "{err}");
+    let path = |k: u32| dir.join(format!("s{k}.csv")).to_str().unwrap().to_owned();
+    for k in 1..=2 {
+        let (_, err, code) = annotate(&[input, "--unique", "--shard", &format!("{k}/2"), "-o", &path(k)]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let (merged, err, code) = run(&["merge", "--selected", &path(1), &path(2)], "");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(merged, whole);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

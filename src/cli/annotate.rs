@@ -325,19 +325,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut lost_rules = LostRules::default();
     let first = sink.next;
     let (selector, mut chooser) = args.select.build();
-    if first > 0 && args.select.unique {
-        // The games kept before the interruption are duplicates' firsts for the rest too.
+    // The games kept before this run's first record (by earlier shards, or before an
+    // interruption) are the firsts of their duplicates for the rest too: judged again, in order.
+    let before = first.max(range.start);
+    if before > 0 && args.select.unique {
         let refused = chooser.refused;
         let mut index = 0u64;
         let _ = records::scan(&args.input, |source, item| {
-            if index >= first {
+            if index >= before {
                 return Ok(ControlFlow::Break(()));
             }
-            if range.contains(&index) {
-                let read = item.ok().and_then(|raw| source.read(&raw).ok());
-                let pick = read.and_then(|(record, rules)| selector.pick_record(&record, &rules, source.format));
-                chooser.keep_numbered(index, pick);
-            }
+            let read = item.ok().and_then(|raw| source.read(&raw).ok());
+            let pick = read.and_then(|(record, rules)| selector.pick_record(&record, &rules, source.format));
+            chooser.keep_numbered(index, pick);
             index += 1;
             Ok(ControlFlow::Continue(()))
         })?;

@@ -450,6 +450,7 @@ fn each_input(
     let rules_cache = Mutex::new(HashMap::new());
     let default_rules = Rules::othello().shared();
     let mut problems = Vec::new();
+    let mut wthor_read = false;
     check_readable(&inputs)?;
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
@@ -469,9 +470,23 @@ fn each_input(
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
         };
+        wthor_read |= header.is_some();
         if each(input, &source, reader, &mut problems)?.is_break() {
             break;
         }
+    }
+    // Name files for no WTHOR input: likely `--players NAME` for `--player NAME`. Said once
+    // (a command may read its inputs twice).
+    static WARNED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    let given = [("--players", &args.players), ("--tournaments", &args.tournaments)];
+    if let Some((option, Some(path))) = given.into_iter().find(|(_, p)| p.is_some())
+        && !wthor_read
+        && !WARNED.swap(true, std::sync::atomic::Ordering::Relaxed)
+    {
+        stderr!(
+            "kifu: warning: {option} {} is for WTHOR inputs, and none was read: it changes nothing (--player TEXT and --event TEXT select games by name)",
+            path.display()
+        );
     }
     Ok(FileProblems(problems))
 }

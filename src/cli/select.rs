@@ -183,7 +183,7 @@ fn warnings(selection: &Selection) -> Vec<String> {
         }
     }
     if selection.invert && selection.is_empty() {
-        warnings.push("--invert with no criteria to invert: every record is kept".to_owned());
+        warnings.push("--invert with no criteria to invert changes nothing".to_owned());
     }
     warnings
 }
@@ -194,8 +194,9 @@ pub type GameKey = (u64, u64);
 /// What the criteria say of one game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Pick {
-    /// It meets them; duplicates share the key.
-    Kept(GameKey),
+    /// It meets them; duplicates share the key (none for a game with an illegal move, which
+    /// is nobody's duplicate: `--unique` must not hide its error).
+    Kept(Option<GameKey>),
     /// It does not.
     Refused,
 }
@@ -220,7 +221,7 @@ impl Selector {
     #[must_use]
     pub fn pick(&self, facts: &Facts, game: &Game) -> Pick {
         if self.selection.matches(facts, game) {
-            Pick::Kept((facts.start_hash, facts.game_hash))
+            Pick::Kept((facts.status != Status::Illegal).then_some((facts.start_hash, facts.game_hash)))
         } else {
             Pick::Refused
         }
@@ -297,7 +298,7 @@ impl Chooser {
             && match pick {
                 None => true,
                 Some(Pick::Refused) => false,
-                Some(Pick::Kept(key)) => !self.unique || self.seen.insert(key),
+                Some(Pick::Kept(key)) => !self.unique || key.is_none_or(|key| self.seen.insert(key)),
             };
         self.refused += u64::from(!kept);
         kept
@@ -327,13 +328,13 @@ mod tests {
         let (selector, mut chooser) = args.build();
         assert!(selector.judging());
         let picks = [
-            Some(Pick::Kept((1, 1))), // 1: not among the numbers
-            Some(Pick::Kept((1, 1))), // 2: the first of its game here
-            Some(Pick::Kept((1, 1))), // 3: a duplicate
-            None,                     // 4: did not read: reported
-            Some(Pick::Kept((1, 2))), // 5: not among the numbers
-            Some(Pick::Refused),      // 6
-            Some(Pick::Kept((1, 2))), // 7
+            Some(Pick::Kept(Some((1, 1)))), // 1: not among the numbers
+            Some(Pick::Kept(Some((1, 1)))), // 2: the first of its game here
+            Some(Pick::Kept(Some((1, 1)))), // 3: a duplicate
+            None,                           // 4: did not read: reported
+            Some(Pick::Kept(Some((1, 2)))), // 5: not among the numbers
+            Some(Pick::Refused),            // 6
+            Some(Pick::Kept(Some((1, 2)))), // 7
         ];
         let kept: Vec<bool> = picks.into_iter().map(|p| chooser.keep(p)).collect();
         assert_eq!(kept, [false, true, false, true, false, false, true]);

@@ -87,10 +87,17 @@ pub struct Selection {
 }
 
 /// The first moves asked for, as written (squares are named under each game's rules).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Opening {
     text: String,
     record: Record,
+}
+
+impl std::fmt::Debug for Opening {
+    /// The moves as given (what `annotate --resume` compares and shows).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.text)
+    }
 }
 
 impl Opening {
@@ -138,9 +145,17 @@ impl Opening {
 }
 
 /// A position asked for: a board (with the side to move, or either side when it gives none).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Wanted {
+    text: String,
     board: BoardSyntax,
+}
+
+impl std::fmt::Debug for Wanted {
+    /// The board as given (what `annotate --resume` compares and shows).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.text)
+    }
 }
 
 impl Wanted {
@@ -151,7 +166,7 @@ impl Wanted {
     pub fn parse(text: &str) -> Result<Wanted, String> {
         let record = board::parse(text, Digits::BlackWhite).map_err(|e| format!("`{}`: {}", text.trim(), e.message))?;
         let board = record.start.ok_or_else(|| format!("`{}` is not a board", text.trim()))?;
-        Ok(Wanted { board })
+        Ok(Wanted { text: text.trim().to_owned(), board })
     }
 
     /// Whether `game` passes through the position (before a move, or at its end, up to its
@@ -212,7 +227,8 @@ impl Selection {
     /// game's (see [`Facts::new`]).
     #[must_use]
     pub fn matches(&self, facts: &Facts, game: &Game) -> bool {
-        self.meets(facts, game) != self.invert
+        // (No criteria: nothing to invert.)
+        self.is_empty() || self.meets(facts, game) != self.invert
     }
 
     fn meets(&self, facts: &Facts, game: &Game) -> bool {
