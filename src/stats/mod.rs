@@ -672,7 +672,11 @@ impl Summary {
         }
         if facts.length > 0 {
             let (source, index) = (u64::from(loc.0), loc.1 as u64);
-            self.same_game.push([facts.start_hash, facts.game_hash, source, index, 0])?;
+            // A game cut short by an illegal move is no game's duplicate (it would be one of
+            // every game that plays its legal beginning).
+            if facts.status != Status::Illegal {
+                self.same_game.push([facts.start_hash, facts.game_hash, source, index, 0])?;
+            }
             if facts.result.is_some() {
                 let word = game_word(facts.start_hash, facts.game_hash);
                 self.same_final.push([facts.final_hash, 0, source, index, word])?;
@@ -931,6 +935,17 @@ mod tests {
         // A transposition is another line.
         assert_eq!(facts("f5d6c3d3c4").opening_name, Some("Tiger"));
         assert_ne!(facts("f5d6c4d3c3").opening_name, Some("Tiger"));
+    }
+
+    #[test]
+    fn a_game_cut_short_by_an_illegal_move_is_no_duplicate() {
+        let mut summary = Summary::new();
+        for (i, text) in ["f5d6c3d3c4", "f5d6c3d3c4a1", "e6f4c3c4d3"].into_iter().enumerate() {
+            summary.add("x", i + 1, &facts(text)).unwrap();
+        }
+        let groups = summary.duplicate_games().unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].games.len(), 2, "the legal game and its mirror, not the illegal one");
     }
 
     #[test]
