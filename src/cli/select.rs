@@ -48,8 +48,8 @@ pub struct SelectArgs {
     /// several with commas), as `kifu validate` gives it.
     #[arg(long, value_enum, value_delimiter = ',')]
     pub status: Vec<StatusArg>,
-    /// Games that begin with these moves (`f5d6c3`), turned or mirrored by any symmetry of the
-    /// start position (so `e6f4c3` too).
+    /// Games that begin with these moves (`f5d6c3`): through the same positions, each up to the
+    /// board's symmetries (so `e6f4c3` too).
     #[arg(long, value_name = "MOVES", value_parser = Opening::parse)]
     pub opening: Option<Opening>,
     /// Games that follow a named line of standard Othello whose name holds TEXT (`tiger`, `rose`;
@@ -63,8 +63,9 @@ pub struct SelectArgs {
     /// Keep the games these criteria refuse instead (not `--games` or `--unique`).
     #[arg(long)]
     pub invert: bool,
-    /// Keep only the first of games that are the same moves from the same start, up to the
-    /// start's symmetries (the duplicates `kifu stats` lists).
+    /// Keep only the first of games that are the same game from the same start, position after
+    /// position up to the board's symmetries (the duplicates `kifu stats` lists); a game with an
+    /// illegal move is always kept.
     #[arg(long)]
     pub unique: bool,
 }
