@@ -32,7 +32,10 @@ impl<T: Copy + PartialOrd + std::str::FromStr> Bounds<T> {
             s.parse::<T>().map(Some).map_err(|_| format!("`{s}` is not a number"))
         };
         let bounds = match text.split_once(['-', '\u{2013}']) {
-            Some((a, b)) => Bounds { min: number(a)?, max: number(b)? },
+            Some((a, b)) => match (number(a)?, number(b)?) {
+                (None, None) => return Err("a range with neither end: give A, A-B, A- or -B".into()),
+                (min, max) => Bounds { min, max },
+            },
             None => {
                 let one = number(text)?;
                 if one.is_none() {
@@ -283,6 +286,7 @@ mod tests {
         assert!(Bounds::<u16>::parse("2009-2000").unwrap_err().contains("ends before it begins"));
         assert!(Bounds::<u16>::parse("20x4").unwrap_err().contains("not a number"));
         assert!(Bounds::<u16>::parse("").is_err());
+        assert!(Bounds::<u16>::parse("-").unwrap_err().contains("neither end"));
         assert!(Bounds::<usize>::parse("40-").unwrap().contains(60));
         assert!(!Bounds::<usize>::parse("40-").unwrap().contains(39));
     }
