@@ -4,7 +4,7 @@
 //! keeping the first of duplicate games).
 
 use super::{Facts, OpeningNames, Trail, Winner};
-use crate::core::{Color, Game, Passes, Position, WideBits};
+use crate::core::{Color, Game, Passes, Position};
 use crate::notation::board::{self, Digits};
 use crate::notation::check::Status;
 use crate::notation::{BoardSyntax, Record, transcript};
@@ -182,10 +182,7 @@ impl Wanted {
         }
         let record = Record { start: Some(self.board.clone()), ..Record::default() };
         let Ok(setup) = record.game(rules.clone()) else { return false };
-        let key = |p: &Position| -> (WideBits, WideBits) {
-            let (canonical, _) = p.canonical();
-            (canonical.discs_of(Color::Black), canonical.discs_of(Color::White))
-        };
+        let key = Position::canonical_words;
         let discs = |p: &Position| p.count(Color::Black) + p.count(Color::White);
         let target = (discs(setup.start()), key(setup.start()));
         let side = self.board.side;
