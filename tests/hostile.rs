@@ -149,7 +149,8 @@ fn a_wthor_file_too_short_for_its_header_is_a_file_problem_and_the_next_file_is_
         assert!(text.stdout.contains(&want), "{}", text.stdout);
         assert!(text.stderr.contains("50 games: 50 ok") && text.stderr.contains("; 1 file problem"), "{}", text.stderr);
         let stats = kifu(&["stats", bad.to_str().unwrap(), good.to_str().unwrap()]);
-        assert_eq!(stats.code, Some(0), "{}", stats.stderr);
+        // Games may be missing: exit 1 as for a record that does not read.
+        assert_eq!(stats.code, Some(1), "{}", stats.stderr);
         assert!(stats.stderr.contains(&want) && stats.stderr.contains("50 games, 0 not ok"), "{}", stats.stderr);
     }
 }
@@ -235,6 +236,50 @@ fn gzip_that_ends_early_keeps_the_records_before_and_the_next_file() {
     let run = kifu(&["validate", cut.to_str().unwrap()]);
     assert!(run.stdout.contains("the gzip data is damaged or cut short"), "{}", run.stdout);
     assert!(run.stdout.contains(&format!("cut.txt.gz: record {}", rows.len() - 1)), "{}", run.stdout);
+}
+
+/// A gzip file whose trailer (checksum and length) is cut off after the last record: every
+/// record is read and none is made up; the damage is a problem of the file (exit 1).
+#[test]
+fn gzip_cut_in_its_trailer_reads_every_record_and_no_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let gzip = |bytes: &[u8]| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut encoder, bytes).unwrap();
+        encoder.finish().unwrap()
+    };
+    let pgn = "[Event \"E\"]\n\n1. f5 d6 *\n\n[Event \"F\"]\n\n1. f5 d6 2. c3 *\n";
+    let ggf =
+        "(;GM[Othello]PC[x]BO[8 ---------------------------O*------*O--------------------------- *]B[f5]W[d6];)\n";
+    let cases: [(&str, Vec<u8>, usize); 4] = [
+        ("lines.txt.gz", gzipped_games(20), 20),
+        ("games.pgn.gz", gzip(pgn.as_bytes()), 2),
+        ("games.ggf.gz", gzip(ggf.repeat(3).as_bytes()), 3),
+        ("games.wtb.gz", gzip(&wthor_sample()), 50),
+    ];
+    for (name, gz, records) in cases {
+        for cut in [4, 8] {
+            let path = write(dir.path(), &format!("cut{cut}-{name}"), &gz[..gz.len() - cut]);
+            let (rows, run) = statuses(&[&path]);
+            assert_eq!(rows.len(), records, "{name} cut by {cut}: {rows:?}");
+            assert!(rows.iter().all(|(_, s)| s != "parse_error"), "{name} cut by {cut}: {rows:?}");
+            assert!(run.stderr.contains("the gzip data is damaged or cut short"), "{}", run.stderr);
+            let text = kifu(&["validate", path.to_str().unwrap()]);
+            assert!(text.stdout.contains(&format!("after record {records} (byte ")), "{}", text.stdout);
+            assert!(text.stderr.contains(&format!("{records} games")), "{}", text.stderr);
+        }
+    }
+    // Every command exits 1 on a damaged file, as on a record it could not read.
+    let path = dir.path().join("cut4-lines.txt.gz");
+    for command in
+        [&["stats", "-q"][..], &["export", "-q", "-t", "games"], &["convert", "-q", "--to", "pgn"], &["show", "--all"]]
+    {
+        let mut args = command.to_vec();
+        args.push(path.to_str().unwrap());
+        let run = kifu(&args);
+        assert_eq!(run.code, Some(1), "{command:?}: {}", run.stderr);
+        assert!(run.stderr.contains("warning: ") && run.stderr.contains("after record 20"), "{}", run.stderr);
+    }
 }
 
 /// A file cut inside its gzip header (an aborted download) is damaged, not empty.

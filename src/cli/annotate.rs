@@ -419,7 +419,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     )?;
     bar.finish_and_clear();
     chooser.refused += unnumbered.load(Ordering::Relaxed);
-    problems.warn("kifu annotate");
+    let damaged = problems.warn("kifu annotate");
     // As `kifu convert` does: rules given with --rules are known to the user.
     if args.input.rules.is_none()
         && let Some(to) = args.format.records()
@@ -438,7 +438,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             if resumed_from > 0 { format!("; resumed after record {resumed_from}") } else { String::new() },
         );
     }
-    Ok(if invalid > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if invalid + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {

@@ -96,7 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
     )?;
     progress.finish();
-    problems.warn("kifu convert");
+    let damaged = problems.warn("kifu convert");
     // Rules given with --rules are known to the user; rules read from the records may be news.
     if args.input.rules.is_none() {
         sink.lost_rules.warn("kifu convert", args.to);
@@ -111,7 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             chooser.summary()
         );
     }
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// Parses, judges (when records are selected), replays, shapes and (for text formats) writes

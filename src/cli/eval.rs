@@ -165,8 +165,8 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
             Ok(())
         },
     )?;
-    progress.suspend(|| problems.warn("kifu eval"));
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    let damaged = progress.suspend(|| problems.warn("kifu eval"));
+    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// Writes one row as CSV (no header), a JSON line or the given text.
@@ -231,7 +231,7 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
             Ok(())
         },
     )?;
-    progress.suspend(|| problems.warn("kifu eval"));
+    let damaged = progress.suspend(|| problems.warn("kifu eval"));
     if args.format == Format::Csv {
         writeln!(out, "empties,positions,mean_abs_error,mean_error,zero_abs_error,target_sd,correlation")?;
     }
@@ -262,5 +262,5 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
             )
         })?;
     }
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }

@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(())
     })?;
     progress.finish();
-    problems.warn("kifu export");
+    let damaged = problems.warn("kifu export");
     if let Some(at) = stop {
         // Dropping the output unfinished leaves no -o file behind.
         let left = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
@@ -158,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if invalid > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if invalid + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// The names of a table's columns.

@@ -189,7 +189,7 @@ fn openings(args: &Args) -> anyhow::Result<(Vec<Resolved>, u64)> {
     }
     let (mut openings, mut skipped) = (Vec::new(), 0);
     let progress = Progress::new(true, "reading");
-    records::for_each(
+    let problems = records::for_each(
         &args.input,
         &progress,
         |source, raw| {
@@ -209,8 +209,9 @@ fn openings(args: &Args) -> anyhow::Result<(Vec<Resolved>, u64)> {
             }
             Ok(())
         },
-    )?
-    .warn("kifu play");
+    )?;
+    // A damaged openings file counts as skipped openings (the run exits 1).
+    skipped += problems.warn("kifu play");
     Ok((openings, skipped))
 }
 

@@ -137,18 +137,23 @@ impl clap::builder::TypedValueParser for FormatParser {
     }
 }
 
-/// Problems with whole inputs met while reading (a WTHOR header's wrong game count), in input
-/// order; their records were all read and handed on. The command reports them.
+/// Problems with whole inputs met while reading (a WTHOR header's wrong game count, damaged
+/// gzip data after a record), in input order; the records read were all handed on. The command
+/// reports them.
 #[must_use = "the problems of the inputs must be reported"]
 #[derive(Debug, Default)]
 pub struct FileProblems(pub Vec<FileError>);
 
 impl FileProblems {
-    /// Prints each on stderr as a warning of `command` (`kifu stats`).
-    pub fn warn(self, command: &str) {
+    /// Prints each on stderr as a warning of `command` (`kifu stats`); returns how many are
+    /// damaged files (records may be missing: the command exits 1).
+    #[must_use = "a damaged input makes the run's exit status 1"]
+    pub fn warn(self, command: &str) -> u64 {
+        let damaged = self.0.iter().filter(|p| p.damaged).count() as u64;
         for problem in self.0 {
             stderr!("{command}: warning: {problem}");
         }
+        damaged
     }
 }
 

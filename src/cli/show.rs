@@ -187,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         Ok(if args.all { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
-    problems.warn("kifu show");
+    let damaged = problems.warn("kifu show");
     if let Some(wanted) = args.game.filter(|&n| seen < n) {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
     }
@@ -198,7 +198,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if let (Sink::One(out), true) = (sink, shown > 0) {
         out.finish()?;
     }
-    Ok(if failed > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// Where diagrams go: one output (stdout or a file), or a folder with a file per record.

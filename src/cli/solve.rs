@@ -237,7 +237,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         )
     })?;
     progress.finish();
-    problems.warn("kifu solve");
+    let damaged = problems.warn("kifu solve");
     nodes += engines.stopped_nodes.load(Ordering::Relaxed);
     out.finish()?;
     if !args.quiet {
@@ -254,7 +254,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if failed > 0 || differ > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + damaged > 0 || differ > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).

@@ -132,7 +132,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(())
     })?;
     progress.finish();
-    problems.warn("kifu stats");
+    let damaged = problems.warn("kifu stats");
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
@@ -155,7 +155,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if summary.status[0] == summary.games { Status::Ok } else { Status::SomeInvalid })
+    Ok(if summary.status[0] == summary.games && damaged == 0 { Status::Ok } else { Status::SomeInvalid })
 }
 
 /// Reads, replays and checks one record, gathers its facts and judges it (when records are

@@ -222,7 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         },
     )?;
     progress.finish();
-    problems.warn("kifu train");
+    let bad = bad + problems.warn("kifu train");
     if args.list_held_out {
         return list_held_out(&held, bad);
     }

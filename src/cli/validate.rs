@@ -149,7 +149,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 writeln!(out, "{problem}")?;
             }
         }
-        _ => problems.warn("kifu validate"),
+        _ => {
+            let _ = problems.warn("kifu validate");
+        }
     }
     let out = match sink {
         Sink::Lines(out, _) => out,

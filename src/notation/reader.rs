@@ -227,14 +227,17 @@ impl fmt::Display for RecordError {
 }
 
 /// A problem with a file as a whole, not with one of its records: the file disagrees with
-/// itself (a WTHOR header's game count against the games it holds). Its records are all handed
-/// out; the problem comes after the last.
+/// itself (a WTHOR header's game count against the games it holds), holds no record of its
+/// format, or its compressed data is damaged between two records. The records read are all
+/// handed out; the problem comes after the last.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct FileError {
     /// The file name as given.
     pub file: String,
     /// What is wrong.
     pub message: String,
+    /// Part of the file could not be read (damaged data), so records may be missing.
+    pub damaged: bool,
 }
 
 impl std::error::Error for FileError {}
@@ -324,6 +327,8 @@ pub struct Reader {
     in_comment: bool,
     /// Bracket scanner: text other than spaces was seen outside records.
     stray: bool,
+    /// A failed read lost text that was not part of a record yet.
+    lost_text: bool,
     done: bool,
 }
 
@@ -377,6 +382,7 @@ impl Reader {
             mid_line: false,
             in_comment: false,
             stray: false,
+            lost_text: false,
             done: false,
         };
         if let Some(e) = damaged {
@@ -407,13 +413,19 @@ impl Reader {
                     return Err(e);
                 }
                 // Bad data, not a failed read: this file's problem, and the next file is read.
-                reader.give_up(format!("too short for a WTHOR header of {} bytes: no game read", wthor::HEADER_LEN));
+                reader.give_up(
+                    format!("too short for a WTHOR header of {} bytes: no game read", wthor::HEADER_LEN),
+                    true,
+                );
                 return Ok(reader);
             }
             let header = wthor::Header::parse(&bytes);
             if !header.is_8x8() {
                 let size = header.board_size;
-                reader.give_up(format!("board-size byte {size} (only 8x8 WTHOR databases are read): no game read"));
+                reader.give_up(
+                    format!("board-size byte {size} (only 8x8 WTHOR databases are read): no game read"),
+                    false,
+                );
                 return Ok(reader);
             }
             reader.header = Some(header);
@@ -441,14 +453,15 @@ impl Reader {
     }
 
     /// Ends the file at once with a problem of the whole file (no record read).
-    fn give_up(&mut self, message: String) {
+    fn give_up(&mut self, message: String, damaged: bool) {
         self.done = true;
-        self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message })));
+        self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message, damaged })));
     }
 
     /// Ends the reading after a failed read and queues what to report: damaged compressed data
     /// is an error of the record being read (a whole record already gathered is handed out
-    /// first; one the bracket scanner had not closed is lost with the rest); anything else is
+    /// first; one the bracket scanner had not closed is lost with the rest), or of the file when
+    /// it comes between records (a gzip trailer cut off after the last record); anything else is
     /// the stream's error.
     fn fail(&mut self, e: io::Error) {
         self.done = true;
@@ -456,14 +469,23 @@ impl Reader {
             self.ready.push_back(Err(ReadError::Io(e)));
             return;
         }
-        if let Some(p) = self.pending.take()
-            && !matches!(self.split, Some(Split::Nested { .. }))
-        {
-            self.emit(p);
+        let nested = matches!(self.split, Some(Split::Nested { .. }));
+        let mut lost = std::mem::take(&mut self.lost_text) || (nested && self.nest.depth > 0);
+        match self.pending.take() {
+            Some(p) if !nested => self.emit(p),
+            Some(_) => lost = true,
+            None => {}
+        }
+        let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
+        if !lost && self.index > 0 {
+            // Nothing of a record was lost: a problem of the file, not one more record.
+            let (count, offset) = (self.index, self.offset);
+            let message = format!("after record {count} (byte {offset}): {message}");
+            self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message, damaged: true })));
+            return;
         }
         let record = self.index + 1;
         self.index += 1;
-        let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
         let error = RecordError { file: self.name.clone(), record, location: Location::Byte(self.offset), message };
         self.ready.push_back(Err(ReadError::Record(error)));
     }
@@ -472,6 +494,7 @@ impl Reader {
         let mut bytes = Vec::with_capacity(wthor::RECORD_LEN);
         match (&mut self.input).take(wthor::RECORD_LEN as u64).read_to_end(&mut bytes) {
             Err(e) => {
+                self.lost_text = !bytes.is_empty();
                 self.fail(e);
                 self.ready.pop_front()
             }
@@ -484,7 +507,7 @@ impl Reader {
                             "the header says the file holds {said} games, but it holds {} (every one is read)",
                             self.index
                         );
-                        ReadError::File(FileError { file: self.name.clone(), message })
+                        ReadError::File(FileError { file: self.name.clone(), message, damaged: false })
                     })
                     .map(Err)
             }
@@ -509,7 +532,13 @@ impl Reader {
         let mut bytes = Vec::new();
         let mut total = 0usize;
         loop {
-            let buf = self.input.fill_buf()?;
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) => {
+                    self.lost_text = bytes.iter().any(|b: &u8| !b.is_ascii_whitespace());
+                    return Err(e);
+                }
+            };
             if buf.is_empty() {
                 break;
             }
@@ -539,7 +568,13 @@ impl Reader {
         let mut bytes = std::mem::take(&mut self.carry);
         let mut newline = false;
         while bytes.len() < CHUNK {
-            let buf = self.input.fill_buf()?;
+            let buf = match self.input.fill_buf() {
+                Ok(buf) => buf,
+                Err(e) => {
+                    self.lost_text = bytes.iter().any(|b: &u8| !b.is_ascii_whitespace());
+                    return Err(e);
+                }
+            };
             if buf.is_empty() {
                 break;
             }
@@ -998,7 +1033,11 @@ impl Iterator for Reader {
                 if self.index == 0 && self.stray {
                     // Not an empty file: one of another kind, most likely.
                     let message = format!("no {} record in this file, only other text", self.format);
-                    self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message })));
+                    self.ready.push_back(Err(ReadError::File(FileError {
+                        file: self.name.clone(),
+                        message,
+                        damaged: false,
+                    })));
                 }
                 continue;
             }
