@@ -81,6 +81,14 @@ fn names_results_and_lengths_keep_the_games_the_rows_say() {
     assert_eq!(selected(&["--moves", "-59"]), numbers_where(&rows, |r| r["moves"].as_str().unwrap().len() / 2 <= 59));
     assert_eq!(selected(&["--year", "2004"]).len(), 50);
     assert_eq!(selected(&["--year", "2005-"]), Vec::<u64>::new());
+    // Several ranges: any of them, with commas or repeated.
+    assert_eq!(selected(&["--year", "-1990,2004"]).len(), 50);
+    assert_eq!(selected(&["--year", "2005-", "--year", "1990"]), Vec::<u64>::new());
+    let short_or_full = |r: &Value| {
+        let discs = r["moves"].as_str().unwrap().len() / 2;
+        discs <= 55 || discs == 60
+    };
+    assert_eq!(selected(&["--moves", "-55,60"]), numbers_where(&rows, short_or_full));
     assert_eq!(selected(&["--event", "australian"]), numbers_where(&rows, |r| text(r, "event").contains("australian")));
     // --invert keeps the others.
     let others: Vec<u64> = (1..=50).filter(|n| !halvorsen.contains(n)).collect();
@@ -105,6 +113,13 @@ fn openings_match_up_to_symmetry_and_by_name() {
     assert_eq!(selected(&["--opening", "f5d6c3d3c4"]), tiger);
     // Named lines: the Tiger and everything deeper in it.
     assert_eq!(selected(&["--opening-name", "TIGER"]), tiger);
+    // Several openings: any of them (with commas or repeated), each up to symmetry.
+    let either = numbers_where(&rows, |r| {
+        let moves = r["moves"].as_str().unwrap();
+        moves.starts_with("f5d6c3d3c4") || moves.starts_with("f5f6")
+    });
+    assert_eq!(selected(&["--opening", "f5d6c3d3c4,f5f6"]), either);
+    assert_eq!(selected(&["--opening", "e6f4c3c4d3", "--opening", "c4c3"]), either);
     // The Tiger's position is reached by a transposition too (c4 before c3).
     let tiger_position = "------------------XO------XXX------OXX-----O-------------------- white";
     let transposed = numbers_where(&rows, |r| {
@@ -114,6 +129,9 @@ fn openings_match_up_to_symmetry_and_by_name() {
     assert!(transposed.len() > tiger.len());
     assert_eq!(selected(&["--position", tiger_position]), transposed);
     assert_eq!(selected(&["--position", &tiger_position.replace("white", "black")]), Vec::<u64>::new());
+    // Several positions: any of them.
+    let start = "---------------------------OX------XO--------------------------- black";
+    assert_eq!(selected(&["--position", tiger_position, "--position", start]).len(), 50);
     let (_, err, code) = run(&["export", "-t", "games", "--opening", "f5x9"], "");
     assert_eq!(code, 2);
     assert!(err.contains("--opening"), "{err}");

@@ -34,13 +34,14 @@ pub struct SelectArgs {
     /// Games whose event or tournament holds TEXT.
     #[arg(long, value_name = "TEXT")]
     pub event: Vec<String>,
-    /// Games of these years (`2004`, `2000-2009`, `2010-`, `-1990`), from the date's first four
-    /// digits in a row.
-    #[arg(long, value_name = "YEARS", allow_hyphen_values = true, value_parser = Bounds::<u16>::parse)]
-    pub year: Option<Bounds<u16>>,
-    /// Games of so many discs placed (`60`, `20-40`, `-30`), up to the first illegal move.
-    #[arg(long, value_name = "N", allow_hyphen_values = true, value_parser = Bounds::<usize>::parse)]
-    pub moves: Option<Bounds<usize>>,
+    /// Games of these years (`2004`, `2000-2009`, `2010-`, `-1990`; any of several with commas),
+    /// from the date's first four digits in a row.
+    #[arg(long, value_name = "YEARS", value_delimiter = ',', allow_hyphen_values = true, value_parser = Bounds::<u16>::parse)]
+    pub year: Vec<Bounds<u16>>,
+    /// Games of so many discs placed (`60`, `20-40`, `-30`; any of several with commas), up to the
+    /// first illegal move.
+    #[arg(long, value_name = "N", value_delimiter = ',', allow_hyphen_values = true, value_parser = Bounds::<usize>::parse)]
+    pub moves: Vec<Bounds<usize>>,
     /// Finished games won by this side, or drawn (`black`, `white`, `draw`; several with commas).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub winner: Vec<WinnerArg>,
@@ -49,17 +50,18 @@ pub struct SelectArgs {
     #[arg(long, value_enum, value_delimiter = ',')]
     pub status: Vec<StatusArg>,
     /// Games that begin with these moves (`f5d6c3`): through the same positions, each up to the
-    /// board's symmetries (so `e6f4c3` too).
-    #[arg(long, value_name = "MOVES", value_parser = Opening::parse)]
-    pub opening: Option<Opening>,
+    /// board's symmetries (so `e6f4c3` too); any of several with commas or repeated.
+    #[arg(long, value_name = "MOVES", value_delimiter = ',', value_parser = Opening::parse)]
+    pub opening: Vec<Opening>,
     /// Games that follow a named line of standard Othello whose name holds TEXT (`tiger`, `rose`;
     /// the names `kifu stats` gives).
     #[arg(long, value_name = "TEXT")]
     pub opening_name: Vec<String>,
     /// Games that pass through this position (a board string: `---...OX... X`), or one a
-    /// symmetry of the board makes of it; with the side to move it gives, else either side.
+    /// symmetry of the board makes of it; with the side to move it gives, else either side. Any
+    /// of several, repeated.
     #[arg(long, value_name = "BOARD", allow_hyphen_values = true, value_parser = Wanted::parse)]
-    pub position: Option<Wanted>,
+    pub position: Vec<Wanted>,
     /// Keep the games these criteria refuse instead (not `--games` or `--unique`).
     #[arg(long)]
     pub invert: bool,
@@ -134,8 +136,8 @@ impl SelectArgs {
             black: self.black.clone(),
             white: self.white.clone(),
             events: self.event.clone(),
-            years: self.year,
-            moves: self.moves,
+            years: self.year.clone(),
+            moves: self.moves.clone(),
             winners: self
                 .winner
                 .iter()
@@ -156,9 +158,9 @@ impl SelectArgs {
                     StatusArg::ParseError => Status::ParseError,
                 })
                 .collect(),
-            opening: self.opening.clone(),
+            openings: self.opening.clone(),
             opening_names: self.opening_name.clone(),
-            position: self.position.clone(),
+            positions: self.position.clone(),
             invert: self.invert,
         }
     }
@@ -168,9 +170,7 @@ impl SelectArgs {
 /// the table does not have, `--invert` with nothing to invert.
 fn warnings(selection: &Selection) -> Vec<String> {
     let mut warnings = Vec::new();
-    if let Some(opening) = &selection.opening
-        && !opening.plays_in_standard_othello()
-    {
+    for opening in selection.openings.iter().filter(|o| !o.plays_in_standard_othello()) {
         warnings.push(format!(
             "--opening {}: not a beginning of standard Othello from its start: only games of other rules or starts can match",
             opening.text()

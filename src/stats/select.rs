@@ -58,9 +58,9 @@ impl<T: Copy + PartialOrd + std::str::FromStr> Bounds<T> {
     }
 }
 
-/// Criteria a game must meet to be kept; an empty list or `None` asks nothing. Names and events
-/// match a part of the record's text, whatever the case; several given for one criterion match
-/// any of them.
+/// Criteria a game must meet to be kept; an empty list asks nothing. Names and events match a
+/// part of the record's text, whatever the case; several given for one criterion match any of
+/// them.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
     /// A player of either colour.
@@ -72,19 +72,19 @@ pub struct Selection {
     /// The event or tournament.
     pub events: Vec<String>,
     /// The year of the date.
-    pub years: Option<Bounds<u16>>,
+    pub years: Vec<Bounds<u16>>,
     /// Discs placed (passes left out), up to the first illegal move.
-    pub moves: Option<Bounds<usize>>,
+    pub moves: Vec<Bounds<usize>>,
     /// The result of a finished game.
     pub winners: Vec<Winner>,
     /// The record's verdict.
     pub statuses: Vec<Status>,
     /// First moves the game begins with, up to the symmetries of its start.
-    pub opening: Option<Opening>,
+    pub openings: Vec<Opening>,
     /// A part of the name of a named line the game follows (standard Othello), whatever the case.
     pub opening_names: Vec<String>,
     /// A position the game passes through, up to the board's symmetries.
-    pub position: Option<Wanted>,
+    pub positions: Vec<Wanted>,
     /// Keep the games the criteria refuse instead.
     pub invert: bool,
 }
@@ -214,13 +214,13 @@ impl Selection {
             && self.black.is_empty()
             && self.white.is_empty()
             && self.events.is_empty()
-            && self.years.is_none()
-            && self.moves.is_none()
+            && self.years.is_empty()
+            && self.moves.is_empty()
             && self.winners.is_empty()
             && self.statuses.is_empty()
-            && self.opening.is_none()
+            && self.openings.is_empty()
             && self.opening_names.is_empty()
-            && self.position.is_none()
+            && self.positions.is_empty()
     }
 
     /// Whether the game meets every criterion (or, with `invert`, fails one); `facts` are the
@@ -239,13 +239,13 @@ impl Selection {
             && holds_any(&facts.black_player, &self.black)
             && holds_any(&facts.white_player, &self.white)
             && holds_any(&facts.event, &self.events)
-            && self.years.is_none_or(|b| facts.year.is_some_and(|y| b.contains(y)))
-            && self.moves.is_none_or(|b| b.contains(facts.length))
+            && (self.years.is_empty() || facts.year.is_some_and(|y| self.years.iter().any(|b| b.contains(y))))
+            && (self.moves.is_empty() || self.moves.iter().any(|b| b.contains(facts.length)))
             && (self.winners.is_empty() || facts.result.is_some_and(|w| self.winners.contains(&w)))
             && (self.statuses.is_empty() || self.statuses.contains(&facts.status))
-            && self.opening.as_ref().is_none_or(|o| o.begins(game, &facts.trail))
+            && (self.openings.is_empty() || self.openings.iter().any(|o| o.begins(game, &facts.trail)))
             && (self.opening_names.is_empty() || self.named(facts))
-            && self.position.as_ref().is_none_or(|p| p.reached(game))
+            && (self.positions.is_empty() || self.positions.iter().any(|p| p.reached(game)))
     }
 
     /// Whether a named line the game follows has one of the names asked for. Only games whose
@@ -301,21 +301,21 @@ mod tests {
             events: vec!["paris".into()],
             ..Selection::default()
         }));
-        assert!(keeps(Selection { years: Some(Bounds { min: Some(2000), max: None }), ..Selection::default() }));
-        assert!(!keeps(Selection { years: Some(Bounds { min: None, max: Some(2003) }), ..Selection::default() }));
+        assert!(keeps(Selection { years: vec![Bounds { min: Some(2000), max: None }], ..Selection::default() }));
+        assert!(!keeps(Selection { years: vec![Bounds { min: None, max: Some(2003) }], ..Selection::default() }));
         assert!(!keeps(Selection {
             winners: vec![Winner::Black, Winner::White, Winner::Draw],
             ..Selection::default()
         }));
         assert!(keeps(Selection { statuses: vec![Status::Unfinished], ..Selection::default() }));
-        assert!(keeps(Selection { moves: Some(Bounds { min: Some(6), max: Some(6) }), ..Selection::default() }));
+        assert!(keeps(Selection { moves: vec![Bounds { min: Some(6), max: Some(6) }], ..Selection::default() }));
         assert!(!keeps(Selection { players: vec!["shaman".into()], invert: true, ..Selection::default() }));
     }
 
     #[test]
     fn openings_match_under_the_starts_symmetries() {
         let (facts, game) = game(TIGER);
-        let opening = |text: &str| Selection { opening: Some(Opening::parse(text).unwrap()), ..Selection::default() };
+        let opening = |text: &str| Selection { openings: vec![Opening::parse(text).unwrap()], ..Selection::default() };
         assert!(opening("f5d6c3").matches(&facts, &game));
         // The same line mirrored on the a1-h8 diagonal (c3 is on it).
         assert!(opening("e6 f4 c3").matches(&facts, &game));
@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn positions_match_anywhere_in_the_game_up_to_symmetry() {
         let (facts, game) = game(TIGER);
-        let at = |text: &str| Selection { position: Some(Wanted::parse(text).unwrap()), ..Selection::default() };
+        let at = |text: &str| Selection { positions: vec![Wanted::parse(text).unwrap()], ..Selection::default() };
         // After f5 d6 c3 (white to move), and that board under each of the eight symmetries.
         let record = crate::notation::transcript::parse("f5d6c3").unwrap();
         let after3 = record.resolve(crate::core::Rules::othello().shared()).unwrap().end;
