@@ -504,4 +504,10 @@ fn hide_moves_draws_a_puzzle_without_its_answers() {
     assert!(board.starts_with("------------------X"), "{board}");
     let (_, _, code) = run(&["show", "--hide-moves", "--kifu"], "f5d6c3\n");
     assert_eq!(code, 2);
+    // A side to move that must pass: shown so, but not told in the puzzle.
+    let board = format!("XO{} O\n", "-".repeat(62));
+    let (shown, _, _) = run(&["show", "--color", "never"], &board);
+    assert!(shown.contains("white to move and must pass;"), "{shown}");
+    let (puzzle, _, _) = run(&["show", "--color", "never", "--hide-moves"], &board);
+    assert!(puzzle.contains("white to move; black 1, white 1") && !puzzle.contains("pass"), "{puzzle}");
 }

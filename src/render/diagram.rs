@@ -7,6 +7,8 @@ use crate::engine::scores::MoveScore;
 
 /// How the note listing the legal moves begins.
 const LEGAL_MOVES: &str = "legal moves: ";
+/// What the status note adds for a side to move that has no legal placement.
+const MUST_PASS: &str = " and must pass";
 
 /// A score shown on a legal move's square.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -107,7 +109,7 @@ impl Diagram {
     }
 
     /// The position without its hints, for a puzzle: the legal moves neither marked on their
-    /// squares nor listed.
+    /// squares nor listed, and a side to move that must pass not told so.
     pub fn hide_legal_moves(&mut self) {
         for cell in &mut self.cells {
             if matches!(cell, Cell::Legal(_)) {
@@ -115,6 +117,10 @@ impl Diagram {
             }
         }
         self.notes.retain(|note| !note.starts_with(LEGAL_MOVES));
+        let told = format!(" to move{MUST_PASS};");
+        for note in &mut self.notes {
+            *note = note.replacen(&told, " to move;", 1);
+        }
     }
 
     /// A position: its discs with the last move marked (`last`: the move and who played it),
@@ -160,7 +166,7 @@ impl Diagram {
         } else if position.has_placement() {
             format!("{side} to move")
         } else {
-            format!("{side} to move and must pass")
+            format!("{side} to move{MUST_PASS}")
         };
         diagram.notes.push(format!("{status}; black {black}, white {white}, {} empty", position.empties()));
         let last = last.map(|(mv, color)| match mv {
