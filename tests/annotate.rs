@@ -253,7 +253,7 @@ fn resume_refuses_other_options() {
     assert_eq!(refused.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&refused.stderr).to_string();
     assert!(
-        stderr.ends_with("was written with other options (or another kifu):\n  depth: then Some(3), now Some(2)\n"),
+        stderr.ends_with("was written with other options (or another kifu):\n  depth: then 3, now 2\n"),
         "{stderr}"
     );
     // Options are named as the command line writes their values.
@@ -262,6 +262,12 @@ fn resume_refuses_other_options() {
     std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
     let stderr = String::from_utf8_lossy(&run(&[&args[..], &["--resume"]].concat()).stderr).to_string();
     assert!(stderr.ends_with("  format: then xcsv, now csv\n  table: then yplies, now plies\n"), "{stderr}");
+    // A selection now that the run did not have: only the criteria given are named.
+    let settings = serde_json::json!({ "settings": now }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
+    let selecting = [&args[..], &["--resume", "--player", "Lee", "--year", "2004"]].concat();
+    let stderr = String::from_utf8_lossy(&run(&selecting).stderr).to_string();
+    assert!(stderr.ends_with("  player: then none, now [\"Lee\"]\n  year: then none, now [2004]\n"), "{stderr}");
 }
 
 #[test]

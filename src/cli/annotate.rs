@@ -2,7 +2,7 @@
 //! and a mark; per-game and per-player summaries; whole databases in parallel, resumable and
 //! shardable.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Seek, Write};
 use std::ops::ControlFlow;
@@ -941,9 +941,11 @@ fn value_name(value: &impl clap::ValueEnum) -> String {
     value.to_possible_value().map_or_else(String::new, |v| v.get_name().to_owned())
 }
 
-/// The parts of two [`settings_text`]s that differ, one line each (`  depth: then Some(8), now
-/// Some(4)`): the fields of the settings' structures, found by splitting at the commas and
-/// semicolons outside brackets.
+/// The parts of two [`settings_text`]s that differ, one line each (`  depth: then 8, now 4`):
+/// the fields of the settings' structures, found by splitting at the commas and semicolons
+/// outside brackets, and matched by name. A field only one run has (the selection of a run
+/// that selected records) counts when it holds a value; a journal of another kifu is shown
+/// whole.
 fn settings_differences(then: &str, now: &str) -> String {
     fn parts(text: &str) -> Vec<String> {
         let (mut out, mut part, mut open) = (Vec::new(), String::new(), Vec::new());
@@ -973,21 +975,45 @@ fn settings_differences(then: &str, now: &str) -> String {
         out.retain(|p| !p.is_empty());
         out
     }
+    /// `name: value` fields (a part without a name is its own name), each name numbered by
+    /// its occurrence so that two structures' fields of one name stay apart.
+    fn fields(parts: &[String]) -> Vec<((String, usize), String)> {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        parts
+            .iter()
+            .map(|p| {
+                let (name, value) = p.split_once(": ").unwrap_or((p, ""));
+                let n = seen.entry(name.to_owned()).or_default();
+                *n += 1;
+                ((name.to_owned(), *n), value.to_owned())
+            })
+            .collect()
+    }
+    /// A value as a user reads it: `8` for `Some(8)`, `none` for `None`.
+    fn shown(value: Option<&String>) -> String {
+        match value.map(String::as_str) {
+            None | Some("None" | "[]" | "false" | "") => "none".to_owned(),
+            Some(v) => v.strip_prefix("Some(").and_then(|v| v.strip_suffix(')')).unwrap_or(v).to_owned(),
+        }
+    }
     let (then_parts, now_parts) = (parts(then), parts(now));
     let raw = format!("  then: {then}\n  now:  {now}");
-    if then_parts.len() != now_parts.len() || then_parts == now_parts {
+    if then_parts.first() != now_parts.first() {
         return raw;
     }
-    let lines: Vec<String> = then_parts
-        .iter()
-        .zip(&now_parts)
-        .filter(|(a, b)| a != b)
-        .map(|(a, b)| match (a.split_once(": "), b.split_once(": ")) {
-            (Some((key, a)), Some((same, b))) if key == same => format!("  {key}: then {a}, now {b}"),
-            _ => format!("  then {a}, now {b}"),
+    let (then_fields, now_fields) = (fields(&then_parts), fields(&now_parts));
+    let then_map: HashMap<_, _> = then_fields.iter().cloned().collect();
+    let now_map: HashMap<_, _> = now_fields.iter().cloned().collect();
+    let mut names: Vec<&(String, usize)> = now_fields.iter().map(|(k, _)| k).collect();
+    names.extend(then_fields.iter().map(|(k, _)| k).filter(|k| !now_map.contains_key(*k)));
+    let lines: Vec<String> = names
+        .into_iter()
+        .filter_map(|key| {
+            let (a, b) = (shown(then_map.get(key)), shown(now_map.get(key)));
+            (a != b).then(|| format!("  {}: then {a}, now {b}", key.0))
         })
         .collect();
-    lines.join("\n")
+    if lines.is_empty() { raw } else { lines.join("\n") }
 }
 
 /// The journal's first line: the run's settings ([`settings_text`]).

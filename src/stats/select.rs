@@ -10,12 +10,24 @@ use crate::notation::check::Status;
 use crate::notation::{BoardSyntax, Record, transcript};
 
 /// An inclusive range with either end open (`2000-2009`, `40-`, `-20`, or one value).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
 pub struct Bounds<T> {
     /// The smallest value kept.
     pub min: Option<T>,
     /// The largest value kept.
     pub max: Option<T>,
+}
+
+impl<T: std::fmt::Display + PartialEq> std::fmt::Debug for Bounds<T> {
+    /// As the command line writes it (`2004`, `2000-2009`, `40-`, `-20`): what `annotate
+    /// --resume` compares and shows.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let end = |v: &Option<T>| v.as_ref().map_or_else(String::new, ToString::to_string);
+        match (&self.min, &self.max) {
+            (Some(a), Some(b)) if a == b => write!(f, "{a}"),
+            (min, max) => write!(f, "{}-{}", end(min), end(max)),
+        }
+    }
 }
 
 impl<T: Copy + PartialOrd + std::str::FromStr> Bounds<T> {
@@ -286,6 +298,9 @@ mod tests {
         assert!(Bounds::<u16>::parse("-").unwrap_err().contains("neither end"));
         assert!(Bounds::<usize>::parse("40-").unwrap().contains(60));
         assert!(!Bounds::<usize>::parse("40-").unwrap().contains(39));
+        for text in ["2004", "2000-2009", "2000-", "-1990"] {
+            assert_eq!(format!("{:?}", Bounds::<u16>::parse(text).unwrap()), text);
+        }
     }
 
     #[test]
