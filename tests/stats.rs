@@ -306,3 +306,62 @@ fn tables_align_wide_names() {
     };
     assert_eq!(column("山田太郎"), column("Al"), "{text}");
 }
+
+/// `--by position`: every position before the first --depth moves once, up to symmetry and
+/// whatever the move order, with the moves played from it (moves that lead to one position are
+/// one move, named as the first game played it).
+#[test]
+fn positions_merge_transpositions_and_symmetries_with_their_moves() {
+    // The Tiger and f4 twice (once turned), by a transposition, and f5 f6.
+    let games =
+        "1. f5 d6 2. c3 d3 3. c4 f4 *\n\n1. c4 e3 2. f6 e6 3. f5 c5 *\n\n1. f5 d6 2. c4 d3 3. c3 f4 *\n\n1. f5 f6 *\n";
+    let (out, err, _) = run(&["stats", "--from", "pgn", "--by", "position", "--depth", "6", "-f", "csv", "-q"], games);
+    let table = rows(&out);
+    assert!(!table.is_empty(), "{err}");
+    let start = &table[0];
+    assert_eq!((start["empties"].as_str(), start["side"].as_str(), start["games"].as_str()), ("60", "black", "4"));
+    assert_eq!(start["moves"], "f5 4");
+    let after_f5 = &table[1];
+    assert_eq!((after_f5["empties"].as_str(), after_f5["games"].as_str()), ("59", "4"));
+    assert_eq!(after_f5["moves"], "d6 3, f6 1");
+    // Each game counts once in each position it reaches: 6 + 6 + 6 + 2 positions.
+    let total: u64 = table.iter().map(|r| r["games"].parse::<u64>().unwrap()).sum();
+    assert_eq!(total, 20);
+    // The boards are as the first game had them (rank 1 on top), each with its side to move.
+    assert_eq!(start["board"], "---------------------------OX------XO---------------------------");
+    // json: the moves as objects; the text report has the section.
+    let (json, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "-f", "json", "-q", "--top", "2"], games);
+    let second: serde_json::Value = serde_json::from_str(json.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["moves"][0]["move"], "d6");
+    assert_eq!(second["moves"][0]["games"], 3);
+    let (text, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "-q"], games);
+    assert!(text.contains("Positions (before each of the first 6 moves, all 8)"), "{text}");
+    // The Tiger, reached by c3 then c4 or c4 then c3: one position, and f4 one move (c5 turned).
+    let tiger = table.iter().find(|r| r["board"] == "------------------XO------XXX------OXX-----O--------------------");
+    assert_eq!(tiger.map(|r| (r["games"].as_str(), r["moves"].as_str())), Some(("3", "f4 3")));
+    let (plain, _, _) = run(&["stats", "--from", "pgn", "-q"], games);
+    assert!(!plain.contains("Positions ("), "only when asked: {plain}");
+}
+
+/// On the WTHOR sample, the book's first positions agree with the games table.
+#[test]
+fn positions_of_the_wthor_sample_agree_with_the_games() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (games, _, _) = run(&["export", "-t", "games", &wtb, "-q"], "");
+    let games = rows(&games);
+    let (out, _, _) = run(&["stats", &wtb, "--by", "position", "--depth", "2", "-f", "csv", "-q"], "");
+    let table = rows(&out);
+    let starts_with = |p: &str| games.iter().filter(|g| g["moves"].starts_with(p)).count();
+    assert_eq!(table[0]["moves"].split(' ').take(2).collect::<Vec<_>>(), ["f5", "50"]);
+    let replies: Vec<String> = ["f5d6", "f5f6", "f5f4"]
+        .iter()
+        .filter(|p| starts_with(p) > 0)
+        .map(|p| format!("{} {}", &p[2..], starts_with(p)))
+        .collect();
+    let shown: Vec<String> =
+        table[1]["moves"].split(", ").map(|m| m.split(' ').take(2).collect::<Vec<_>>().join(" ")).collect();
+    let (mut replies, mut shown) = (replies, shown);
+    replies.sort();
+    shown.sort();
+    assert_eq!(shown, replies);
+}

@@ -17,6 +17,7 @@ use super::select::{Pick, SelectArgs, Selector};
 use super::{Format, Output, Status};
 use crate::notation::check::{self, Status as Verdict};
 use crate::notation::reader::{RawRecord, RecordError};
+use crate::stats::book::{self, Book, Step};
 use crate::stats::{DEFAULT_DEPTH, Duplicate, Facts, Summary, Tally};
 
 /// Arguments of `kifu stats`.
@@ -88,13 +89,16 @@ pub enum By {
     Length,
     /// One row per game in a group of duplicates.
     Duplicates,
+    /// One row per position before each of the first --depth moves, up to symmetry, with the
+    /// moves played from it (an opening book of the games).
+    Position,
 }
 
 /// What the worker makes of one record.
 enum Outcome {
     /// The record's facts, and its problem when it is invalid (counted all the same), and what
     /// the selection found.
-    Facts(usize, Box<Facts>, Option<RecordError>, Option<Pick>),
+    Facts(usize, Box<Facts>, Option<RecordError>, Option<Pick>, Vec<Step>),
     Failed(Verdict, Option<RecordError>),
 }
 
@@ -104,23 +108,27 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();
+    let mut book = Book::new();
     let (selector, mut chooser) = args.select.build();
-    let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth, &selector);
+    // Positions are gathered only for their table: a book of deep positions takes memory.
+    let book_depth = (args.by == By::Position).then_some(args.depth);
+    let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth, book_depth, &selector);
     let problems = records::for_each(&args.input, &progress, work, |source, result| {
         let outcome = result.unwrap_or_else(|e| Outcome::Failed(Verdict::ParseError, Some(e)));
         let pick = match &outcome {
-            Outcome::Facts(.., pick) => *pick,
+            Outcome::Facts(_, _, _, pick, _) => *pick,
             Outcome::Failed(..) => None,
         };
         if !chooser.keep(pick) {
             return Ok(());
         }
         match outcome {
-            Outcome::Facts(index, facts, problem, _) => {
+            Outcome::Facts(index, facts, problem, _, steps) => {
                 if let Some(e) = problem {
                     progress.suspend(|| stderr!("{e}"));
                 }
                 summary.add(source.name, index, &facts).context("writing the duplicate keys to a temporary file")?;
+                book.add(&steps, facts.result, facts.margin);
             }
             Outcome::Failed(status, error) => {
                 if let Some(e) = error {
@@ -136,10 +144,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
-        Format::Text => out.write_all(report(&summary, &args)?.as_bytes())?,
+        Format::Text => out.write_all(report(&summary, &book, &args)?.as_bytes())?,
         format => {
-            let (columns, rows) = table(&summary, &args)?;
-            write_rows(&mut out, format, &columns, &rows)?;
+            let (columns, rows) = table(&summary, &book, &args)?;
+            write_rows(&mut out, format, &columns, rows)?;
         }
     }
     out.finish()?;
@@ -159,8 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 }
 
 /// Reads, replays and checks one record, gathers its facts and judges it (when records are
-/// selected).
-fn facts(source: &Source, raw: &RawRecord, depth: usize, selector: &Selector) -> Outcome {
+/// selected), and its positions for the book when `book_depth` is given.
+fn facts(source: &Source, raw: &RawRecord, depth: usize, book_depth: Option<usize>, selector: &Selector) -> Outcome {
     let failed = |e: RecordError| Outcome::Failed(Verdict::ParseError, Some(e));
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
@@ -172,15 +180,21 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize, selector: &Selector) ->
         Ok(game) => {
             let facts = Facts::new(&record, &game, &check, depth);
             let pick = selector.judging().then(|| selector.pick(&facts, &game));
-            Outcome::Facts(raw.index + 1, Box::new(facts), problem, pick)
+            // (A refused game's positions are not needed.)
+            let steps = match book_depth {
+                Some(depth) if pick != Some(Pick::Refused) => book::steps(&game, depth),
+                _ => Vec::new(),
+            };
+            Outcome::Facts(raw.index + 1, Box::new(facts), problem, pick, steps)
         }
         // A square the board does not have (illegal) or a start board that does not fit.
         Err(e) => Outcome::Failed(check.status, Some(raw.error(source.name, e.span, e.message))),
     }
 }
 
-/// A table: its column names and rows of values.
-type Table = (Vec<&'static str>, Vec<Vec<Value>>);
+/// A table: its column names and rows of values (made as they are written: a book's table
+/// can have millions).
+type Table<'a> = (Vec<&'static str>, Box<dyn Iterator<Item = Vec<Value>> + 'a>);
 
 fn pct(tally: &Tally) -> [Value; 3] {
     tally.percentages().map_or([Value::Null, Value::Null, Value::Null], |p| p.map(round))
@@ -217,10 +231,46 @@ fn tally_row(first: Value, t: &Tally) -> Vec<Value> {
     row
 }
 
+/// A position's moves for a table cell: `f5 120 (+2.1), d3 4 (-6.0)`, most played first, each
+/// with its games and black's mean margin over the finished ones.
+fn moves_cell(entry: &book::Entry) -> String {
+    let moves: Vec<String> = entry
+        .moves_ranked()
+        .into_iter()
+        .map(|(mv, t)| match t.mean_margin() {
+            Some(m) => format!("{mv} {} ({m:+.1})", t.games),
+            None => format!("{mv} {}", t.games),
+        })
+        .collect();
+    moves.join(", ")
+}
+
+/// A position's moves for JSON: one object per move, most played first.
+fn moves_json(entry: &book::Entry) -> Value {
+    let moves = entry.moves_ranked().into_iter().map(|(mv, t)| {
+        let row = tally_row(mv.to_string().into(), t);
+        let object: Map<String, Value> = tally_columns("move").into_iter().map(str::to_owned).zip(row).collect();
+        Value::Object(object)
+    });
+    Value::Array(moves.collect())
+}
+
 /// The rows of the `--by` table.
-fn table(s: &Summary, args: &Args) -> std::io::Result<Table> {
+fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<Table<'a>> {
     let top = args.top.unwrap_or(usize::MAX);
-    Ok(match args.by {
+    if args.by == By::Position {
+        let mut columns = tally_columns("board");
+        columns.splice(1..1, ["side", "empties"]);
+        columns.push("moves");
+        let rows = book.ranked().into_iter().take(top).map(move |e| {
+            let mut row = tally_row(e.board.as_ref().into(), &e.tally);
+            row.splice(1..1, [e.side.name().into(), e.empties.into()]);
+            row.push(if args.format == Format::Json { moves_json(e) } else { moves_cell(e).into() });
+            row
+        });
+        return Ok((columns, Box::new(rows)));
+    }
+    let (columns, rows): (Vec<&'static str>, Vec<Vec<Value>>) = match args.by {
         By::Totals => (vec!["name", "value"], s.totals()?.into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
         By::Player => (
             vec!["player", "games", "wins", "draws", "losses", "no_result", "margin_mean"],
@@ -287,14 +337,21 @@ fn table(s: &Summary, args: &Args) -> std::io::Result<Table> {
             }
             (vec!["kind", "group", "hash", "source", "game"], rows)
         }
-    })
+        By::Position => unreachable!("the book's rows are made as they are written"),
+    };
+    Ok((columns, Box::new(rows.into_iter())))
 }
 
 /// Writes rows as CSV (with a header) or JSON Lines.
-fn write_rows(out: &mut Output, format: Format, columns: &[&str], rows: &[Vec<Value>]) -> anyhow::Result<()> {
+fn write_rows(
+    out: &mut Output,
+    format: Format,
+    columns: &[&str],
+    rows: impl Iterator<Item = Vec<Value>>,
+) -> anyhow::Result<()> {
     if format == Format::Json {
         for row in rows {
-            let object: Map<String, Value> = columns.iter().map(|c| (*c).to_owned()).zip(row.iter().cloned()).collect();
+            let object: Map<String, Value> = columns.iter().map(|c| (*c).to_owned()).zip(row).collect();
             serde_json::to_writer(&mut *out, &object)?;
             out.write_all(b"\n")?;
         }
@@ -358,7 +415,7 @@ fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
 }
 
 /// The text report.
-fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
+fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
     let top = args.top.unwrap_or(10);
     let totals: Vec<(&str, Value)> = s.totals()?;
     // A figure with no value (no games to take a mean of) is shown as `-`.
@@ -452,6 +509,25 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
         })
         .collect();
     aligned(&mut out, &["moves", "name", "games", "black%", "white%", "draw%"], &rows);
+
+    if args.by == By::Position {
+        section(
+            &mut out,
+            format!("Positions (before each of the first {} moves, {})", args.depth, ranked(top, book.len())),
+        );
+        let rows: Vec<Vec<Value>> = book
+            .ranked()
+            .into_iter()
+            .take(top)
+            .map(|e| {
+                let mut row = vec![e.board.as_ref().into(), e.side.name().into(), e.tally.games.into()];
+                row.extend(pct_cells(&e.tally));
+                row.push(moves_cell(e).into());
+                row
+            })
+            .collect();
+        aligned(&mut out, &["board", "side", "games", "black%", "white%", "draw%", "moves"], &rows);
+    }
 
     section(&mut out, format!("Named openings (deepest named line, {})", ranked(top, s.named.len())));
     let rows: Vec<Vec<Value>> = s

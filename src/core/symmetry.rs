@@ -154,22 +154,39 @@ impl Position {
     /// words exactly when a symmetry maps the discs of one onto the other's.
     #[must_use]
     pub fn canonical_words(&self) -> [u64; 8] {
-        let masks = self.rules().bitboard_masks().filter(|_| self.rules().size() == 8);
-        if let (Some([black, white]), Some((playable, _))) = (self.bitboards(), masks) {
-            let on = |s: Symmetry, b: u64| s.apply_bitboard(Bitboard(b)).0;
-            // (The smallest bitboards: a representative of the symmetries' images, if not the
-            // one Position::canonical builds.)
-            let (black, white) = Symmetry::ALL
-                .iter()
-                .filter(|&&s| on(s, playable) == playable)
-                .map(|&s| (on(s, black), on(s, white)))
-                .min()
-                .unwrap_or((black, white));
+        if let Some((black, white)) = self.smallest_bitboards() {
             return [black, white, 0, 0, 0, 0, 0, 0];
         }
         let (canonical, _) = self.canonical();
         let (black, white) = (canonical.discs_of(Color::Black).0, canonical.discs_of(Color::White).0);
         [black[0], black[1], black[2], black[3], white[0], white[1], white[2], white[3]]
+    }
+
+    /// A symmetry that turns this position into the image [`Position::canonical_words`] reads:
+    /// positions with equal words all turn into one position by their own.
+    #[must_use]
+    pub fn canonical_words_symmetry(&self) -> Symmetry {
+        let masks = self.rules().bitboard_masks();
+        let (Some((black, white)), Some([b, w]), Some((playable, _))) =
+            (self.smallest_bitboards(), self.bitboards(), masks)
+        else {
+            return self.canonical().1;
+        };
+        let on = |s: Symmetry, x: u64| s.apply_bitboard(Bitboard(x)).0;
+        Symmetry::ALL
+            .into_iter()
+            .find(|&s| on(s, playable) == playable && on(s, b) == black && on(s, w) == white)
+            .expect("one of the symmetries gives them")
+    }
+
+    /// On 8x8 bitboards: the smallest (black, white) pair of bitboards over the symmetries the
+    /// board allows (a representative of the symmetries' images, if not the one
+    /// [`Position::canonical`] builds).
+    fn smallest_bitboards(&self) -> Option<(u64, u64)> {
+        let masks = self.rules().bitboard_masks().filter(|_| self.rules().size() == 8);
+        let (Some([black, white]), Some((playable, _))) = (self.bitboards(), masks) else { return None };
+        let on = |s: Symmetry, b: u64| s.apply_bitboard(Bitboard(b)).0;
+        Symmetry::ALL.iter().filter(|&&s| on(s, playable) == playable).map(|&s| (on(s, black), on(s, white))).min()
     }
 
     /// [`Position::canonical`] by building every transformed position (the slow twin).
@@ -232,6 +249,10 @@ mod tests {
         fn canonical_agrees_with_its_slow_twin(seed in any::<u64>(), plies in 0usize..60, spec in prop::sample::select(vec!["othello", "othello,holes=a1/h8", "othello,size=6", "8stars"])) {
             let pos = random_position(spec, seed, plies);
             prop_assert_eq!(pos.canonical(), pos.canonical_by_transforming());
+            // The words' own symmetry turns the position into the image the words read.
+            let image = pos.transformed(pos.canonical_words_symmetry()).unwrap();
+            prop_assert_eq!(image.canonical_words(), pos.canonical_words());
+            prop_assert_eq!(image.canonical_words_symmetry(), Symmetry::Identity);
         }
     }
 

@@ -5,6 +5,7 @@
 //!
 //! The opening names come from `src/stats/openings.txt` (see `src/stats/SOURCES.md`).
 
+pub mod book;
 mod groups;
 pub mod select;
 
@@ -147,10 +148,7 @@ impl Facts {
             Err(e) => *e.position,
         };
         let symmetries = start_symmetries(game);
-        // The spec names the rules in the hashes; standard rules need no search for it.
-        // The row numbering only names squares: a game is the same game under either.
-        let variant = rules.variant().with_rows_from_top();
-        let spec = if variant == Variant::default() { "othello".to_owned() } else { variant.spec() };
+        let spec = rules_spec(rules);
         let start_hash = fnv(
             FNV_START,
             [
@@ -206,6 +204,13 @@ impl Facts {
             trail,
         }
     }
+}
+
+/// The rules as the hashes name them: the spec, with rank 1 on top (the row numbering only
+/// names squares: a game is the same game under either); standard rules need no search for it.
+fn rules_spec(rules: &Rules) -> String {
+    let variant = rules.variant().with_rows_from_top();
+    if variant == Variant::default() { "othello".to_owned() } else { variant.spec() }
 }
 
 /// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`).
