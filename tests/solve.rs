@@ -149,6 +149,66 @@ fn solve_all_moves_matches_the_obf_scores() {
     }
 }
 
+/// `--best-moves` lists exactly the moves the file scores best, by null-window solves, by every
+/// move's score with `--all-moves`, and by win/draw/loss with `--wld`; text says when the answer
+/// is unique.
+#[test]
+fn best_moves_are_the_moves_the_file_scores_best() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/ffo-1-5.obf");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["solve", path.to_str().unwrap(), "--best-moves", "--format", "json", "-q", "-j", "1"];
+        args.extend_from_slice(extra);
+        let out = assert_cmd::Command::cargo_bin("kifu").unwrap().args(&args).output().unwrap();
+        assert!(out.status.success());
+        let rows: Vec<serde_json::Value> =
+            String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        rows
+    };
+    let best = |row: &serde_json::Value| -> Vec<String> {
+        row["best_moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect()
+    };
+    let (plain, all, wld) = (run(&[]), run(&["--all-moves"]), run(&["--wld"]));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut tied_somewhere = false;
+    for (i, line) in text.lines().enumerate() {
+        let scored: Vec<(String, i32)> = line
+            .split(';')
+            .skip(1)
+            .filter_map(|s| s.trim().split_once(':'))
+            .map(|(mv, score)| (mv.to_lowercase(), score.parse().unwrap()))
+            .collect();
+        let top = scored.iter().map(|m| m.1).max().unwrap();
+        let board_order = |mut moves: Vec<String>| {
+            moves.sort_by_key(|m| (m[1..].to_owned(), m[..1].to_owned()));
+            moves
+        };
+        let want = board_order(scored.iter().filter(|m| m.1 == top).map(|m| m.0.clone()).collect());
+        tied_somewhere |= want.len() > 1;
+        assert_eq!(best(&plain[i]), want, "{line}");
+        assert_eq!(best(&all[i]), want, "{line}");
+        let winning =
+            board_order(scored.iter().filter(|m| m.1.signum() == top.signum()).map(|m| m.0.clone()).collect());
+        assert_eq!(best(&wld[i]), winning, "{line}");
+    }
+    assert!(tied_somewhere, "the sample has a position with two best moves");
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", path.to_str().unwrap(), "--best-moves", "-q", "-j", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("  best moves: g8 (unique)") && text.contains("  best moves: a5 h8 (2 tied)"), "{text}");
+    // Without the option: no column values (json null).
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", path.to_str().unwrap(), "--format", "json", "-q", "-j", "1"])
+        .output()
+        .unwrap();
+    let row: serde_json::Value =
+        serde_json::from_str(String::from_utf8(out.stdout).unwrap().lines().next().unwrap()).unwrap();
+    assert!(row["best_moves"].is_null());
+}
+
 /// NTest's solver files: 64 cells with `w` the side to move, `b` the opponent, `.` empty, then
 /// the plain disc margin for the side to move (positions that must pass and a finished game
 /// included).

@@ -38,6 +38,12 @@ pub struct Args {
     /// Also give the exact score of every legal move (with --wld: 1, 0 or -1 for each).
     #[arg(long)]
     pub all_moves: bool,
+    /// Also list every move as good as the best (`best_moves`): one move when the answer is
+    /// unique, as a puzzle's must be. From the moves' scores with --all-moves, else by a
+    /// null-window solve of each other move (cheaper); with --depth, from every move's
+    /// estimate.
+    #[arg(long)]
+    pub best_moves: bool,
     /// Score plain disc counts instead of giving the empty squares to the winner.
     #[arg(long)]
     pub plain: bool,
@@ -136,6 +142,8 @@ struct Row {
     moves: String,
     exact: bool,
     depth: u32,
+    /// Every move as good as the best, space-separated (`--best-moves`).
+    best_moves: String,
     /// The position as a board string with its side (`--format obf`).
     #[serde(skip)]
     board: String,
@@ -160,6 +168,8 @@ fn json(row: &Row) -> serde_json::Result<String> {
             .collect()
     });
     value["moves"] = serde_json::json!(moves);
+    let best: Option<Vec<&str>> = (!row.best_moves.is_empty()).then(|| row.best_moves.split_whitespace().collect());
+    value["best_moves"] = serde_json::json!(best);
     serde_json::to_string(&value)
 }
 
@@ -183,7 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     // The header once the options are known to be good.
     if args.format == SolveFormat::Csv {
-        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth")?;
+        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves")?;
     }
     let engines = Engines {
         solvers: Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator)),
@@ -277,6 +287,11 @@ fn text(row: &Row, wld: bool) -> String {
     }
     if !row.moves.is_empty() {
         s.push_str(&format!("\n  moves: {}", row.moves));
+    }
+    match row.best_moves.split_whitespace().count() {
+        0 => {}
+        1 => s.push_str(&format!("\n  best moves: {} (unique)", row.best_moves)),
+        n => s.push_str(&format!("\n  best moves: {} ({n} tied)", row.best_moves)),
     }
     s
 }
@@ -506,29 +521,52 @@ fn solve_row(
     // After the solver: the first position's time does not include making its table.
     let started = Instant::now();
     let empties = pos.empties();
-    let (found, moves) = if args.by_depth(empties) {
+    let (found, moves, best) = if args.by_depth(empties) {
         let depth = args.depth.unwrap_or(empties);
         let limits = args.limits(false);
-        let found = solver.search_with(&pos, depth, limits).map_err(fail)?;
-        let moves = if args.all_moves {
+        let mut found = solver.search_with(&pos, depth, limits).map_err(fail)?;
+        let (mut moves, mut best) = (String::new(), String::new());
+        if args.all_moves || args.best_moves {
             let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
-            estimates_text(&pos, &all)
-        } else {
-            String::new()
-        };
-        (found, moves)
+            found.nodes += solver.nodes();
+            if args.all_moves {
+                moves = estimates_text(&pos, &all);
+            }
+            if args.best_moves {
+                best = tied_best(&pos, all.iter().map(|(mv, e)| (*mv, e.score)));
+            }
+        }
+        (found, moves, best)
     } else {
         // `--exact --time T` or `--nodes N`: the exact solve or nothing within the limit.
         let limits = args.limits(true);
         let solution = solver.solve_with(&pos, target, limits).map_err(fail)?;
-        let moves = if args.all_moves {
+        let wld = |score: i32| if args.wld { outcome_sign(&pos, score) } else { score };
+        let (mut moves, mut best, mut extra) = (String::new(), String::new(), 0);
+        if args.all_moves {
             // The moves' solves within the same limit again.
             let all = solver.solve_moves_for(&pos, target, limits).map_err(fail)?;
-            let wld = |score: i32| if args.wld { outcome_sign(&pos, score) } else { score };
-            all.iter().map(|&(mv, score)| format!("{}:{:+}", name(mv), wld(score))).collect::<Vec<_>>().join(" ")
-        } else {
-            String::new()
-        };
+            extra += solver.nodes();
+            moves =
+                all.iter().map(|&(mv, score)| format!("{}:{:+}", name(mv), wld(score))).collect::<Vec<_>>().join(" ");
+            if args.best_moves {
+                best = tied_best(&pos, all.iter().map(|&(mv, score)| (mv, wld(score))));
+            }
+        } else if args.best_moves {
+            // The other moves, each asked only whether it reaches the best result.
+            let reported = wld(solution.score);
+            let bound = if args.wld { (-64..=64).find(|&s| wld(s) >= reported).unwrap_or(64) } else { reported };
+            let mut tied = Vec::new();
+            for mv in pos.legal_moves() {
+                let reaches =
+                    Some(mv) == solution.best || solver.move_reaches(&pos, mv, bound, limits).map_err(fail)?;
+                extra += if Some(mv) == solution.best { 0 } else { solver.nodes() };
+                if reaches {
+                    tied.push((mv, 0));
+                }
+            }
+            best = tied_best(&pos, tied.into_iter());
+        }
         let found = Estimate {
             score: if args.wld { outcome_sign(&pos, solution.score) } else { solution.score },
             units: 0,
@@ -536,12 +574,12 @@ fn solve_row(
             depth: empties,
             best: solution.best,
             pv: solution.pv,
-            nodes: solution.nodes,
+            nodes: solution.nodes + extra,
         };
-        (found, moves)
+        (found, moves, best)
     };
-    let nodes = found.nodes + if args.all_moves { solver.nodes() } else { 0 };
-    Ok(row(source, raw, &pos, &found, moves, nodes, started))
+    let nodes = found.nodes;
+    Ok(row(source, raw, &pos, &found, (moves, best), nodes, started))
 }
 
 /// `--wld`'s value of a score for the side to move of `pos`: 1 a win, 0 a draw, -1 a loss.
@@ -575,7 +613,8 @@ fn solve_generic(
         found.pv.truncate(1);
     }
     let mut nodes = found.nodes;
-    let moves = if args.all_moves {
+    let (mut moves, mut best) = (String::new(), String::new());
+    if args.all_moves || args.best_moves {
         let mut all = searcher.search_moves_with(pos, found.depth, Limits::default())?;
         nodes += searcher.nodes();
         if args.wld {
@@ -583,20 +622,32 @@ fn solve_generic(
                 e.score = outcome_sign(pos, e.score);
             }
         }
-        estimates_text(pos, &all)
-    } else {
-        String::new()
-    };
-    Ok(row(source, raw, pos, &found, moves, nodes, started))
+        if args.all_moves {
+            moves = estimates_text(pos, &all);
+        }
+        if args.best_moves {
+            best = tied_best(pos, all.iter().map(|(mv, e)| (*mv, e.score)));
+        }
+    }
+    Ok(row(source, raw, pos, &found, (moves, best), nodes, started))
 }
 
-/// The output row of a solved or searched position.
+/// The moves whose value is the best of `scores`, named, in board order.
+fn tied_best(pos: &Position, scores: impl Iterator<Item = (Move, i32)> + Clone) -> String {
+    let Some(top) = scores.clone().map(|(_, s)| s).max() else { return String::new() };
+    let mut tied: Vec<Move> = scores.filter(|&(_, s)| s == top).map(|(mv, _)| mv).collect();
+    tied.sort_by_key(|mv| mv.square().map_or(u16::MAX, |sq| u16::from(sq.index())));
+    tied.into_iter().map(|mv| pos.rules().move_name(mv)).collect::<Vec<_>>().join(" ")
+}
+
+/// The output row of a solved or searched position; `moves` are the `moves` and `best_moves`
+/// texts.
 fn row(
     source: &Source,
     raw: &RawRecord,
     pos: &Position,
     found: &Estimate,
-    moves: String,
+    (moves, best_moves): (String, String),
     nodes: u64,
     started: Instant,
 ) -> Row {
@@ -614,6 +665,7 @@ fn row(
         moves,
         exact: found.exact,
         depth: found.depth,
+        best_moves,
         board: crate::notation::board::write_string(&crate::notation::BoardSyntax::of_position(pos)),
         legal: pos.legal_moves().into_iter().map(name).collect(),
     }
