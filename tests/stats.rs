@@ -341,6 +341,14 @@ fn positions_merge_transpositions_and_symmetries_with_their_moves() {
     assert_eq!(tiger.map(|r| (r["games"].as_str(), r["moves"].as_str())), Some(("3", "f4 3")));
     let (plain, _, _) = run(&["stats", "--from", "pgn", "-q"], games);
     assert!(!plain.contains("Positions ("), "only when asked: {plain}");
+    // Games of other rules are other positions, told apart by the rules column.
+    let mixed = "[Rules \"anti\"]\n\n1. f5 d6 *\n\n1. f5 d6 *\n\n1. f5 f6 *\n";
+    let (out, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "--depth", "1", "-f", "csv", "-q"], mixed);
+    let starts: Vec<(String, String, String)> =
+        rows(&out).iter().map(|r| (r["rules"].clone(), r["games"].clone(), r["moves"].clone())).collect();
+    assert_eq!(starts, [("othello".into(), "2".into(), "f5 2".into()), ("anti".into(), "1".into(), "f5 1".into())]);
+    let (text, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "--depth", "1", "-q"], mixed);
+    assert!(text.contains("  rules    side") && text.contains("  anti     black"), "{text}");
 }
 
 /// On the WTHOR sample, the book's first positions agree with the games table.

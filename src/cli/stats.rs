@@ -38,7 +38,8 @@ pub struct Args {
     /// The table csv and json give.
     #[arg(long, value_enum, default_value_t = By::Totals)]
     pub by: By,
-    /// Moves that make an opening.
+    /// Moves that make an opening (and, with --by position, the moves whose positions the
+    /// book holds).
     #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = parse_depth)]
     pub depth: usize,
     /// Rows of each ranked table (openings, names, players, tournaments): default 10 in text,
@@ -260,11 +261,11 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
     let top = args.top.unwrap_or(usize::MAX);
     if args.by == By::Position {
         let mut columns = tally_columns("board");
-        columns.splice(1..1, ["side", "empties"]);
+        columns.splice(1..1, ["rules", "side", "empties"]);
         columns.push("moves");
         let rows = book.ranked().into_iter().take(top).map(move |e| {
             let mut row = tally_row(e.board.as_ref().into(), &e.tally);
-            row.splice(1..1, [e.side.name().into(), e.empties.into()]);
+            row.splice(1..1, [e.rules.as_ref().into(), e.side.name().into(), e.empties.into()]);
             row.push(if args.format == Format::Json { moves_json(e) } else { moves_cell(e).into() });
             row
         });
@@ -515,18 +516,26 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
             &mut out,
             format!("Positions (before each of the first {} moves, {})", args.depth, ranked(top, book.len())),
         );
-        let rows: Vec<Vec<Value>> = book
-            .ranked()
-            .into_iter()
-            .take(top)
+        let entries: Vec<&book::Entry> = book.ranked().into_iter().take(top).collect();
+        // The rules only where some position is not of standard Othello.
+        let rules = entries.iter().any(|e| e.rules.as_ref() != "othello");
+        let rows: Vec<Vec<Value>> = entries
+            .iter()
             .map(|e| {
                 let mut row = vec![e.board.as_ref().into(), e.side.name().into(), e.tally.games.into()];
                 row.extend(pct_cells(&e.tally));
                 row.push(moves_cell(e).into());
+                if rules {
+                    row.insert(1, e.rules.as_ref().into());
+                }
                 row
             })
             .collect();
-        aligned(&mut out, &["board", "side", "games", "black%", "white%", "draw%", "moves"], &rows);
+        let mut columns = vec!["board", "side", "games", "black%", "white%", "draw%", "moves"];
+        if rules {
+            columns.insert(1, "rules");
+        }
+        aligned(&mut out, &columns, &rows);
     }
 
     section(&mut out, format!("Named openings (deepest named line, {})", ranked(top, s.named.len())));

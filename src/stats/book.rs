@@ -3,6 +3,7 @@
 //! the games (`kifu stats --by position`).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::{Tally, Winner, rules_spec};
 use crate::core::{Color, Game, Move, Passes, Position, Symmetry};
@@ -19,6 +20,8 @@ pub struct Step {
     /// The position after the move (and after a pass it forces), which names the move: moves
     /// that lead to one position up to symmetry are one move.
     next: PositionKey,
+    /// The rules as a spec (`othello` for the standard game).
+    rules: Arc<str>,
     position: Position,
     /// The symmetry that turns this game's position into the one its key reads.
     to_canonical: Symmetry,
@@ -42,8 +45,8 @@ fn key(position: &Position, spec_hash: u64) -> PositionKey {
 /// out, as a forced pass is no move (under voluntary passes a pass is one of the moves).
 #[must_use]
 pub fn steps(game: &Game, depth: usize) -> Vec<Step> {
-    let rules = game.rules();
-    let spec_hash = super::fnv(super::FNV_START, [rules_spec(rules).as_bytes()]);
+    let spec: Arc<str> = rules_spec(game.rules()).into();
+    let spec_hash = super::fnv(super::FNV_START, [spec.as_bytes()]);
     let mut chosen: Vec<(Position, Move)> = Vec::new();
     let mut counted = 0usize;
     // One position past the last move taken, to name it.
@@ -65,6 +68,7 @@ pub fn steps(game: &Game, depth: usize) -> Vec<Step> {
         .map(|(i, (position, mv))| Step {
             key: keys[i],
             next: keys[i + 1],
+            rules: Arc::clone(&spec),
             to_canonical: position.canonical_words_symmetry(),
             position,
             mv,
@@ -78,6 +82,8 @@ pub struct Entry {
     /// The board as the first game to reach it had it (cells from a1 rank by rank, rank 1 on
     /// top: `X` black, `O` white, `-` empty, `#` no cell).
     pub board: Box<str>,
+    /// The rules as a spec, rank 1 on top (`othello` for the standard game).
+    pub rules: Arc<str>,
     /// The side to move.
     pub side: Color,
     /// Empty cells.
@@ -132,6 +138,7 @@ impl Book {
         for step in steps {
             let entry = self.entries.entry(step.key).or_insert_with(|| Entry {
                 board: step.position.board_string_from_top().into(),
+                rules: Arc::clone(&step.rules),
                 side: step.position.side_to_move(),
                 empties: step.position.empties(),
                 tally: Tally::default(),
@@ -169,12 +176,13 @@ impl Book {
     pub fn ranked(&self) -> Vec<&Entry> {
         let mut v: Vec<&Entry> = self.entries.values().collect();
         v.sort_by(|a, b| {
-            (b.tally.games, a.size, std::cmp::Reverse(a.empties), &a.board, a.side.index()).cmp(&(
+            (b.tally.games, a.size, std::cmp::Reverse(a.empties), &a.board, a.side.index(), &a.rules).cmp(&(
                 a.tally.games,
                 b.size,
                 std::cmp::Reverse(b.empties),
                 &b.board,
                 b.side.index(),
+                &b.rules,
             ))
         });
         v
