@@ -262,12 +262,29 @@ fn resume_refuses_other_options() {
     std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
     let stderr = String::from_utf8_lossy(&run(&[&args[..], &["--resume"]].concat()).stderr).to_string();
     assert!(stderr.ends_with("  format: then xcsv, now csv\n  table: then yplies, now plies\n"), "{stderr}");
+    // Options written without a structure around them are named too.
+    let hash = now.split("hash: ").nth(1).unwrap().split(';').next().unwrap().to_owned();
+    let then = now.replacen("hash: ", "hash: 1", 1).replacen("marks: [", "marks: [1, ", 1);
+    let settings = serde_json::json!({ "settings": then }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
+    let stderr = String::from_utf8_lossy(&run(&[&args[..], &["--resume"]].concat()).stderr).to_string();
+    let marks = now.split("marks: [").nth(1).unwrap().split(']').next().unwrap().to_owned();
+    assert!(
+        stderr.ends_with(&format!("  marks: then [1, {marks}], now [{marks}]\n  hash: then 1{hash}, now {hash}\n")),
+        "{stderr}"
+    );
     // A selection now that the run did not have: only the criteria given are named.
     let settings = serde_json::json!({ "settings": now }).to_string();
     std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
     let selecting = [&args[..], &["--resume", "--player", "Lee", "--year", "2004"]].concat();
     let stderr = String::from_utf8_lossy(&run(&selecting).stderr).to_string();
     assert!(stderr.ends_with("  player: then none, now [\"Lee\"]\n  year: then none, now [2004]\n"), "{stderr}");
+    // Rules as their spec, not their board's cells.
+    let settings = serde_json::json!({ "settings": now }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
+    let anti = [&args[..], &["--resume", "--rules", "anti"]].concat();
+    let stderr = String::from_utf8_lossy(&run(&anti).stderr).to_string();
+    assert!(stderr.ends_with("  rules: then none, now Rules(\"anti\")\n"), "{stderr}");
 }
 
 #[test]

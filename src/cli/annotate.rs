@@ -922,7 +922,7 @@ const VALUES: &str = "each move by a search of the position it leads to";
 /// only with the same (the thread count aside: the output does not depend on it).
 fn settings_text(args: &Args) -> String {
     let text = format!(
-        "kifu {}; {:?}; {:?}; marks {:?}; hash {} MiB; format: {}; table: {}; shard {:?}; values: {VALUES}",
+        "kifu {}; {:?}; {:?}; marks: {:?}; hash: {} MiB; format: {}; table: {}; shard: {:?}; values: {VALUES}",
         env!("CARGO_PKG_VERSION"),
         args.input,
         args.engine,
@@ -992,9 +992,13 @@ fn settings_differences(then: &str, now: &str) -> String {
     /// A value as a user reads it: `8` for `Some(8)`, `none` for `None`.
     fn shown(value: Option<&String>) -> String {
         match value.map(String::as_str) {
-            None | Some("None" | "[]" | "false" | "") => "none".to_owned(),
+            None | Some("None" | "[]" | "") => "none".to_owned(),
             Some(v) => v.strip_prefix("Some(").and_then(|v| v.strip_suffix(')')).unwrap_or(v).to_owned(),
         }
+    }
+    /// Whether a field one run lacks holds only its default there (an option not given).
+    fn unset(value: Option<&String>) -> bool {
+        value.is_none_or(|v| matches!(v.as_str(), "None" | "[]" | "false" | ""))
     }
     let (then_parts, now_parts) = (parts(then), parts(now));
     let raw = format!("  then: {then}\n  now:  {now}");
@@ -1009,7 +1013,11 @@ fn settings_differences(then: &str, now: &str) -> String {
     let lines: Vec<String> = names
         .into_iter()
         .filter_map(|key| {
-            let (a, b) = (shown(then_map.get(key)), shown(now_map.get(key)));
+            let (then, now) = (then_map.get(key), now_map.get(key));
+            if (then.is_none() || now.is_none()) && unset(then) && unset(now) {
+                return None;
+            }
+            let (a, b) = (shown(then), shown(now));
             (a != b).then(|| format!("  {}: then {a}, now {b}", key.0))
         })
         .collect();

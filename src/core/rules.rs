@@ -721,7 +721,7 @@ impl fmt::Display for Variant {
 /// Checked, compiled rules: a [`Variant`] that makes a game, with its cell masks worked out.
 ///
 /// Positions hold their rules behind an [`Arc`]; build them once and share them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Rules {
     variant: Variant,
     playable: WideBits,
@@ -731,6 +731,13 @@ pub struct Rules {
     start_white: WideBits,
     /// `playable` and `centre` as 8x8 bitboards, for boards up to 8x8.
     narrow: Option<(u64, u64)>,
+}
+
+impl std::fmt::Debug for Rules {
+    /// The spec (`Rules("othello,size=6")`): the rest follows from it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rules({:?})", self.variant.spec())
+    }
 }
 
 impl Rules {

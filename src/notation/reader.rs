@@ -477,10 +477,13 @@ impl Reader {
             None => {}
         }
         let message = e.into_inner().map_or_else(String::new, |inner| inner.to_string());
-        if !lost && self.index > 0 {
+        if !lost {
             // Nothing of a record was lost: a problem of the file, not one more record.
             let (count, offset) = (self.index, self.offset);
-            let message = format!("after record {count} (byte {offset}): {message}");
+            let message = match count {
+                0 => format!("before any record (byte {offset}): {message}"),
+                _ => format!("after record {count} (byte {offset}): {message}"),
+            };
             self.ready.push_back(Err(ReadError::File(FileError { file: self.name.clone(), message, damaged: true })));
             return;
         }
@@ -507,7 +510,9 @@ impl Reader {
                             "the header says the file holds {said} games, but it holds {} (every one is read)",
                             self.index
                         );
-                        ReadError::File(FileError { file: self.name.clone(), message, damaged: false })
+                        // Fewer games than the header says: most likely a file cut short.
+                        let damaged = said > self.index;
+                        ReadError::File(FileError { file: self.name.clone(), message, damaged })
                     })
                     .map(Err)
             }
