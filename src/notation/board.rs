@@ -110,7 +110,8 @@ fn side(text: &str) -> Option<Color> {
 
 /// The side a line under a diagram names, when that is all it says: a colour (`white`, `黒`,
 /// `白番`) alone or among words about the turn (`side: white`, `to move: O`, `white's turn`,
-/// `手番: 白`); a lone `X` or `O` is a rank of one cell, not a side.
+/// `手番: 白`); a lone `X` or `O` is read as a rank of one cell here (the diagram decides: under
+/// a whole board it is the side).
 fn side_line(content: &str) -> Option<Color> {
     let words: Vec<String> = content
         .split(|c: char| {
@@ -375,6 +376,18 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
             }
         }
         rows.push(Row { label, cells, unplayable, start, end: start + body.len() });
+    }
+    // A lone disc under a whole board (`O` on a line of its own): the side to move, not a rank
+    // of one cell.
+    if let [board @ .., last] = rows.as_slice()
+        && last.label.is_none()
+        && let [Some(color)] = last.cells[..]
+        && !board.is_empty()
+        && board.iter().all(|r| r.cells.len() == board.len())
+        && square_size(board.len() * board.len()).is_some()
+    {
+        side_color = side_color.or(Some(color));
+        rows.pop();
     }
     let n = rows.len();
     // Ranks of one width that is not their number: a rank left out or written twice.
@@ -650,9 +663,12 @@ mod tests {
         ] {
             assert_eq!(side(line), Ok(Some(Color::White)), "{line}");
         }
-        for line in ["Black", "next: black", "X to play"] {
+        for line in ["Black", "next: black", "X to play", "X", "●"] {
             assert_eq!(side(line), Ok(Some(Color::Black)), "{line}");
         }
+        // A lone disc under a whole board is the side; a rank of one cell is not the side.
+        assert_eq!(side("O"), Ok(Some(Color::White)));
+        assert!(parse("....\n.OX.\n.XO.\nO\n", Digits::default()).is_err(), "three ranks and a lone disc");
         // A players' line names no side.
         assert_eq!(side("Black: Ann  White: Bob"), Ok(None));
         let e = side("nobody to move").unwrap_err();
