@@ -681,6 +681,15 @@ fn wld_knows_who_takes_the_ties() {
             .unwrap();
         assert!(String::from_utf8_lossy(&out.stdout).contains(wld), "{side}: {}", String::from_utf8_lossy(&out.stdout));
     }
+    // The exact score of a level game names who takes it.
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", "-", "--from", "board", "--rules", "ravensburger,size=4", "-q", "-j", "1"])
+        .write_stdin("XXXXXXXXOOOOOOOO O\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("score +0, a win for black (ties go to black)"), "{text}");
 }
 
 #[test]

@@ -150,6 +150,9 @@ struct Row {
     /// The legal moves' names (`--check`).
     #[serde(skip)]
     legal: Vec<String>,
+    /// The player a level score goes to, where the rules give ties to one (text output).
+    #[serde(skip)]
+    tie_taker: Option<crate::core::Color>,
 }
 
 /// A row as a JSON line: `moves` as an array of `{"move", "score", "exact"}` objects, best
@@ -273,6 +276,7 @@ fn text(row: &Row, wld: bool) -> String {
     // A finished position has no best move (an empty field in csv and json).
     let best = if row.best_move.is_empty() { "game over".to_string() } else { format!("best {}", row.best_move) };
     let score = match (wld, row.score.signum()) {
+        (false, 0) if let Some(taker) = row.tie_taker => format!("score +0, a win for {taker} (ties go to {taker})"),
         (false, _) => format!("score {:+}", row.score),
         (true, 1) => "win (+1)".to_owned(),
         (true, 0) => "draw (0)".to_owned(),
@@ -668,6 +672,7 @@ fn row(
         best_moves,
         board: crate::notation::board::write_string(&crate::notation::BoardSyntax::of_position(pos)),
         legal: pos.legal_moves().into_iter().map(name).collect(),
+        tie_taker: crate::engine::analysis::tie_taker(pos),
     }
 }
 
