@@ -511,3 +511,18 @@ fn hide_moves_draws_a_puzzle_without_its_answers() {
     let (puzzle, _, _) = run(&["show", "--color", "never", "--hide-moves"], &board);
     assert!(puzzle.contains("white to move; black 1, white 1") && !puzzle.contains("pass"), "{puzzle}");
 }
+
+#[test]
+fn number_puts_each_diagrams_number_over_it_and_reads_back() {
+    let games = "f5d6c3\nf5f6e6\nf5f4\n";
+    let (sheet, err, code) =
+        run(&["show", "--all", "--number", "--hide-moves", "--color", "never", "--games", "2-3"], games);
+    assert_eq!(code, 0, "{err}");
+    // Numbered in the order drawn, not by the records' places.
+    let numbers: Vec<&str> = sheet.lines().filter(|l| l.starts_with("Diagram ")).collect();
+    assert_eq!(numbers, ["Diagram 1", "Diagram 2"]);
+    let back = kifu().args(["convert", "--to", "board"]).write_stdin(sheet.into_bytes()).output().unwrap();
+    assert_eq!(String::from_utf8(back.stdout).unwrap().lines().count(), 2);
+    let (svg, _, _) = run(&["show", "--number", "-f", "svg"], "f5d6c3\n");
+    assert!(svg.contains(">Diagram 1<"), "{svg}");
+}

@@ -51,6 +51,10 @@ pub struct Args {
     /// sheet.
     #[arg(long, conflicts_with_all = ["kifu", "annotate"])]
     pub hide_moves: bool,
+    /// Number the diagrams drawn (`Diagram 1`, `Diagram 2`, ... over each board, in the order
+    /// drawn): for puzzle and exercise sheets, with --all.
+    #[arg(long)]
+    pub number: bool,
     /// With --annotate: solve exactly up to this many empty squares [default: 18; 14 for other
     /// variants].
     #[arg(long, requires = "annotate")]
@@ -163,7 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         if !chooser.keep(pick) {
             return Ok(ControlFlow::Continue(()));
         }
-        match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut())) {
+        let number = args.number.then_some(shown + 1);
+        match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut(), number)) {
             Err(e) => {
                 stderr!("{e}");
                 failed += 1;
@@ -218,14 +223,16 @@ fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow:
     file.finish()
 }
 
-/// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered;
-/// with the record's illegal move, if it has one (the drawing stops before it).
+/// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered,
+/// under its number when it has one; with the record's illegal move, if it has one (the
+/// drawing stops before it).
 fn draw(
     source: &Source,
     raw: &RawRecord,
     args: &Args,
     color: bool,
     scorer: Option<&mut MoveScorer>,
+    number: Option<u64>,
 ) -> Result<(String, Option<RecordError>), RecordError> {
     let fail = |message: String| raw.error(source.name, Default::default(), message);
     let (mut record, rules) = source.read(raw)?;
@@ -279,6 +286,9 @@ fn draw(
         diagram
     };
     (diagram.players, diagram.title) = heading(&resolved.record);
+    if let Some(n) = number {
+        diagram.title.insert(0, format!("Diagram {n}"));
+    }
     if let Some((ply, _)) = &illegal {
         diagram.notes.push(format!("the record's move {ply} is illegal: drawn up to it"));
     }
