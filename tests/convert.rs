@@ -492,3 +492,43 @@ fn a_contradicted_winner_is_kept_as_stated() {
         assert!(text(out).contains(&format!("[Result \"{written}\"]")), "{stated}");
     }
 }
+
+/// `--empties N` cuts each game at its first position with N empty squares and `--ply K` after
+/// K plies; games that end before are left out and counted; the cut records carry no result
+/// (it was the whole game's), so they validate as unfinished games, not wrong results.
+#[test]
+fn games_cut_at_a_ply_or_a_count_of_empties() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (obf, err, code) = convert(&[wtb.to_str().unwrap(), "--to", "obf", "--empties", "20"], b"");
+    assert_eq!(code, 0, "{err}");
+    let obf = text(obf);
+    let (moves, _, _) = convert(&[wtb.to_str().unwrap(), "--to", "transcript", "-q"], b"");
+    let moves = text(moves);
+    // Every game placing 40 discs reaches 20 empty squares.
+    let reaching = moves.lines().filter(|l| l.len() / 2 >= 40).count();
+    assert_eq!(obf.lines().count(), reaching);
+    assert!(obf.lines().all(|l| l[..64].matches('-').count() == 20), "{obf}");
+    let left_out = 50 - reaching;
+    if left_out > 0 {
+        assert!(err.contains(&format!("{left_out} game")) && err.contains("never at 20 empty squares"), "{err}");
+    }
+    // The first of them is the game's position after 40 discs placed (no pass before it).
+    let first = moves.lines().find(|l| l.len() / 2 >= 40).unwrap();
+    let (board, _, _) = convert(&["--from", "transcript", "--to", "board", "-q"], &first.as_bytes()[..80]);
+    assert_eq!(obf.lines().next().unwrap().trim_end_matches(';'), text(board).trim_end());
+    // --ply: prefixes of the games; a game that is shorter is left out.
+    let (cut, err, _) = convert(&[wtb.to_str().unwrap(), "--to", "transcript", "--ply", "59"], b"");
+    let cut = text(cut);
+    assert!(cut.lines().all(|l| moves.lines().any(|m| m.starts_with(l))), "{cut}");
+    assert!(err.contains("shorter than 59 plies") || cut.lines().count() == 50, "{err}");
+    // No result on a cut game: it validates as unfinished.
+    let (pgn, _, _) = convert(&[wtb.to_str().unwrap(), "--to", "pgn", "--ply", "10", "-q"], b"");
+    let out = kifu().args(["validate", "--from", "pgn", "-"]).write_stdin(pgn).output().unwrap();
+    let summary = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(summary.contains("50 games: 0 ok, 0 illegal, 50 unfinished, 0 result mismatches"), "{summary}");
+    // --ply 0 is the start; --ply and --empties together are refused.
+    let (start, _, _) = convert(&["--to", "board", "--ply", "0", "-q"], b"f5d6c3\n");
+    assert!(text(start).starts_with("---------------------------OX------XO---"));
+    let (_, _, code) = convert(&["--to", "board", "--ply", "1", "--empties", "3"], b"f5d6c3\n");
+    assert_eq!(code, 2);
+}

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::core::{Color, Rules};
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
-use crate::notation::{Record, Span, shape, wthor};
+use crate::notation::{MoveSyntax, Record, Resolved, Span, shape, wthor};
 
 /// Arguments of `kifu convert`.
 #[derive(clap::Args, Debug)]
@@ -37,9 +37,24 @@ pub struct Args {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Cut each game after this many plies (passes count; 0 is the start): `--to board` or
+    /// `obf` then writes that position. Games shorter than that are left out.
+    #[arg(long, conflicts_with = "empties")]
+    pub ply: Option<usize>,
+    /// Cut each game at its first position with this many empty squares (`--to obf --empties
+    /// 20`: positions for the solver or a puzzle sheet). Games that end before are left out.
+    #[arg(long)]
+    pub empties: Option<u32>,
     /// Which records.
     #[command(flatten)]
     pub select: SelectArgs,
+}
+
+/// Where each game is cut (`--ply`, `--empties`).
+#[derive(Clone, Copy, Debug)]
+enum Cut {
+    Ply(usize),
+    Empties(u32),
 }
 
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
@@ -50,6 +65,8 @@ enum Converted {
     Failed(RecordError),
     /// Left out by the selection (and not converted).
     Refused,
+    /// Ends before the point `--ply` or `--empties` cuts it at (and is left out).
+    Short,
 }
 
 /// Runs `kifu convert`.
@@ -59,13 +76,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to);
     let progress = Progress::new(args.quiet, "converting");
-    let (mut converted, mut failed) = (0u64, 0u64);
+    let (mut converted, mut failed, mut short) = (0u64, 0u64, 0u64);
     let to = args.to;
+    let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
     let (selector, mut chooser) = args.select.build();
     let problems = records::for_each(
         &args.input,
         &progress,
-        |source, raw| convert(source, raw, to, &selector),
+        |source, raw| convert(source, raw, to, cut, &selector),
         |source, result| {
             if let Some(h) = source.header {
                 sink.depth = sink.depth.or(Some(h.depth));
@@ -76,6 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             }
             match done {
                 Converted::Refused => {}
+                Converted::Short => short += 1,
                 Converted::Failed(e) => {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
@@ -104,8 +123,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
+        let short = match (short, cut) {
+            (0, _) | (_, None) => String::new(),
+            (n, Some(Cut::Ply(k))) => format!(", {} shorter than {k} plies", super::counted(n, "game")),
+            (n, Some(Cut::Empties(e))) => format!(", {} never at {e} empty squares", super::counted(n, "game")),
+        };
         stderr!(
-            "kifu convert: {} converted to {}, {failed} with errors{}",
+            "kifu convert: {} converted to {}, {failed} with errors{short}{}",
             super::counted(converted, "record"),
             args.to,
             chooser.summary()
@@ -116,7 +140,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
 
 /// Parses, judges (when records are selected), replays, shapes and (for text formats) writes
 /// one record.
-fn convert(source: &Source, raw: &RawRecord, to: Format, selector: &Selector) -> (Option<Pick>, Converted) {
+fn convert(
+    source: &Source,
+    raw: &RawRecord,
+    to: Format,
+    cut: Option<Cut>,
+    selector: &Selector,
+) -> (Option<Pick>, Converted) {
     let (record, rules) = match source.read(raw) {
         Ok(read) => read,
         Err(e) => return (None, Converted::Failed(e)),
@@ -125,15 +155,58 @@ fn convert(source: &Source, raw: &RawRecord, to: Format, selector: &Selector) ->
     if pick == Some(Pick::Refused) {
         return (pick, Converted::Refused);
     }
-    (pick, convert_read(source, raw, &record, rules, to))
+    (pick, convert_read(source, raw, &record, rules, to, cut))
 }
 
-/// Replays, shapes and (for text formats) writes a record that was read.
-fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Rules>, to: Format) -> Converted {
-    let mut resolved = match record.resolve(rules) {
+/// The record cut after the plies `cut` asks for (its result, which is the whole game's,
+/// left out), or `None` when the game ends before.
+fn cut_record(resolved: &Resolved, cut: Cut) -> Option<Record> {
+    let moves = &resolved.record.moves;
+    let plies = match cut {
+        Cut::Ply(k) => (k <= moves.len()).then_some(k)?,
+        Cut::Empties(n) => {
+            // Each placement fills one square; a pass fills none.
+            let placements = resolved.start.empties().checked_sub(n)? as usize;
+            let mut placed = 0;
+            let mut at = (placements == 0).then_some(0);
+            for (i, token) in moves.iter().enumerate() {
+                if at.is_some() {
+                    break;
+                }
+                placed += usize::from(token.mv != MoveSyntax::Pass);
+                at = (placed == placements).then_some(i + 1);
+            }
+            at?
+        }
+    };
+    let mut record = resolved.record.clone();
+    record.moves.truncate(plies);
+    record
+        .tags
+        .retain(|(k, _)| !["result", "score", "outcome", "theoretical"].iter().any(|t| k.eq_ignore_ascii_case(t)));
+    Some(record)
+}
+
+/// Replays, cuts, shapes and (for text formats) writes a record that was read.
+fn convert_read(
+    source: &Source,
+    raw: &RawRecord,
+    record: &Record,
+    rules: Arc<Rules>,
+    to: Format,
+    cut: Option<Cut>,
+) -> Converted {
+    let mut resolved = match record.resolve(rules.clone()) {
         Ok(r) => r,
         Err(e) => return Converted::Failed(raw.error(source.name, e.span, e.message)),
     };
+    if let Some(cut) = cut {
+        let Some(record) = cut_record(&resolved, cut) else { return Converted::Short };
+        resolved = match record.resolve(rules) {
+            Ok(r) => r,
+            Err(e) => return Converted::Failed(raw.error(source.name, e.span, e.message)),
+        };
+    }
     if source.format == Format::Logbook {
         shape::from_logbook(&mut resolved.record, &resolved.end);
     }
