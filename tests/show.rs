@@ -512,6 +512,19 @@ fn hide_moves_draws_a_puzzle_without_its_answers() {
     assert!(puzzle.contains("white to move; black 1, white 1") && !puzzle.contains("pass"), "{puzzle}");
 }
 
+/// A diagram as `show` draws it, its side to move written as a lone disc on the line under it:
+/// read back without `--from` (it was taken for a kifu grid).
+#[test]
+fn a_lone_disc_under_a_shown_diagram_is_its_side() {
+    let (shown, _, _) = run(&["show", "--color", "never"], "f5d6c3\n");
+    let board: String = shown.lines().take(9).map(|l| format!("{l}\n")).collect();
+    for (side, want) in [("X", " X"), ("O", " O")] {
+        let back = kifu().args(["convert", "--to", "board"]).write_stdin(format!("{board}{side}\n")).output().unwrap();
+        let text = String::from_utf8(back.stdout).unwrap();
+        assert!(text.starts_with("------------------X--------XX") && text.trim_end().ends_with(want), "{text}");
+    }
+}
+
 #[test]
 fn number_puts_each_diagrams_number_over_it_and_reads_back() {
     let games = "f5d6c3\nf5f6e6\nf5f4\n";

@@ -276,7 +276,12 @@ fn text(row: &Row, wld: bool) -> String {
     // A finished position has no best move (an empty field in csv and json).
     let best = if row.best_move.is_empty() { "game over".to_string() } else { format!("best {}", row.best_move) };
     let score = match (wld, row.score.signum()) {
-        (false, 0) if let Some(taker) = row.tie_taker => format!("score +0, a win for {taker} (ties go to {taker})"),
+        (false, 0)
+            if row.exact
+                && let Some(taker) = row.tie_taker =>
+        {
+            format!("score +0, a win for {taker} (ties go to {taker})")
+        }
         (false, _) => format!("score {:+}", row.score),
         (true, 1) => "win (+1)".to_owned(),
         (true, 0) => "draw (0)".to_owned(),
@@ -305,7 +310,10 @@ fn text(row: &Row, wld: bool) -> String {
 fn obf(row: &Row) -> String {
     let mut line = format!("{};", row.board);
     let scored = if row.moves.is_empty() && !row.best_move.is_empty() {
-        vec![format!("{}:{:+}", row.best_move, row.score)]
+        // Every move as good as the best (--best-moves) has the best's score.
+        let tied: Vec<&str> = row.best_moves.split_whitespace().collect();
+        let moves = if tied.is_empty() { vec![row.best_move.as_str()] } else { tied };
+        moves.into_iter().map(|mv| format!("{mv}:{:+}", row.score)).collect::<Vec<String>>()
     } else {
         row.moves.split_whitespace().map(str::to_owned).collect()
     };

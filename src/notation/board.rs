@@ -43,6 +43,12 @@ fn cell(c: char, digits: Digits) -> Option<Option<Color>> {
     }
 }
 
+/// Whether a line holds one disc and nothing else (`O`): under a diagram, the side to move.
+pub(crate) fn is_lone_disc(line: &str) -> bool {
+    let mut chars = line.trim().chars();
+    matches!((chars.next(), chars.next()), (Some(c), None) if cell(c, Digits::default()).is_some_and(|v| v.is_some()))
+}
+
 /// Whether `c` is a cell under some reading of the digits (`0`, `1` and `2` included).
 pub(crate) fn is_cell(c: char) -> bool {
     cell(c, Digits::BlackWhite).is_some() || c == '2'

@@ -259,6 +259,7 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
         .filter(|l| {
             !is_file_letters(l)
                 && !is_side_line(l)
+                && !board::is_lone_disc(l)
                 && !is_rules_line(l)
                 && !board::is_text_line(l)
                 && !kifu::is_border(l)
@@ -395,6 +396,9 @@ mod tests {
             // A grid with a repeated number, or a missing one, is still a grid.
             ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\n", Format::Kifu),
             ("1 . . . .\n2 . O X 3\n3 . X O 1\n4 . . . .\n", Format::Kifu),
+            // A diagram as `kifu show` draws it with its side as a lone disc under it.
+            ("  a b c d\n1 . . . .\n2 . O X .\n3 . X O .\n4 . . . .\nO\n", Format::Board),
+            ("1 . . . .\n2 . O X .\n3 . X O .\n4 . . . .\nX\n", Format::Board),
             ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\nrules anti,size=4\n", Format::Kifu),
             (". . . . 1\n. O X 2 2\n. X O . 3\n17 . . . 4\n", Format::Kifu),
             ("    a  b  c  d\n 1 .  .  .  .\n 2 .  O  X  2\n 3 .  X  O  1\n 4 .  .  .  5\nwhite first\n", Format::Kifu),
