@@ -485,16 +485,19 @@ fn hide_moves_draws_a_puzzle_without_its_answers() {
     let (puzzle, err, code) = run(&["show", "--color", "never", "--hide-moves"], "f5d6c3\n");
     assert_eq!(code, 0, "{err}");
     assert!(shown.contains("legal moves:") && !puzzle.contains("legal moves:"), "{puzzle}");
-    // The legal moves' dots become empty squares; nothing else changes.
+    // The legal moves' dots become empty squares and the ply count (the game's length) goes;
+    // nothing else changes.
     assert_eq!(
         shown
             .replace(" .", " -")
             .replace("].", "]-")
+            .replace("ply 3 of 3, ", "")
             .lines()
             .filter(|l| !l.starts_with("legal moves"))
             .collect::<Vec<_>>(),
         puzzle.lines().collect::<Vec<_>>()
     );
+    assert!(puzzle.contains("\nlast move c3 by black\n"), "{puzzle}");
     let (svg, _, _) = run(&["show", "-f", "svg", "--hide-moves"], "f5d6c3\n");
     let (marked, _, _) = run(&["show", "-f", "svg"], "f5d6c3\n");
     assert!(svg.matches("<circle").count() < marked.matches("<circle").count());

@@ -149,6 +149,11 @@ fn solve_all_moves_matches_the_obf_scores() {
     }
 }
 
+/// Line `index` (0-based) of a file, with its newline.
+fn text_of_line(path: &std::path::Path, index: usize) -> String {
+    format!("{}\n", std::fs::read_to_string(path).unwrap().lines().nth(index).unwrap())
+}
+
 /// `--best-moves` lists exactly the moves the file scores best, by null-window solves, by every
 /// move's score with `--all-moves`, and by win/draw/loss with `--wld`; text says when the answer
 /// is unique.
@@ -198,6 +203,37 @@ fn best_moves_are_the_moves_the_file_scores_best() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("  best moves: g8 (unique)") && text.contains("  best moves: a5 h8 (2 tied)"), "{text}");
+    // --check with --best-moves: a file that scores a tied move lower claims a unique answer.
+    let fourth = text_of_line(&path, 3).replace("H8:+0", "H8:-2");
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", "-", "--from", "obf", "--best-moves", "--check", "-q", "-j", "1"])
+        .write_stdin(fourth)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("h8 is -2 in the file, as good as the best (+0) by the solver"), "{err}");
+    // A single legal move is no puzzle; an estimate is not an exact answer.
+    let one = format!("XO{} X\n", "-".repeat(62));
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", "-", "--from", "board", "--best-moves", "-q", "-j", "1"])
+        .write_stdin(one)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("best moves: c1 (the only move)"));
+    let out = assert_cmd::Command::cargo_bin("kifu")
+        .unwrap()
+        .args(["solve", "-", "--best-moves", "--depth", "3", "-q", "-j", "1"])
+        .write_stdin("f5d6c3d3c4f4f6\n")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(" by the estimates)"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     // Without the option: no column values (json null).
     let out = assert_cmd::Command::cargo_bin("kifu")
         .unwrap()

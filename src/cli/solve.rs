@@ -297,10 +297,12 @@ fn text(row: &Row, wld: bool) -> String {
     if !row.moves.is_empty() {
         s.push_str(&format!("\n  moves: {}", row.moves));
     }
+    let estimated = if row.exact { "" } else { " by the estimates" };
     match row.best_moves.split_whitespace().count() {
         0 => {}
-        1 => s.push_str(&format!("\n  best moves: {} (unique)", row.best_moves)),
-        n => s.push_str(&format!("\n  best moves: {} ({n} tied)", row.best_moves)),
+        1 if row.legal.len() == 1 => s.push_str(&format!("\n  best moves: {} (the only move)", row.best_moves)),
+        1 => s.push_str(&format!("\n  best moves: {} (unique{estimated})", row.best_moves)),
+        n => s.push_str(&format!("\n  best moves: {} ({n} tied{estimated})", row.best_moves)),
     }
     s
 }
@@ -439,6 +441,22 @@ fn differences(row: &Row, stored: &str, wld: bool, rules: &Rules) -> Result<(), 
         .collect();
     if row.score != best {
         problems.push((format!("the best score is {:+} in the file, {:+} by the solver", best, row.score), None));
+    }
+    // With --best-moves: every move the file scores is best exactly when the solver finds it
+    // as good as the best (a puzzle file's claim of a unique answer).
+    let tied: Vec<&str> = row.best_moves.split_whitespace().collect();
+    if !tied.is_empty() && row.score == best {
+        for (mv, score) in &given {
+            match (tied.contains(&mv.as_str()), *score == best) {
+                (true, false) => problems.push((
+                    format!("{mv} is {score:+} in the file, as good as the best ({best:+}) by the solver"),
+                    Some(mv.as_str()),
+                )),
+                (false, true) => problems
+                    .push((format!("{mv} is best ({score:+}) in the file, worse by the solver"), Some(mv.as_str()))),
+                _ => {}
+            }
+        }
     }
     if row.moves.is_empty() {
         if let Some((mv, score)) = given.iter().find(|(mv, _)| *mv == row.best_move)

@@ -109,7 +109,8 @@ impl Diagram {
     }
 
     /// The position without its hints, for a puzzle: the legal moves neither marked on their
-    /// squares nor listed, and a side to move that must pass not told so.
+    /// squares nor listed, a side to move that must pass not told so, and no ply count (the
+    /// game's length); the last move stays.
     pub fn hide_legal_moves(&mut self) {
         for cell in &mut self.cells {
             if matches!(cell, Cell::Legal(_)) {
@@ -121,6 +122,17 @@ impl Diagram {
         for note in &mut self.notes {
             *note = note.replacen(&told, " to move;", 1);
         }
+        // The game's length gives away how it goes on; the last move stays.
+        self.notes.retain_mut(|note| match note.strip_prefix("ply ") {
+            Some(rest) => match rest.split_once(", ") {
+                Some((_, last)) => {
+                    *note = last.to_owned();
+                    true
+                }
+                None => false,
+            },
+            None => true,
+        });
     }
 
     /// A position: its discs with the last move marked (`last`: the move and who played it),
