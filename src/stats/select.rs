@@ -179,6 +179,12 @@ impl Wanted {
     /// # Errors
     /// Where the board does not read.
     pub fn parse(text: &str) -> Result<Wanted, String> {
+        if text.contains(',') {
+            return Err(format!(
+                "`{}`: a board holds no comma (for several positions, repeat --position)",
+                text.trim()
+            ));
+        }
         let record = board::parse(text, Digits::BlackWhite).map_err(|e| format!("`{}`: {}", text.trim(), e.message))?;
         let board = record.start.ok_or_else(|| format!("`{}` is not a board", text.trim()))?;
         Ok(Wanted { text: text.trim().to_owned(), board })
@@ -367,5 +373,6 @@ mod tests {
         // The start with one disc turned: no game of this record passes through it.
         assert!(!at(&start.replacen('X', "O", 1)).matches(&facts, &game));
         assert!(Wanted::parse("f5d6").is_err());
+        assert!(Wanted::parse(&format!("{start},{start}")).unwrap_err().contains("repeat --position"));
     }
 }
