@@ -126,7 +126,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let short = match (short, cut) {
             (0, _) | (_, None) => String::new(),
             (n, Some(Cut::Ply(k))) => format!(", {} shorter than {k} plies", super::counted(n, "game")),
-            (n, Some(Cut::Empties(e))) => format!(", {} never at {e} empty squares", super::counted(n, "game")),
+            (n, Some(Cut::Empties(e))) => {
+                format!(", {} never at {}", super::counted(n, "game"), super::counted(u64::from(e), "empty square"))
+            }
         };
         stderr!(
             "kifu convert: {} converted to {}, {failed} with errors{short}{}",

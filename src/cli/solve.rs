@@ -446,7 +446,14 @@ fn differences(row: &Row, stored: &str, wld: bool, rules: &Rules) -> Result<(), 
     // as good as the best (a puzzle file's claim of a unique answer).
     let tied: Vec<&str> = row.best_moves.split_whitespace().collect();
     if !tied.is_empty() && row.score == best {
-        for (mv, score) in &given {
+        for mv in tied.iter().filter(|mv| !given.iter().any(|(g, _)| g == *mv)) {
+            problems.push((
+                format!("{mv} is as good as the best ({best:+}) by the solver, and the file does not score it"),
+                None,
+            ));
+        }
+        // (With --all-moves every stored score is compared below.)
+        for (mv, score) in given.iter().filter(|_| row.moves.is_empty()) {
             match (tied.contains(&mv.as_str()), *score == best) {
                 (true, false) => problems.push((
                     format!("{mv} is {score:+} in the file, as good as the best ({best:+}) by the solver"),

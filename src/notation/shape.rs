@@ -126,7 +126,17 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         start.side = Some(resolved.start.side_to_move());
     }
     if !keep_passes {
-        record.moves.retain(|t| t.mv != MoveSyntax::Pass);
+        // Passes after the last placement (a game cut just after one) are no replay's to infer:
+        // a transcript writes them.
+        let keep_from = match to {
+            Format::Transcript => record.moves.iter().rposition(|t| t.mv != MoveSyntax::Pass).map_or(0, |i| i + 1),
+            _ => usize::MAX,
+        };
+        let mut index = 0;
+        record.moves.retain(|t| {
+            index += 1;
+            t.mv != MoveSyntax::Pass || index > keep_from
+        });
     }
     if to.is_position() {
         record.start = Some(BoardSyntax::of_position(&resolved.end));
