@@ -170,15 +170,16 @@ fn cut_record(resolved: &Resolved, cut: Cut) -> Option<Record> {
             // Each placement fills one square; a pass fills none.
             let placements = resolved.start.empties().checked_sub(n)? as usize;
             let mut placed = 0;
-            let mut at = (placements == 0).then_some(0);
-            for (i, token) in moves.iter().enumerate() {
-                if at.is_some() {
-                    break;
+            match placements {
+                0 => 0,
+                _ => {
+                    let last = moves.iter().position(|t| {
+                        placed += usize::from(t.mv != MoveSyntax::Pass);
+                        placed == placements
+                    })?;
+                    last + 1
                 }
-                placed += usize::from(token.mv != MoveSyntax::Pass);
-                at = (placed == placements).then_some(i + 1);
             }
-            at?
         }
     };
     let mut record = resolved.record.clone();

@@ -595,17 +595,19 @@ fn solve_row(
             let bound = if args.wld { (-64..=64).find(|&s| wld(s) >= reported).unwrap_or(64) } else { reported };
             let mut tied = Vec::new();
             for mv in pos.legal_moves() {
-                let reaches =
-                    Some(mv) == solution.best || solver.move_reaches(&pos, mv, bound, limits).map_err(fail)?;
-                extra += if Some(mv) == solution.best { 0 } else { solver.nodes() };
-                if reaches {
-                    tied.push((mv, 0));
+                if Some(mv) != solution.best {
+                    let reaches = solver.move_reaches(&pos, mv, bound, limits).map_err(fail)?;
+                    extra += solver.nodes();
+                    if !reaches {
+                        continue;
+                    }
                 }
+                tied.push(mv);
             }
-            best = tied_best(&pos, tied.into_iter());
+            best = names_in_board_order(&pos, tied);
         }
         let found = Estimate {
-            score: if args.wld { outcome_sign(&pos, solution.score) } else { solution.score },
+            score: wld(solution.score),
             units: 0,
             exact: true,
             depth: empties,
@@ -615,8 +617,7 @@ fn solve_row(
         };
         (found, moves, best)
     };
-    let nodes = found.nodes;
-    Ok(row(source, raw, &pos, &found, (moves, best), nodes, started))
+    Ok(row(source, raw, &pos, &found, (moves, best), found.nodes, started))
 }
 
 /// `--wld`'s value of a score for the side to move of `pos`: 1 a win, 0 a draw, -1 a loss.
@@ -672,9 +673,13 @@ fn solve_generic(
 /// The moves whose value is the best of `scores`, named, in board order.
 fn tied_best(pos: &Position, scores: impl Iterator<Item = (Move, i32)> + Clone) -> String {
     let Some(top) = scores.clone().map(|(_, s)| s).max() else { return String::new() };
-    let mut tied: Vec<Move> = scores.filter(|&(_, s)| s == top).map(|(mv, _)| mv).collect();
-    tied.sort_by_key(|mv| mv.square().map_or(u16::MAX, |sq| u16::from(sq.index())));
-    tied.into_iter().map(|mv| pos.rules().move_name(mv)).collect::<Vec<_>>().join(" ")
+    names_in_board_order(pos, scores.filter(|&(_, s)| s == top).map(|(mv, _)| mv).collect())
+}
+
+/// Moves named and space-separated in board order (a pass last).
+fn names_in_board_order(pos: &Position, mut moves: Vec<Move>) -> String {
+    moves.sort_by_key(|mv| mv.square().map_or(u16::MAX, |sq| u16::from(sq.index())));
+    moves.into_iter().map(|mv| pos.rules().move_name(mv)).collect::<Vec<_>>().join(" ")
 }
 
 /// The output row of a solved or searched position; `moves` are the `moves` and `best_moves`

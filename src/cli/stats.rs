@@ -256,21 +256,23 @@ fn moves_json(entry: &book::Entry) -> Value {
     Value::Array(moves.collect())
 }
 
+/// The `--by position` table, its rows made as they are written.
+fn book_table(book: &Book, format: Format, top: usize) -> Table<'_> {
+    let mut columns = tally_columns("board");
+    columns.splice(1..1, ["rules", "side", "empties"]);
+    columns.push("moves");
+    let rows = book.ranked().into_iter().take(top).map(move |e| {
+        let mut row = tally_row(e.board.as_ref().into(), &e.tally);
+        row.splice(1..1, [e.rules.as_ref().into(), e.side.name().into(), e.empties.into()]);
+        row.push(if format == Format::Json { moves_json(e) } else { moves_cell(e).into() });
+        row
+    });
+    (columns, Box::new(rows))
+}
+
 /// The rows of the `--by` table.
 fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<Table<'a>> {
     let top = args.top.unwrap_or(usize::MAX);
-    if args.by == By::Position {
-        let mut columns = tally_columns("board");
-        columns.splice(1..1, ["rules", "side", "empties"]);
-        columns.push("moves");
-        let rows = book.ranked().into_iter().take(top).map(move |e| {
-            let mut row = tally_row(e.board.as_ref().into(), &e.tally);
-            row.splice(1..1, [e.rules.as_ref().into(), e.side.name().into(), e.empties.into()]);
-            row.push(if args.format == Format::Json { moves_json(e) } else { moves_cell(e).into() });
-            row
-        });
-        return Ok((columns, Box::new(rows)));
-    }
     let (columns, rows): (Vec<&'static str>, Vec<Vec<Value>>) = match args.by {
         By::Totals => (vec!["name", "value"], s.totals()?.into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
         By::Player => (
@@ -338,7 +340,7 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
             }
             (vec!["kind", "group", "hash", "source", "game"], rows)
         }
-        By::Position => unreachable!("the book's rows are made as they are written"),
+        By::Position => return Ok(book_table(book, args.format, top)),
     };
     Ok((columns, Box::new(rows.into_iter())))
 }
