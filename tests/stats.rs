@@ -373,3 +373,67 @@ fn positions_of_the_wthor_sample_agree_with_the_games() {
     shown.sort();
     assert_eq!(shown, replies);
 }
+
+/// A PGN game with these tags (the moves, then the result as the tag has it).
+fn pgn_game(event: &str, date: &str, black: &str, white: &str, moves: &str, result: &str) -> String {
+    let mut tags = format!("[Event \"{event}\"]\n[Date \"{date}\"]\n[Black \"{black}\"]\n[White \"{white}\"]\n");
+    if result != "*" {
+        tags.push_str(&format!("[Result \"{result}\"]\n"));
+    }
+    format!("{tags}\n{moves} {result}\n\n")
+}
+
+#[test]
+fn standings_rank_by_points_then_the_brightwell_quotient() {
+    // GAME ends 41-23 for black. Results from the board where the game is over, else from the
+    // record (a resignation without discs, counts with the empty squares to the winner), and
+    // a game with neither counts for no one's points.
+    let club = |black: &str, white: &str, moves: &str, result: &str| {
+        pgn_game("Club night", "2024.05.01", black, white, moves, result)
+    };
+    let mut pgn = club("Ann", "Bob", GAME, "*");
+    pgn += &club("Cid", "Dan", GAME, "*");
+    pgn += &club("Ann", "Cid", "f5 d6", "0-1");
+    pgn += &club("Bob", "Dan", "f5 d6 c3", "33-30");
+    pgn += &club("Ann", "Dan", "f5", "*");
+    pgn += &club("Cid", "", GAME, "*");
+    // Another event: two players level on everything share the first place.
+    pgn += &pgn_game("Match", "2023.01.02", "Ann", "Bob", GAME, "*");
+    pgn += &pgn_game("Match", "2023.01.03", "Bob", "Ann", GAME, "*");
+    let (out, err, code) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv", "-q"], &pgn);
+    assert_eq!(code, 1, "{err}");
+    let rows = rows(&out);
+    let line = |r: &HashMap<String, String>| {
+        ["tournament", "year", "rank", "player", "points", "games", "wins", "draws", "losses", "discs"]
+            .iter()
+            .chain(&["opponents_points", "bq", "no_result", "from_record", "no_discs"])
+            .map(|c| r[*c].as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let got: Vec<String> = rows.iter().map(line).collect();
+    assert_eq!(
+        got,
+        [
+            // The earlier year first. Ann: 41 + 23 discs, 6 times Bob's 1 point twice.
+            "Match,2023,1,Ann,1,2,1,0,1,64,2,76,0,0,0",
+            "Match,2023,1,Bob,1,2,1,0,1,64,2,76,0,0,0",
+            // Cid: 41 discs and a resignation; opponents Dan (0) and Ann (1).
+            "Club night,2024,1,Cid,2,2,2,0,0,41,1,47,0,1,1",
+            // Bob: 23 + 34 (33-30 gives the empty square to the winner); Ann (1) and Dan (0).
+            "Club night,2024,2,Bob,1,2,1,0,1,57,1,63,0,1,0",
+            // Ann: 41 and a loss by resignation; Bob (1) and Cid (2).
+            "Club night,2024,3,Ann,1,2,1,0,1,41,3,59,1,1,1",
+            "Club night,2024,4,Dan,0,2,0,0,2,53,3,71,1,1,0",
+        ]
+    );
+    // The text report's section: the games of each tournament, and the extra columns.
+    let (text, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "-q"], &pgn);
+    assert!(text.contains("Standings (2 tournaments)"), "{text}");
+    assert!(text.contains("  Club night 2024: 4 players, 5 games"), "{text}");
+    assert!(text.contains("no_result  from_record  no_discs"), "{text}");
+    assert!(text.contains("  Match 2023: 2 players, 2 games"), "{text}");
+    // No section unless asked.
+    let (text, _, _) = run(&["stats", "-", "--from", "pgn", "-q"], &pgn);
+    assert!(!text.contains("Standings"), "{text}");
+}

@@ -66,7 +66,7 @@ pub enum Command {
     /// Every game, move or position as CSV or JSON Lines rows.
     Export(export::Args),
     /// Statistics: totals, results, lengths, named openings (merged under symmetry), players,
-    /// tournaments, years and duplicate games.
+    /// tournaments (and their standings), years, duplicate games and an opening book.
     Stats(stats::Args),
     /// The exact result of positions: best move, score, principal variation (any variant).
     Solve(solve::Args),

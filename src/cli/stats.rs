@@ -18,6 +18,7 @@ use super::{Format, Output, Status};
 use crate::notation::check::{self, Status as Verdict};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::stats::book::{self, Book, Step};
+use crate::stats::standings;
 use crate::stats::{DEFAULT_DEPTH, Duplicate, Facts, Summary, Tally};
 
 /// Arguments of `kifu stats`.
@@ -93,6 +94,9 @@ pub enum By {
     /// One row per position before each of the first --depth moves, up to symmetry, with the
     /// moves played from it (an opening book of the games).
     Position,
+    /// One row per player of each tournament (event and year): points, discs, the opponents'
+    /// points and the Brightwell quotient, ranked.
+    Standings,
 }
 
 /// What the worker makes of one record.
@@ -341,8 +345,63 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
             (vec!["kind", "group", "hash", "source", "game"], rows)
         }
         By::Position => return Ok(book_table(book, args.format, top)),
+        By::Standings => {
+            let mut columns = vec!["tournament", "year"];
+            columns.extend(STANDINGS_COLUMNS);
+            let mut rows = Vec::new();
+            for t in s.standings.tables() {
+                for line in t.lines.iter().take(top) {
+                    let mut row = vec![t.event.into(), t.year.map_or(Value::Null, Value::from)];
+                    row.extend(standing_row(line));
+                    rows.push(row);
+                }
+            }
+            (columns, rows)
+        }
     };
     Ok((columns, Box::new(rows.into_iter())))
+}
+
+/// The columns of a standings line, after the tournament's.
+const STANDINGS_COLUMNS: [&str; 13] = [
+    "rank",
+    "player",
+    "points",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "discs",
+    "opponents_points",
+    "bq",
+    "no_result",
+    "from_record",
+    "no_discs",
+];
+
+/// A standings line's values, in the order of [`STANDINGS_COLUMNS`].
+fn standing_row(line: &standings::Line<'_>) -> Vec<Value> {
+    let s = line.standing;
+    vec![
+        line.rank.into(),
+        line.player.into(),
+        halves(s.points2()),
+        s.games.into(),
+        s.wins.into(),
+        s.draws.into(),
+        s.losses.into(),
+        halves(s.discs2),
+        halves(line.opponents_points2),
+        halves(line.bq2),
+        s.no_result.into(),
+        s.from_record.into(),
+        s.no_discs.into(),
+    ]
+}
+
+/// A value kept doubled, as a number: whole when it is, else with its half (`5.5`).
+fn halves(doubled: i64) -> Value {
+    if doubled % 2 == 0 { Value::from(doubled / 2) } else { Value::from(doubled as f64 / 2.0) }
 }
 
 /// Writes rows as CSV (with a header) or JSON Lines.
@@ -575,6 +634,10 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
         s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_cells(name.into(), t)).collect();
     aligned(&mut out, &["tournament", "games", "black%", "white%", "draw%"], &rows);
 
+    if args.by == By::Standings {
+        standings_report(&mut out, s, args.top);
+    }
+
     section(&mut out, format!("Years ({})", s.years.len()));
     let rows: Vec<Vec<Value>> = s.years.iter().map(|(y, t)| tally_cells(Value::from(*y), t)).collect();
     aligned(&mut out, &["year", "games", "black%", "white%", "draw%"], &rows);
@@ -589,6 +652,43 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
     groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games()?);
     groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals()?);
     Ok(out)
+}
+
+/// The standings of every tournament, all their players unless `--top` says otherwise.
+fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
+    let tables = s.standings.tables();
+    let title = format!("Standings ({})", super::counted(tables.len() as u64, "tournament"));
+    let _ = writeln!(out, "\n{title}\n{}", "-".repeat(title.chars().count()));
+    if tables.is_empty() {
+        out.push_str("  no game names both players\n");
+    }
+    for t in &tables {
+        let event = if t.event.is_empty() { "(no event)" } else { t.event };
+        let year = t.year.map_or(String::new(), |y| format!(" {y}"));
+        let _ = writeln!(
+            out,
+            "\n  {}{year}: {}, {}",
+            crate::notation::printable(event),
+            super::counted(t.lines.len() as u64, "player"),
+            super::counted(t.games, "game")
+        );
+        let lines = &t.lines[..top.unwrap_or(usize::MAX).min(t.lines.len())];
+        // The last three columns (games with no result, results from the record, results
+        // without discs) only where some line counts one.
+        let shown: Vec<usize> = (0..STANDINGS_COLUMNS.len())
+            .filter(|&c| c < 10 || lines.iter().any(|l| standing_row(l)[c] != 0))
+            .collect();
+        let columns: Vec<&str> =
+            shown.iter().map(|&c| if c == 8 { "opp_points" } else { STANDINGS_COLUMNS[c] }).collect();
+        let rows: Vec<Vec<Value>> = lines
+            .iter()
+            .map(|l| {
+                let row = standing_row(l);
+                shown.iter().map(|&c| row[c].clone()).collect()
+            })
+            .collect();
+        aligned(out, &columns, &rows);
+    }
 }
 
 /// How many rows a ranked table of the text report shows: `top 10 of 25`, or `all 3`.

@@ -589,6 +589,47 @@ fn stated_margin(stored: &str) -> Stated {
     }
 }
 
+/// A result as a record states it, read for scoring a tournament: who won and, when the record
+/// says, by how much.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct StatedResult {
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// Black's margin with the empty squares given to the winner, when the record gives one
+    /// (not for `1-0`, `B+R`, a GGS resignation or a loss on time).
+    pub margin: Option<i32>,
+}
+
+/// Reads the result a record states (its `result` or `score`, else its `outcome`; see
+/// [`Check::stored`]) on a board of `cells` squares: a margin (`+4`, `-12`, `B+4`), disc counts
+/// (`35-29`; counts that leave squares empty give them to the winner, as the official rules
+/// count), a winner (`1-0`, `0-1`, `1/2-1/2`, `B+`, `W+R`, GGS's `+64.000:r`, a Japanese
+/// result); `None` for `?`, `*`, `void` or text that is none of these.
+#[must_use]
+pub fn stated_result(stored: &str, cells: i32) -> Option<StatedResult> {
+    let by_sign = |m: i32| match m.cmp(&0) {
+        std::cmp::Ordering::Greater => Some(Color::Black),
+        std::cmp::Ordering::Less => Some(Color::White),
+        std::cmp::Ordering::Equal => None,
+    };
+    let with_margin = |m: i32| Some(StatedResult { winner: by_sign(m), margin: Some(m) });
+    if let Some((winner, _)) = super::win_without_margin(stored) {
+        return Some(StatedResult { winner: Some(winner), margin: None });
+    }
+    match stated_margin(stored) {
+        Stated::Margin(v) if v.fract() == 0.0 && v.abs() <= f64::from(cells) => with_margin(v as i32),
+        Stated::Counts(black, white) if black + white <= cells => {
+            let plain = black - white;
+            with_margin(plain + plain.signum() * (cells - black - white))
+        }
+        Stated::Winner(color) => Some(StatedResult { winner: Some(color), margin: None }),
+        Stated::Unreadable => {
+            super::pgn::winner(stored).map(|winner| StatedResult { winner, margin: winner.is_none().then_some(0) })
+        }
+        _ => None,
+    }
+}
+
 /// Sets `ResultMismatch` on a finished game whose record states only the winner (PGN's `1-0`,
 /// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared, nor is a game
 /// with a stored margin or already found wanting.
@@ -837,6 +878,28 @@ mod tests {
         let c = check(&transcript::parse("f5d6c9d3c4f4f6f3e6e7").unwrap(), &rules, Format::Transcript);
         assert_eq!(c.problem.as_ref().map(|p| p.ply), Some(3));
         assert_eq!(c.suggestion.as_deref(), Some("c3? (the same file; the rest of the game then replays)"));
+    }
+
+    #[test]
+    fn stated_results_are_read_for_standings() {
+        let read = |text: &str| stated_result(text, 64).map(|r| (r.winner, r.margin));
+        let (b, w) = (Some(Color::Black), Some(Color::White));
+        assert_eq!(read("+4"), Some((b, Some(4))));
+        assert_eq!(read("-12.000"), Some((w, Some(-12))));
+        assert_eq!(read("W+6"), Some((w, Some(-6))));
+        assert_eq!(read("0"), Some((None, Some(0))));
+        // Counts that leave squares empty give them to the winner.
+        assert_eq!(read("33-31"), Some((b, Some(2))));
+        assert_eq!(read("30-33"), Some((w, Some(-4))));
+        assert_eq!(read("32-32"), Some((None, Some(0))));
+        // A winner alone: points, no discs.
+        for (text, winner) in [("1-0", b), ("0-1", w), ("B+", b), ("W+R", w), ("+64.000:r", b), ("-3.000:t", w)] {
+            assert_eq!(read(text), Some((winner, None)), "{text}");
+        }
+        assert_eq!(read("1/2-1/2"), Some((None, Some(0))));
+        for text in ["?", "*", "void", "", "40-40", "+70", "+2.5", "abc"] {
+            assert_eq!(read(text), None, "{text}");
+        }
     }
 
     /// Counts after a game tell their convention by their sum: plain counts add up to the discs

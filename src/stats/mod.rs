@@ -8,17 +8,19 @@
 pub mod book;
 mod groups;
 pub mod select;
+pub mod standings;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io;
 use std::sync::OnceLock;
 
 use groups::Groups;
+use standings::Standings;
 
 use serde_json::Value;
 
 use crate::core::{Color, Game, Move, Passes, Position, Rules, Symmetry, Variant, preserves_start};
-use crate::notation::check::{Check, Status};
+use crate::notation::check::{Check, StatedResult, Status, stated_result};
 use crate::notation::{Record, transcript};
 
 /// How many moves make an opening unless told otherwise.
@@ -101,6 +103,8 @@ pub struct Facts {
     pub event: String,
     /// The year: the first four digits in a row of the date.
     pub year: Option<u16>,
+    /// The result the record states, read ([`stated_result`]).
+    pub stated: Option<StatedResult>,
     /// The canonical game hash of [`canonical_hash`](crate::export::canonical_hash): the [`Trail`]'s last (the same for games
     /// one another turned or mirrored, at the start or later, and with or without their passes
     /// written).
@@ -196,6 +200,10 @@ impl Facts {
             white_player: record.name_or_number("white").unwrap_or_default(),
             event: record.name_or_number("event").unwrap_or_default(),
             year: record.tag("date").and_then(year),
+            stated: check
+                .stored
+                .as_deref()
+                .and_then(|text| stated_result(text, (check.black + check.white + check.empties) as i32)),
             game_hash: trail.last(),
             start_hash,
             final_hash,
@@ -610,6 +618,8 @@ pub struct Summary {
     pub tournaments: HashMap<String, Tally>,
     /// Games per year.
     pub years: BTreeMap<u16, Tally>,
+    /// Each tournament's standings.
+    pub standings: Standings,
     /// Games by (start hash, canonical game hash).
     same_game: Groups,
     /// Finished games by final position hash, with their [`game_word`].
@@ -675,6 +685,7 @@ impl Summary {
         if let Some(y) = facts.year {
             self.years.entry(y).or_default().add(facts.result, facts.margin);
         }
+        self.standings.add(facts);
         if facts.length > 0 {
             let (source, index) = (u64::from(loc.0), loc.1 as u64);
             // A game cut short by an illegal move is no game's duplicate (it would be one of
@@ -743,6 +754,7 @@ impl Summary {
         for (k, v) in other.years {
             self.years.entry(k).or_default().merge(&v);
         }
+        self.standings.merge(&other.standings);
         let remap = |mut e: groups::Entry| {
             e[2] = u64::from(ids[e[2] as usize]);
             e
