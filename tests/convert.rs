@@ -228,6 +228,79 @@ fn wthor_from_names_writes_name_files() {
     assert!(err.contains("-o") && written.is_empty(), "nothing written to stdout: {err}");
 }
 
+/// A federation adds a tournament's games to its WTHOR base: players and tournaments keep the
+/// base's numbers, new ones go at the end of its names files, whose names all stay where they
+/// were; the base's names files are never replaced by a file of the new names alone.
+#[test]
+fn wthor_games_join_a_base_and_never_replace_its_names() {
+    let Some(wthor) = shared("wthor") else { return };
+    let dir = tempdir();
+    for file in ["WTHOR.JOU", "WTHOR.TRN"] {
+        std::fs::copy(wthor.join(file), dir.join(file)).unwrap();
+    }
+    let old_jou = std::fs::read(dir.join("WTHOR.JOU")).unwrap();
+    let old_trn = std::fs::read(dir.join("WTHOR.TRN")).unwrap();
+    // Tastet Marc is player 1 of the base; the others are new (one typed with combining accents).
+    let pgn = "[Event \"Coupe de Paris\"]\n[Date \"2024.05.01\"]\n[Black \"Tastet Marc\"]\n[White \"Ann Example\"]\n\n\
+               1. f5 d6 *\n\n[Event \"Coupe de Paris\"]\n[Date \"2024.05.01\"]\n[Black \"Ann Example\"]\n\
+               [White \"Fre\u{301}de\u{301}ric Exemple\"]\n\n1. f5 f6 *\n";
+    let refused = dir.join("WTHOR.wtb");
+    let (_, err, code) = convert(&["--to", "wthor", "-o", refused.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 2);
+    assert!(err.contains("would replace") && err.contains("--base"), "{err}");
+    assert!(!refused.exists());
+    let out = dir.join("WTH_2024.wtb");
+    let args = ["--to", "wthor", "-o", out.to_str().unwrap(), "--base", dir.to_str().unwrap()];
+    let (_, err, code) = convert(&args, pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("warning"), "composed accents lose nothing: {err}");
+    let jou = std::fs::read(dir.join("WTHOR.JOU")).unwrap();
+    let (players, width) = ((old_jou.len() - 16) / 20, 20);
+    assert_eq!(jou.len(), old_jou.len() + 2 * width, "two new players");
+    assert_eq!(&jou[16..old_jou.len()], &old_jou[16..], "every name where it was");
+    assert_eq!(u16::from_le_bytes([jou[8], jou[9]]) as usize, players + 2, "the header counts them");
+    assert_eq!(&jou[old_jou.len()..old_jou.len() + 11], b"Ann Example");
+    assert_eq!(&jou[old_jou.len() + 20..old_jou.len() + 37], b"Fr\xe9d\xe9ric Exemple\0", "Latin-1");
+    let trn = std::fs::read(dir.join("WTHOR.TRN")).unwrap();
+    assert_eq!(trn.len(), old_trn.len() + 26);
+    let games = std::fs::read(&out).unwrap();
+    let id = |at: usize| u16::from_le_bytes([games[at], games[at + 1]]) as usize;
+    let tournaments = (old_trn.len() - 16) / 26;
+    assert_eq!([id(16), id(18), id(20)], [tournaments, 1, players], "Tastet Marc keeps 1");
+    assert_eq!([id(84 + 2), id(84 + 4)], [players, players + 1]);
+    // Read back beside the base, with its names.
+    let (back, err, code) = convert(&[out.to_str().unwrap(), "--to", "pgn"], b"");
+    assert_eq!(code, 0, "{err}");
+    let back = text(back);
+    assert!(back.contains("[Black \"Tastet Marc\"]") && back.contains("[White \"Frédéric Exemple\"]"), "{back}");
+    // The same games again add nothing.
+    let (_, err, code) = convert(&args, pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(dir.join("WTHOR.JOU")).unwrap().len(), jou.len());
+}
+
+/// Names a WTHOR names file cannot hold as written are reported, and so are two that become one.
+#[test]
+fn wthor_names_cut_or_merged_are_reported() {
+    let dir = tempdir();
+    let out = dir.join("cut.wtb");
+    let pgn = "[Black \"Jean-Christophe Dupont-Aignan\"]\n[White \"Jean-Christophe Dupont-Moretti\"]\n\n1. f5 *\n\n\
+               [Event \"Coupe de l\u{2019}Europe\"]\n\n1. f5 *\n";
+    let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "the player `Jean-Christophe Dupont-Aignan` is stored as `Jean-Christophe Dup` (a WTHOR names file keeps \
+             19 Latin-1 characters), as `Jean-Christophe Dupont-Moretti` is: one player in the file"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("the tournament `Coupe de l\u{2019}Europe` is stored as `Coupe de l?Europe`"), "{err}");
+    // Games that name no one need no names files, and go to stdout.
+    let (written, err, code) = convert(&["--to", "wthor"], b"f5d6c3\n");
+    assert_eq!((code, written.len()), (0, 16 + 68), "{err}");
+}
+
 #[test]
 fn a_broken_record_is_reported_and_the_rest_convert() {
     let input = "f5d6c3d3c4\nf5d6c3x3c4\nf5d6c3d3a1\nf5f6e6f4\n";

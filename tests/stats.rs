@@ -437,3 +437,15 @@ fn standings_rank_by_points_then_the_brightwell_quotient() {
     let (text, _, _) = run(&["stats", "-", "--from", "pgn", "-q"], &pgn);
     assert!(!text.contains("Standings"), "{text}");
 }
+
+/// One player's name however it was spaced or its accents typed; WTHOR's unknown is no one.
+#[test]
+fn names_count_as_one_however_typed() {
+    let pgn = "[Black \"Fre\u{301}de\u{301}ric  Le\u{301}ve\u{302}que \"]\n[White \"???\"]\n\n1. f5 *\n\n\
+               [Black \"Frédéric Lévêque\"]\n[White \"Bob\"]\n\n1. f5 *\n";
+    let (out, err, _) = run(&["stats", "-", "--from", "pgn", "--by", "player", "--format", "csv", "-q"], pgn);
+    let players: Vec<(String, String)> = rows(&out).iter().map(|r| (r["player"].clone(), r["games"].clone())).collect();
+    assert_eq!(players, [("Frédéric Lévêque".to_owned(), "2".to_owned()), ("Bob".into(), "1".into())], "{err}");
+    let (out, _, _) = run(&["convert", "-", "--from", "pgn", "--to", "transcript", "--player", "Lévêque", "-q"], pgn);
+    assert_eq!(out.lines().count(), 2, "{out}");
+}

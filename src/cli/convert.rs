@@ -1,6 +1,8 @@
 //! `kifu convert`: reads records in any format and writes them in another.
 
 use std::collections::HashMap;
+
+use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +36,11 @@ pub struct Args {
     /// names go to OUT's stem with .JOU and .TRN.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// `--to wthor`: add the games to the WTHOR base in this folder. Players and tournaments
+    /// take the numbers its WTHOR.JOU and WTHOR.TRN give their names; new names are added at
+    /// the end of those files (rewritten whole, every name they had kept at its number).
+    #[arg(long, value_name = "DIR")]
+    pub base: Option<PathBuf>,
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
@@ -73,8 +80,13 @@ enum Converted {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     args.input.check(args.output.as_deref())?;
+    let base = match &args.base {
+        Some(_) if args.to != Format::Wthor => anyhow::bail!("--base is for --to wthor"),
+        Some(dir) => Some(Base::open(dir)?),
+        None => None,
+    };
     let mut out = Output::open(args.output.as_deref())?;
-    let mut sink = Sink::new(args.to);
+    let mut sink = Sink::new(args.to, base);
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed, mut short) = (0u64, 0u64, 0u64);
     let to = args.to;
@@ -241,6 +253,8 @@ struct Sink {
     new_ids: Vec<[u16; 3]>,
     players: Names,
     tournaments: Names,
+    /// The base whose names the output extends (`--base`).
+    base: Option<Base>,
     year: u16,
     /// Every year the games name (a WTHOR file holds one).
     years: std::collections::BTreeSet<u16>,
@@ -305,33 +319,121 @@ impl WthorGame {
 }
 
 /// Names numbered in order of first appearance, after id 0: WTHOR's unknown, `???` in its
-/// names files, for a record that names nobody (or `?`).
+/// names files, for a record that names nobody (or `?`). Names are told apart as the names
+/// file will store them ([`wthor::stored_name`]).
 struct Names {
+    /// The field width in the names file.
+    width: usize,
     ids: HashMap<String, u16>,
+    /// Every name by id, as stored.
     list: Vec<String>,
-}
-
-impl Default for Names {
-    fn default() -> Names {
-        Names { ids: HashMap::from([(String::new(), 0), ("?".into(), 0), ("???".into(), 0)]), list: vec!["???".into()] }
-    }
+    /// Names a base already had: the first ids.
+    known: usize,
+    /// Each name the file cannot store as written, with the first such name stored the same.
+    changed: Vec<(String, String)>,
 }
 
 impl Names {
+    /// No names yet but the unknown one.
+    fn new(width: usize) -> Names {
+        Names::with(width, vec!["???".into()])
+    }
+
+    /// The names of a base's names file, which keep their ids.
+    fn with(width: usize, list: Vec<String>) -> Names {
+        let mut ids = HashMap::from([(String::new(), 0), ("?".into(), 0), ("???".into(), 0)]);
+        for (id, name) in list.iter().enumerate().rev() {
+            ids.insert(name.clone(), id as u16);
+        }
+        Names { width, ids, known: list.len(), list, changed: Vec::new() }
+    }
+
     fn id(&mut self, name: Option<&str>) -> u16 {
-        let name = name.unwrap_or("").trim().to_owned();
-        if let Some(&id) = self.ids.get(&name) {
+        let written = name.unwrap_or("").trim();
+        let stored = wthor::stored_name(written, self.width);
+        // (Accents typed as combining marks are stored composed: nothing lost.)
+        if stored != crate::notation::compose_accents(written) && !self.changed.iter().any(|(w, _)| w == written) {
+            self.changed.push((written.to_owned(), stored.clone()));
+        }
+        if let Some(&id) = self.ids.get(&stored) {
             return id;
         }
         let id = self.list.len() as u16;
-        self.list.push(name.clone());
-        self.ids.insert(name, id);
+        self.list.push(stored.clone());
+        self.ids.insert(stored, id);
         id
+    }
+
+    /// Warns of the names written otherwise than the records have them (cut to the field,
+    /// characters Latin-1 lacks), and of names that became one.
+    fn warn(&self, what: &str) {
+        for (written, stored) in &self.changed {
+            let others: Vec<&str> =
+                self.changed.iter().filter(|(w, s)| s == stored && w != written).map(|(w, _)| w.as_str()).collect();
+            let merged = match others.as_slice() {
+                [] => String::new(),
+                _ => format!(", as `{}` is: one {what} in the file", others.join("`, `")),
+            };
+            stderr!(
+                "kifu convert: warning: the {what} `{}` is stored as `{stored}` (a WTHOR names file keeps {} Latin-1 \
+                 characters){merged}",
+                crate::notation::printable(written),
+                self.width - 1
+            );
+        }
+    }
+}
+
+/// A WTHOR base's names files (`--base`), which the output's names extend.
+struct Base {
+    dir: PathBuf,
+    /// The players' and the tournaments' files as read, and their names.
+    files: [(Vec<u8>, Vec<String>); 2],
+}
+
+/// The names files of a WTHOR base, with their field widths.
+const BASE_FILES: [(&str, usize); 2] = [("WTHOR.JOU", wthor::PLAYER_LEN), ("WTHOR.TRN", wthor::TOURNAMENT_LEN)];
+
+impl Base {
+    /// The names files of the base in `dir`.
+    fn open(dir: &Path) -> anyhow::Result<Base> {
+        let read = |(name, width): (&str, usize)| -> anyhow::Result<(Vec<u8>, Vec<String>)> {
+            let path = dir.join(name);
+            let bytes = std::fs::read(&path).with_context(|| format!("--base: cannot read {}", path.display()))?;
+            let names = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Ok((bytes, names))
+        };
+        Ok(Base { dir: dir.to_owned(), files: [read(BASE_FILES[0])?, read(BASE_FILES[1])?] })
+    }
+
+    /// Rewrites each names file that `names` (the players', the tournaments') has added to:
+    /// its bytes as they were, the count in its header, the new names after.
+    fn extend(&self, names: [&Names; 2], created: (u16, u8, u8)) -> anyhow::Result<()> {
+        for (((file, width), (bytes, _)), names) in BASE_FILES.iter().zip(&self.files).zip(names) {
+            if names.list.len() == names.known {
+                continue;
+            }
+            let mut header = wthor::Header::parse(bytes[..wthor::HEADER_LEN].try_into().expect("read whole"));
+            header.names = names.list.len() as u16;
+            header.created = created;
+            let mut out = Output::open(Some(&self.dir.join(file)))?;
+            out.write_all(&header.to_bytes())?;
+            out.write_all(&bytes[wthor::HEADER_LEN..])?;
+            for name in &names.list[names.known..] {
+                out.write_all(&wthor::encode_name(name, *width))?;
+            }
+            out.finish()?;
+        }
+        Ok(())
     }
 }
 
 impl Sink {
-    fn new(to: Format) -> Sink {
+    fn new(to: Format, base: Option<Base>) -> Sink {
+        let names = |i: usize| match &base {
+            Some(base) => Names::with(BASE_FILES[i].1, base.files[i].1.clone()),
+            None => Names::new(BASE_FILES[i].1),
+        };
         Sink {
             to,
             written: 0,
@@ -339,8 +441,9 @@ impl Sink {
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
-            players: Names::default(),
-            tournaments: Names::default(),
+            players: names(0),
+            tournaments: names(1),
+            base,
             year: 0,
             years: std::collections::BTreeSet::new(),
             lost_rules: LostRules::default(),
@@ -388,17 +491,40 @@ impl Sink {
                 self.year
             );
         }
-        let keep = self.kept_ids.iter().all(Option::is_some);
-        let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| !n.is_empty());
+        // A base numbers every game by its names; ids from another base mean nothing there.
+        let keep = self.base.is_none() && self.kept_ids.iter().all(Option::is_some);
+        let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| n != "???");
         // Checked before a byte is written: no database without its names.
         let names_beside = match target.filter(|p| p.as_os_str() != "-") {
-            _ if keep || !named => None,
+            _ if keep || !named || self.base.is_some() => None,
             Some(target) => Some(target),
             None => anyhow::bail!(
                 "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
                  the output; give -o FILE.wtb (nothing was written)"
             ),
         };
+        if let Some(target) = names_beside
+            && target.file_stem().is_some_and(|s| s.eq_ignore_ascii_case("wthor"))
+            && ["JOU", "TRN"].iter().any(|ext| target.with_extension(ext).exists())
+        {
+            anyhow::bail!(
+                "--to wthor: -o {} would replace {} and {}, the names every WTHOR file beside them reads; add \
+                 the games to that base with --base {} (its names keep their numbers), or name the output \
+                 otherwise, as WTH_{}.wtb (nothing was written)",
+                target.display(),
+                target.with_extension("JOU").display(),
+                target.with_extension("TRN").display(),
+                target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).display(),
+                if self.year == 0 { "YEAR".to_owned() } else { self.year.to_string() }
+            );
+        }
+        if [&self.players, &self.tournaments].iter().any(|n| n.list.len() > usize::from(u16::MAX)) {
+            anyhow::bail!("--to wthor: more than 65,535 players or tournaments (nothing was written)");
+        }
+        if !keep {
+            self.players.warn("player");
+            self.tournaments.warn("tournament");
+        }
         let created = today();
         let header = wthor::Header {
             created,
@@ -425,6 +551,9 @@ impl Sink {
                 file.write_all(&wthor::write_names(names, width, created))?;
                 file.finish()?;
             }
+        }
+        if let Some(base) = &self.base {
+            base.extend([&self.players, &self.tournaments], created)?;
         }
         Ok(())
     }

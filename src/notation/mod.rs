@@ -198,13 +198,16 @@ impl Record {
         self.tags.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
     }
 
-    /// A player's or the event's name (`black`, `white` or `event`); for a WTHOR game read
-    /// without its names file, its number there instead (`WTHOR #95`; 0, WTHOR's unknown, gives
-    /// none).
+    /// A player's or the event's name (`black`, `white` or `event`), its spaces as single ones
+    /// and its accents composed (see [`compose_accents`]); `?` or `???` (WTHOR's unknown) is
+    /// none. For a WTHOR game read without its names file, its number there instead (`WTHOR
+    /// #95`; 0, WTHOR's unknown, gives none).
     #[must_use]
     pub fn name_or_number(&self, tag: &str) -> Option<String> {
-        if let Some(name) = self.tag(tag).map(str::trim).filter(|n| !n.is_empty()) {
-            return Some(name.to_owned());
+        // One name however it was spaced or its accents typed; `?` and `???` name no one.
+        let name = self.tag(tag).map(|n| compose_accents(&n.split_whitespace().collect::<Vec<_>>().join(" ")));
+        if let Some(name) = name.filter(|n| !n.is_empty() && !n.chars().all(|c| c == '?')) {
+            return Some(name);
         }
         let numbered = match tag {
             "black" => "wthor_black",
@@ -432,6 +435,40 @@ pub(crate) fn narrow(c: char) -> char {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
         _ => c,
     }
+}
+
+/// The text with each letter followed by a combining accent that Latin-1 has composed (`e` and
+/// U+0301 become `é`); everything else as it was.
+#[must_use]
+pub fn compose_accents(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match chars.peek().and_then(|&mark| composed(c, mark)) {
+            Some(letter) => {
+                chars.next();
+                out.push(letter);
+            }
+            None => out.push(c),
+        }
+    }
+    out
+}
+
+/// The Latin-1 letter that `base` followed by the combining `mark` writes, if there is one.
+fn composed(base: char, mark: char) -> Option<char> {
+    // Each combining mark, the letters Latin-1 has with it, and those letters.
+    const TABLE: [(char, &str, &str); 7] = [
+        ('\u{300}', "AEIOUaeiou", "ÀÈÌÒÙàèìòù"),
+        ('\u{301}', "AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"),
+        ('\u{302}', "AEIOUaeiou", "ÂÊÎÔÛâêîôû"),
+        ('\u{303}', "ANOano", "ÃÑÕãñõ"),
+        ('\u{308}', "AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"),
+        ('\u{30A}', "Aa", "Åå"),
+        ('\u{327}', "Cc", "Çç"),
+    ];
+    let (_, bases, letters) = TABLE.iter().find(|(m, _, _)| *m == mark)?;
+    bases.chars().position(|b| b == base).and_then(|i| letters.chars().nth(i))
 }
 
 /// Text from a record as it may be shown on a terminal or in XML: control characters other

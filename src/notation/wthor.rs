@@ -105,19 +105,34 @@ pub fn parse_names(bytes: &[u8], width: usize) -> Result<Vec<String>, String> {
     Ok(body.chunks(width).map(latin1).collect())
 }
 
-/// Writes a `.JOU` (`width` 20) or `.TRN` (`width` 26) file; names too long are cut.
+/// Writes a `.JOU` (`width` 20) or `.TRN` (`width` 26) file, each name as [`encode_name`] stores
+/// it.
 #[must_use]
 pub fn write_names(names: &[String], width: usize, created: (u16, u8, u8)) -> Vec<u8> {
     let header = Header { created, names: names.len() as u16, ..Header::default() };
     let mut out = header.to_bytes().to_vec();
     for name in names {
-        let mut field = vec![0u8; width];
-        for (slot, c) in field.iter_mut().take(width - 1).zip(name.chars()) {
-            *slot = u8::try_from(u32::from(c)).unwrap_or(b'?');
-        }
-        out.extend_from_slice(&field);
+        out.extend_from_slice(&encode_name(name, width));
     }
     out
+}
+
+/// A name as a `width`-byte field of a names file: Latin-1, cut to `width - 1` bytes and ended
+/// by a zero. A letter followed by a combining accent (`e` and U+0301, as some systems type
+/// `é`) is the Latin-1 letter with the accent; a character Latin-1 does not have is `?`.
+#[must_use]
+pub fn encode_name(name: &str, width: usize) -> Vec<u8> {
+    let mut bytes: Vec<u8> =
+        super::compose_accents(name).chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?')).collect();
+    bytes.resize(width - 1, 0);
+    bytes.push(0);
+    bytes
+}
+
+/// The name as a names file gives it back once written ([`encode_name`], then read).
+#[must_use]
+pub fn stored_name(name: &str, width: usize) -> String {
+    latin1(&encode_name(name.trim(), width))
 }
 
 fn latin1(field: &[u8]) -> String {
@@ -284,5 +299,11 @@ mod tests {
         assert_eq!(bytes.len(), HEADER_LEN + 3 * PLAYER_LEN);
         assert_eq!(parse_names(&bytes, PLAYER_LEN).unwrap(), names);
         assert!(parse_names(&bytes[..HEADER_LEN + 5], PLAYER_LEN).is_err());
+        // What a names file keeps of a name: 19 Latin-1 bytes, accents typed as combining marks
+        // composed, other characters `?`.
+        assert_eq!(stored_name("Jean-Christophe Dupont-Aignan", PLAYER_LEN), "Jean-Christophe Dup");
+        assert_eq!(stored_name("Fre\u{301}de\u{301}ric Le\u{301}ve\u{302}que", PLAYER_LEN), "Frédéric Lévêque");
+        assert_eq!(stored_name("Coupe de l\u{2019}\u{152}uvre", TOURNAMENT_LEN), "Coupe de l??uvre");
+        assert_eq!(stored_name(" Ann  ", PLAYER_LEN), "Ann");
     }
 }
