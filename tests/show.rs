@@ -296,6 +296,42 @@ fn resvg() -> Option<std::path::PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join("resvg")).find(|p| p.is_file())
 }
 
+/// A diagram values moves as `kifu annotate` does with the same settings: the played and best
+/// moves of the annotation have the same values on the diagram of the position before them,
+/// searched (the moves ahead counted after the move) or, for a move into the exact part, exact.
+#[test]
+fn annotated_diagrams_agree_with_annotate() {
+    let settings = ["--depth", "4", "--exact-empties", "14", "--selectivity", "100"];
+    let mut args = vec!["annotate", "--games", "1", "-f", "csv", "-j", "1", "-q"];
+    args.extend(settings);
+    let game = sample("wthor-2004.pgn");
+    args.push(&game);
+    let (csv, err, code) = run(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<Vec<String>> =
+        csv.lines().skip(1).map(|l| l.split(',').map(str::to_owned).collect::<Vec<_>>()).collect();
+    // Plies searched by depth (40 and 30 empty squares), the last searched one (16), and the
+    // first whose moves lead into the exact part (15).
+    for ply in [21usize, 31, 45, 46] {
+        let row = &rows[ply - 1];
+        let (played, best, best_score, played_score) = (&row[4], &row[5], &row[6], &row[7]);
+        let before = (ply - 1).to_string();
+        let mut args = vec!["show", "--game", "1", "--ply", &before, "--annotate"];
+        args.extend(settings);
+        args.push(&game);
+        let (out, err, code) = run(&args, "");
+        assert_eq!(code, 0, "{err}");
+        let note = out.lines().find(|l| l.contains("scores")).unwrap_or_else(|| panic!("{out}"));
+        let value = |mv: &str| -> i32 {
+            let after = note.split(&format!(" {mv} ")).nth(1).unwrap_or_else(|| panic!("{mv} in {note}"));
+            after.split([',', ' ']).next().unwrap().trim_start_matches('~').parse().unwrap()
+        };
+        assert_eq!(value(played), played_score.parse::<i32>().unwrap(), "ply {ply}: {note}");
+        assert_eq!(value(best), best_score.parse::<i32>().unwrap(), "ply {ply}: {note}");
+        assert_eq!(note.starts_with("exact"), ply == 46, "{note}");
+    }
+}
+
 #[test]
 fn svg_renders_to_png_with_resvg_when_installed() {
     let Some(resvg) = resvg() else {

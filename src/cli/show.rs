@@ -42,9 +42,10 @@ pub struct Args {
     /// The game as one diagram with the move numbers on the squares, as in printed records.
     #[arg(long)]
     pub kifu: bool,
-    /// The scores of the legal moves on their squares: exact with at most --exact-empties empty
-    /// squares, else searched --depth moves ahead (shown as ~+4). Other variants than standard
-    /// 8x8 are scored by the slower generic engine.
+    /// The scores of the legal moves on their squares, as `kifu annotate` values moves: exact
+    /// when the move leaves at most --exact-empties empty squares, else searched --depth moves
+    /// ahead after it (shown as ~+4). Other variants than standard 8x8 are scored by the slower
+    /// generic engine.
     #[arg(long, conflicts_with = "kifu")]
     pub annotate: bool,
     /// No legal-move marks and no list of the legal moves: a position to solve, for a puzzle
@@ -55,11 +56,11 @@ pub struct Args {
     /// drawn): for puzzle and exercise sheets, with --all.
     #[arg(long)]
     pub number: bool,
-    /// With --annotate: solve exactly up to this many empty squares [default: 18; 14 for other
-    /// variants].
+    /// With --annotate: solve exactly the moves that leave at most this many empty squares
+    /// [default: 18; 14 for other variants].
     #[arg(long, requires = "annotate")]
     pub exact_empties: Option<u32>,
-    /// With --annotate: moves searched ahead with more empty squares, the move counting as one
+    /// With --annotate: moves searched ahead after each move that leaves more empty squares
     /// [default: 10; 6 for other variants].
     #[arg(long, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..=60))]
     pub depth: Option<u32>,

@@ -675,9 +675,8 @@ fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
         let lines = &t.lines[..top.unwrap_or(usize::MAX).min(t.lines.len())];
         // The last three columns (games with no result, results from the record, results
         // without discs) only where some line counts one.
-        let shown: Vec<usize> = (0..STANDINGS_COLUMNS.len())
-            .filter(|&c| c < 10 || lines.iter().any(|l| standing_row(l)[c] != 0))
-            .collect();
+        let shown: Vec<usize> =
+            (0..STANDINGS_COLUMNS.len()).filter(|&c| c < 10 || lines.iter().any(|l| standing_row(l)[c] != 0)).collect();
         let columns: Vec<&str> =
             shown.iter().map(|&c| if c == 8 { "opp_points" } else { STANDINGS_COLUMNS[c] }).collect();
         let rows: Vec<Vec<Value>> = lines

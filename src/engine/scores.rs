@@ -15,7 +15,7 @@ pub struct MoveScore {
     pub score: i32,
     /// Whether the score is exact (solved, or the search reached the end of the game).
     pub exact: bool,
-    /// Moves searched ahead (the move itself counting as one); the empty squares when exact.
+    /// Moves searched ahead after the move; the empty squares when exact.
     pub depth: u32,
 }
 
@@ -33,9 +33,9 @@ pub enum ScoreError {
 /// How deep [`MoveScorer`] looks.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Settings {
-    /// Positions with at most this many empty squares are solved exactly.
+    /// Moves into positions with at most this many empty squares are solved exactly.
     pub exact_empties: u32,
-    /// Moves searched ahead before that (the move scored counting as one).
+    /// Moves searched ahead after the move scored, before that.
     pub depth: u32,
     /// The depth-limited search's ProbCut width ([`crate::engine::solve::probcut_for`]; none:
     /// no pruning).
@@ -79,9 +79,10 @@ impl MoveScorer {
         self
     }
 
-    /// Every legal move of `position` with its score, best first (ties in board order): exact
-    /// when the position has at most [`Settings::exact_empties`] empty squares, else searched
-    /// [`Settings::depth`] moves ahead (exact all the same when that reaches the end).
+    /// Every legal move of `position` with its score, best first (ties in board order), as `kifu
+    /// annotate` values a move, by the position it leads to: exact when that position has at
+    /// most [`Settings::exact_empties`] empty squares, else searched [`Settings::depth`] moves
+    /// ahead from there (exact all the same when that reaches the end).
     ///
     /// Positions of other variants go to the generic engine with the settings of
     /// [`MoveScorer::with_generic`].
@@ -95,15 +96,19 @@ impl MoveScorer {
         let Some(counting) = Solver::counting_for(position) else { return self.score_generic(position) };
         let solver = self.solvers.get(counting);
         let empties = position.empties();
-        if empties <= self.settings.exact_empties {
+        if exact_after(position, self.settings.exact_empties) {
             let moves = solver.solve_moves_with(position, Limits::default())?;
             return Ok(moves
                 .into_iter()
                 .map(|(mv, score)| MoveScore { mv, score, exact: true, depth: empties })
                 .collect());
         }
-        let moves = solver.search_moves_with(position, self.settings.depth, Limits::default())?;
-        Ok(moves.into_iter().map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact, depth: e.depth }).collect())
+        // The search counts the move itself as one move ahead.
+        let moves = solver.search_moves_with(position, self.settings.depth + 1, Limits::default())?;
+        Ok(moves
+            .into_iter()
+            .map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact, depth: e.depth.saturating_sub(1) })
+            .collect())
     }
 
     /// [`MoveScorer::score`] for a position of another variant than standard 8x8.
@@ -112,7 +117,7 @@ impl MoveScorer {
         let hash_mb = self.hash_mb;
         let searcher = self.generic.get_or_insert_with(|| GenericSearcher::new(hash_mb));
         let empties = position.empties();
-        let depth = if empties <= settings.exact_empties { empties } else { settings.depth };
+        let depth = if exact_after(position, settings.exact_empties) { empties } else { settings.depth + 1 };
         let moves = searcher.search_moves_with(position, depth, Limits::default())?;
         Ok(moves
             .into_iter()
@@ -120,10 +125,17 @@ impl MoveScorer {
                 mv,
                 score: e.score,
                 exact: e.exact,
-                depth: if e.exact { empties } else { e.depth },
+                depth: if e.exact { empties } else { e.depth.saturating_sub(1) },
             })
             .collect())
     }
+}
+
+/// Whether the moves of `position` lead into the part solved exactly: a placement leaves one
+/// empty square fewer (a pass, the only move then, leaves as many).
+fn exact_after(position: &Position, exact_empties: u32) -> bool {
+    let placements = position.legal_moves().iter().any(|m| matches!(m, Move::Place(_)));
+    position.empties() - u32::from(placements) <= exact_empties
 }
 
 #[cfg(test)]
