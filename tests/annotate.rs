@@ -608,6 +608,14 @@ fn annotated_games_keep_their_comments_and_times() {
     std::fs::write(&ggf, "(;GM[Othello]TY[8]B[f5//1.5]W[d6/-2.39/0.01];)\n").unwrap();
     let out = stdout(&run(&[ggf.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "ggf"]));
     assert!(out.contains("/0.01]"), "the move time stays: {out}");
+    // Annotated again (deeper), a game keeps its own comments and gets only the new analysis.
+    let again = dir.path().join("again.pgn");
+    let first = stdout(&run(&[pgn.to_str().unwrap(), "-q", "-j", "1", "--depth", "2", "-f", "pgn"]));
+    std::fs::write(&again, &first).unwrap();
+    let second = stdout(&run(&[again.to_str().unwrap(), "-q", "-j", "1", "--depth", "4", "-f", "pgn"]));
+    assert_eq!(second.matches("(depth").count(), 4, "{second}");
+    assert!(!second.contains("(depth 2") && second.contains("my favourite; ~"), "{second}");
+    assert_eq!(second.matches("my favourite").count(), 1, "{second}");
     // The text heading gives the date as ISO.
     let out = stdout(&run(&[pgn.to_str().unwrap(), "-q", "-j", "1", "--depth", "2"]));
     assert!(out.lines().next().unwrap().ends_with("Club night, 2024-03-05"), "{out}");

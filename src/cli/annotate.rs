@@ -725,6 +725,31 @@ fn value(score: i32, exact: bool) -> String {
     format!("{}{score:+}", if exact { "" } else { "~" })
 }
 
+/// A move's comment without the parts `kifu annotate` wrote (`?! ~+5, best d3 ~+8, loss 3
+/// (depth 10 @87%)`, `+2 (exact)`), which the record keeps from an earlier run; none when
+/// nothing else is left.
+fn without_analysis(comment: &str) -> Option<String> {
+    let analysis = |part: &str| -> bool {
+        let Some((said, how)) = part.trim().strip_suffix(')').and_then(|p| p.rsplit_once(" (")) else {
+            return false;
+        };
+        let depth = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+        let how_ok = how == "exact"
+            || how.strip_prefix("depth ").is_some_and(|rest| match rest.split_once(" @") {
+                Some((d, pct)) => depth(d) && pct.strip_suffix('%').is_some_and(depth),
+                None => depth(rest),
+            });
+        let mut words = said.split_whitespace();
+        let first = words.next().unwrap_or_default();
+        let value = if ["!", "?!", "?", "??"].contains(&first) { words.next().unwrap_or_default() } else { first };
+        let value_ok = value.trim_end_matches(',').trim_start_matches('~').strip_prefix(['+', '-']).is_some_and(depth);
+        how_ok && value_ok
+    };
+    let kept: Vec<&str> = comment.split("; ").filter(|part| !analysis(part)).collect();
+    let kept = kept.join("; ");
+    (!kept.trim().is_empty()).then_some(kept)
+}
+
 /// The game with each move's annotation (its value, for GGF in the move, and a comment) in
 /// `to`, shaped as `kifu convert` shapes records for it (the rules and the result filled in, the
 /// start board, GGF's type and margins, PGN's date and score), and the rules spec the text was
@@ -746,7 +771,8 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
         let mut token = MoveToken::new(mv);
         token.color = Some(p.color);
         token.time = own.and_then(|t| t.time);
-        token.comment = own.and_then(|t| t.comment.clone());
+        // An earlier run's analysis is not the record's own: this run's replaces it.
+        token.comment = own.and_then(|t| t.comment.as_deref()).and_then(without_analysis);
         if !p.forced {
             let how = searched(p, selectivity);
             let mut comment = format!("{} {}", p.mark.symbol(), value(p.played_score, p.exact)).trim_start().to_owned();

@@ -460,8 +460,9 @@ pub struct Summary {
     /// Black's and White's figures.
     pub sides: [Tally; 2],
     /// The decisive mistake: the last ply whose move turned a win into a draw or a loss, or a
-    /// draw into a loss, so that no later move changed the result (by the signs of the values:
-    /// exact in the solved part, estimates before).
+    /// draw into a loss, for the result the game ended with for that player (by the signs of
+    /// the values: exact in the solved part, estimates before). None when no move did: the
+    /// values before the solved part can drift from one search to the next.
     pub decisive: Option<usize>,
 }
 
@@ -470,10 +471,16 @@ impl Summary {
     #[must_use]
     pub fn of(plies: &[Ply], tie_taker: Option<Color>) -> Summary {
         let mut summary = Summary::default();
+        // The result the game ended with (the value of its last position), from black's side.
+        let end = plies.last().map(|p| if p.color == Color::Black { p.played_score } else { -p.played_score });
         for ply in plies {
             summary.sides[ply.color.index()].add(ply);
             let result = |score| result_sign(score, ply.color, tie_taker);
-            if result(ply.best_score) > result(ply.played_score) {
+            let ended = end.map(|e| result(if ply.color == Color::Black { e } else { -e }));
+            // Only a move that left the mover with the result the game ended with decided it:
+            // between searches by depth the values drift, and a drop that a later drift undid
+            // decided nothing.
+            if result(ply.best_score) > result(ply.played_score) && ended == Some(result(ply.played_score)) {
                 summary.decisive = Some(ply.ply);
             }
         }
@@ -520,6 +527,15 @@ mod tests {
         // ...while White going from 0 to -2 lost nothing: 0 was already a loss for White.
         assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], Some(Color::Black)).decisive, None);
         assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], None).decisive, Some(1));
+        // A drop the game did not end with decided nothing: White fell from a win to a draw by
+        // the estimates, then the values drifted and White won.
+        let mut second = ply(Color::Black, -10, -12);
+        second.ply = 2;
+        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None).decisive, None);
+        // Black's later drop to the loss the game ended with decided it.
+        let mut second = ply(Color::Black, 2, -12);
+        second.ply = 2;
+        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None).decisive, Some(2));
     }
     use crate::core::{Passes, Rules};
 
