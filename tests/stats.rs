@@ -449,3 +449,23 @@ fn names_count_as_one_however_typed() {
     let (out, _, _) = run(&["convert", "-", "--from", "pgn", "--to", "transcript", "--player", "Lévêque", "-q"], pgn);
     assert_eq!(out.lines().count(), 2, "{out}");
 }
+
+/// A move onto a square the board does not have is an illegal move, as `kifu validate` says:
+/// the game counts for its players and `--status illegal` selects it.
+#[test]
+fn a_square_off_the_board_is_an_illegal_move_for_stats() {
+    let pgn = "[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 d6 2. c3 d3 3. c9 *\n\n[Black \"Ann\"]\n[White \"Cid\"]\n\n1. f5 d6 *\n";
+    let games = |args: &[&str]| -> Vec<(String, String)> {
+        let mut all = vec!["stats", "-", "--from", "pgn", "--by", "player", "--format", "csv", "-q"];
+        all.extend(args);
+        let (out, _, _) = run(&all, pgn);
+        rows(&out).iter().map(|r| (r["player"].clone(), r["games"].clone())).collect()
+    };
+    let pair = |p: &str, g: &str| (p.to_owned(), g.to_owned());
+    assert_eq!(games(&[]), [pair("Ann", "2"), pair("Bob", "1"), pair("Cid", "1")]);
+    assert_eq!(games(&["--status", "illegal"]), [pair("Ann", "1"), pair("Bob", "1")]);
+    assert!(games(&["--status", "parse_error"]).is_empty());
+    let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--format", "csv", "-q"], pgn);
+    let illegal = rows(&out).into_iter().find(|r| r["name"] == "illegal").unwrap();
+    assert_eq!(illegal["value"], "1");
+}

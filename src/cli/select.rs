@@ -244,7 +244,9 @@ impl Selector {
         if !self.judging {
             return None;
         }
-        let game = record.game(rules.clone()).ok()?;
+        // A move onto a square the board does not have is an illegal move: the game is the moves
+        // before it, as `kifu validate` judges it.
+        let (game, _) = record.game_before_bad_square(rules.clone()).ok()?;
         Some(self.pick(&Facts::new(record, &game, check, DEFAULT_DEPTH), &game))
     }
 }

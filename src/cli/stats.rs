@@ -181,8 +181,10 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize, book_depth: Option<usiz
     };
     let check = check::check(&record, &rules, source.format);
     let problem = if check.status.is_invalid() { source.problem(raw, &check) } else { None };
-    match record.game(rules) {
-        Ok(game) => {
+    // A move onto a square the board does not have is an illegal move: the game is the moves
+    // before it, counted as `kifu validate` judges it.
+    match record.game_before_bad_square(rules) {
+        Ok((game, _)) => {
             let facts = Facts::new(&record, &game, &check, depth);
             let pick = selector.judging().then(|| selector.pick(&facts, &game));
             // (A refused game's positions are not needed.)
@@ -192,7 +194,7 @@ fn facts(source: &Source, raw: &RawRecord, depth: usize, book_depth: Option<usiz
             };
             Outcome::Facts(raw.index + 1, Box::new(facts), problem, pick, steps)
         }
-        // A square the board does not have (illegal) or a start board that does not fit.
+        // A start board that does not fit the rules.
         Err(e) => Outcome::Failed(check.status, Some(raw.error(source.name, e.span, e.message))),
     }
 }

@@ -96,31 +96,65 @@ pub(crate) fn is_text(line: &str) -> bool {
 }
 
 /// The keys of a header line's `key: value` pairs, longest first among those that share a
-/// start, and the tags they give.
-const HEADER_KEYS: [(&str, &str); 23] = [
+/// start, and the tags they give: English, Japanese, French, German, Dutch, Spanish and Italian.
+const HEADER_KEYS: [(&str, &str); 57] = [
     ("black", "black"),
     ("黒番", "black"),
     ("黒", "black"),
     ("先手", "black"),
+    ("noir", "black"),
+    ("schwarz", "black"),
+    ("zwart", "black"),
+    ("negras", "black"),
+    ("negro", "black"),
+    ("nero", "black"),
     ("white", "white"),
     ("白番", "white"),
     ("白", "white"),
     ("後手", "white"),
+    ("blancas", "white"),
+    ("blanco", "white"),
+    ("blanc", "white"),
+    ("weiß", "white"),
+    ("weiss", "white"),
+    ("wit", "white"),
+    ("bianco", "white"),
     ("event", "event"),
     ("tournament", "event"),
     ("大会名", "event"),
     ("大会", "event"),
     ("棋戦", "event"),
+    ("tournoi", "event"),
+    ("turnier", "event"),
+    ("toernooi", "event"),
+    ("torneo", "event"),
     ("date", "date"),
     ("対局日", "date"),
     ("日付", "date"),
+    ("datum", "date"),
+    ("fecha", "date"),
+    ("data", "date"),
     ("place", "place"),
     ("site", "place"),
     ("場所", "place"),
     ("会場", "place"),
+    ("lieu", "place"),
+    ("ort", "place"),
+    ("plaats", "place"),
+    ("lugar", "place"),
+    ("luogo", "place"),
     ("round", "round"),
+    ("ronde", "round"),
+    ("runde", "round"),
+    ("ronda", "round"),
+    ("turno", "round"),
     ("result", "result"),
     ("結果", "result"),
+    ("résultat", "result"),
+    ("ergebnis", "result"),
+    ("uitslag", "result"),
+    ("resultado", "result"),
+    ("risultato", "result"),
 ];
 
 /// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
@@ -743,6 +777,19 @@ mod tests {
         let grid = sample_ranks().iter().map(|r| r.join(" ")).collect::<Vec<_>>().join("\n");
         let text = format!("第12回 例会 2024年3月10日\n黒：山田太郎　白：佐藤花子\n大会: 例会\n{grid}\n黒 30-34 白\n");
         assert_eq!(parse(&format!("{grid}\n結果：白の４石勝ち\n")).unwrap().tag("result"), Some("-4"));
+        // Headers in other languages federations write in.
+        for (header, black, white, event) in [
+            ("Tournoi: Coupe  Ronde: 3\nNoir: Ann  Blanc: Bob\nRésultat: 30-34", "Ann", "Bob", "Coupe"),
+            ("Schwarz: Ann  Weiß: Bob\nTurnier: DM  Datum: 2024", "Ann", "Bob", "DM"),
+            ("Zwart: Ann  Wit: Bob\nToernooi: NK", "Ann", "Bob", "NK"),
+            ("Negras: Ann  Blancas: Bob\nTorneo: Abierto", "Ann", "Bob", "Abierto"),
+            ("Nero: Ann  Bianco: Bob\nTorneo: Coppa", "Ann", "Bob", "Coppa"),
+        ] {
+            let r = parse(&format!("{header}\n{grid}")).unwrap();
+            assert_eq!((r.tag("black"), r.tag("white"), r.tag("event")), (Some(black), Some(white), Some(event)));
+        }
+        let r = parse(&format!("Tournoi: Coupe  Ronde: 3\nNoir: Ann  Blanc: Bob\n{grid}\nRésultat: 30-34")).unwrap();
+        assert_eq!((r.tag("round"), r.tag("result")), (Some("3"), Some("30-34")));
         let r = parse(&format!("Event: Final Round: 2\nPlace: Date: 2000\n{grid}")).unwrap();
         assert_eq!(
             (r.tag("event"), r.tag("place"), r.tag("round")),
