@@ -400,3 +400,25 @@ fn a_start_turned_upside_down_suggests_the_row_numbering() {
     assert_eq!(code, 1);
     assert!(out.contains("suggestion: a game white begins reaches it: --rules othello,first=white"), "{out}");
 }
+
+/// Two moves swapped in a format that gives each move its colour (the logbook's `+`/`-`, GGF's
+/// `B[]`/`W[]`): the squares changed places, the colours did not, and the swap is named.
+#[test]
+fn swapped_moves_are_named_where_the_record_gives_colours() {
+    let line = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/logbook-200.gam"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    // Moves 16 and 17 (`-f6`, `+d7`) written as `-d7`, `+f6`.
+    let (moves, result) = line.split_once(':').unwrap();
+    let mut tokens: Vec<String> = moves.as_bytes().chunks(3).map(|t| String::from_utf8(t.to_vec()).unwrap()).collect();
+    let (a, b) = (tokens[15].clone(), tokens[16].clone());
+    tokens[15] = format!("{}{}", &a[..1], &b[1..]);
+    tokens[16] = format!("{}{}", &b[..1], &a[1..]);
+    let record = format!("{}:{result}\n", tokens.concat());
+    let row = &rows(&["--from", "logbook"], &record)[0];
+    assert_eq!(row["status"], "illegal");
+    assert_eq!(row["suggestion"], "moves 16 and 17 look swapped (d7 and f6): swapped, the whole game replays");
+}

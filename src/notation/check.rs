@@ -743,8 +743,12 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) ->
 fn swapped(record: &Record, rules: &Arc<Rules>, at: usize) -> Option<String> {
     let around = at.saturating_sub(8)..(at + 9).min(record.moves.len());
     around.filter(|&j| j != at).find_map(|j| {
+        // The squares change places; the colours a record gives its moves (GGF, SGF, the
+        // logbook) stay in their order.
         let mut fixed = record.clone();
-        fixed.moves.swap(at, j);
+        let mv = fixed.moves[at].mv;
+        fixed.moves[at].mv = fixed.moves[j].mv;
+        fixed.moves[j].mv = mv;
         let replays = fixed.game(rules.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok());
         let (a, b) = (at.min(j), at.max(j));
         replays.then(|| {
