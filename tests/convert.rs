@@ -247,8 +247,13 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
     let refused = dir.join("WTHOR.wtb");
     let (_, err, code) = convert(&["--to", "wthor", "-o", refused.to_str().unwrap()], pgn.as_bytes());
     assert_eq!(code, 2);
-    assert!(err.contains("would replace") && err.contains("--base"), "{err}");
+    assert!(err.contains("would write names files beside") && err.contains("--base"), "{err}");
     assert!(!refused.exists());
+    // In any case: the base's files are found whatever the case of their names or the output's.
+    let refused = dir.join("wthor.wtb");
+    let (_, err, code) = convert(&["--to", "wthor", "-o", refused.to_str().unwrap()], pgn.as_bytes());
+    assert_eq!(code, 2, "{err}");
+    assert!(!refused.exists() && !dir.join("wthor.JOU").exists());
     let out = dir.join("WTH_2024.wtb");
     let args = ["--to", "wthor", "-o", out.to_str().unwrap(), "--base", dir.to_str().unwrap()];
     let (_, err, code) = convert(&args, pgn.as_bytes());
@@ -273,8 +278,8 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
     assert_eq!(code, 0, "{err}");
     let back = text(back);
     assert!(back.contains("[Black \"Tastet Marc\"]") && back.contains("[White \"Frédéric Exemple\"]"), "{back}");
-    // The same games again add nothing.
-    let (_, err, code) = convert(&args, pgn.as_bytes());
+    // The same games again add nothing, however their names are spaced.
+    let (_, err, code) = convert(&args, pgn.replace("Tastet Marc", "Tastet  Marc ").as_bytes());
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(dir.join("WTHOR.JOU")).unwrap().len(), jou.len());
 }
@@ -290,12 +295,17 @@ fn wthor_names_cut_or_merged_are_reported() {
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains(
-            "the player `Jean-Christophe Dupont-Aignan` is stored as `Jean-Christophe Dup` (a WTHOR names file keeps \
-             19 Latin-1 characters), as `Jean-Christophe Dupont-Moretti` is: one player in the file"
+            "the players `Jean-Christophe Dupont-Aignan`, `Jean-Christophe Dupont-Moretti` are all stored as \
+             `Jean-Christophe Dup` (a WTHOR names file keeps 19 Latin-1 characters): one player in the file"
         ),
         "{err}"
     );
     assert!(err.contains("the tournament `Coupe de l\u{2019}Europe` is stored as `Coupe de l?Europe`"), "{err}");
+    // A name of 19 characters and one cut to it are one player too.
+    let pgn2 = "[Black \"Abcdefghij Klmnopqr\"]\n[White \"Abcdefghij Klmnopqrs\"]\n\n1. f5 *\n";
+    let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn2.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("`Abcdefghij Klmnopqr`, `Abcdefghij Klmnopqrs` are all stored as"), "{err}");
     // Games that name no one need no names files, and go to stdout.
     let (written, err, code) = convert(&["--to", "wthor"], b"f5d6c3\n");
     assert_eq!((code, written.len()), (0, 16 + 68), "{err}");

@@ -329,8 +329,8 @@ struct Names {
     list: Vec<String>,
     /// Names a base already had: the first ids.
     known: usize,
-    /// Each name the file cannot store as written, with the first such name stored the same.
-    changed: Vec<(String, String)>,
+    /// The names of the records (spaces as single ones), each once, with how it is stored.
+    written: Vec<(String, String)>,
 }
 
 impl Names {
@@ -345,15 +345,15 @@ impl Names {
         for (id, name) in list.iter().enumerate().rev() {
             ids.insert(name.clone(), id as u16);
         }
-        Names { width, ids, known: list.len(), list, changed: Vec::new() }
+        Names { width, ids, known: list.len(), list, written: Vec::new() }
     }
 
     fn id(&mut self, name: Option<&str>) -> u16 {
-        let written = name.unwrap_or("").trim();
-        let stored = wthor::stored_name(written, self.width);
-        // (Accents typed as combining marks are stored composed: nothing lost.)
-        if stored != crate::notation::compose_accents(written) && !self.changed.iter().any(|(w, _)| w == written) {
-            self.changed.push((written.to_owned(), stored.clone()));
+        // One name however it was spaced, as everywhere else.
+        let written = name.unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+        let stored = wthor::stored_name(&written, self.width);
+        if !matches!(written.as_str(), "" | "?" | "???") && !self.written.iter().any(|(w, _)| *w == written) {
+            self.written.push((written, stored.clone()));
         }
         if let Some(&id) = self.ids.get(&stored) {
             return id;
@@ -364,63 +364,81 @@ impl Names {
         id
     }
 
-    /// Warns of the names written otherwise than the records have them (cut to the field,
-    /// characters Latin-1 lacks), and of names that became one.
+    /// Warns of the names stored otherwise than the records have them (cut to the field,
+    /// characters Latin-1 lacks; accents typed as combining marks are stored composed, which
+    /// loses nothing), and of names that became one: two of the records', or one of them and
+    /// another name of the base.
     fn warn(&self, what: &str) {
-        for (written, stored) in &self.changed {
-            let others: Vec<&str> =
-                self.changed.iter().filter(|(w, s)| s == stored && w != written).map(|(w, _)| w.as_str()).collect();
-            let merged = match others.as_slice() {
-                [] => String::new(),
-                _ => format!(", as `{}` is: one {what} in the file", others.join("`, `")),
+        let lossy = |written: &str, stored: &str| stored != crate::notation::compose_accents(written);
+        let keeps = format!("a WTHOR names file keeps {} Latin-1 characters", self.width - 1);
+        let mut done: Vec<&str> = Vec::new();
+        for (written, stored) in &self.written {
+            if done.contains(&stored.as_str()) {
+                continue;
+            }
+            done.push(stored);
+            let group: Vec<&str> = self.written.iter().filter(|(_, s)| s == stored).map(|(w, _)| w.as_str()).collect();
+            let shown: Vec<String> = group.iter().map(|w| format!("`{}`", crate::notation::printable(w))).collect();
+            // A base's name that a cut or replaced name of the records now stands for.
+            let base = self.ids.get(stored).filter(|&&id| usize::from(id) < self.known && id > 0);
+            let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
+            let line = match (shown.as_slice(), base) {
+                ([one], None) if lossy(written, stored) => {
+                    format!("the {what} {one} is stored as `{stored}` ({keeps})")
+                }
+                ([one], Some(id)) => format!(
+                    "the {what} {one} is stored as `{stored}` ({keeps}), the name of {what} #{id} of the base: one \
+                     {what} in the file"
+                ),
+                ([_], None) => continue,
+                (many, base) => format!(
+                    "the {what}s {} are all stored as `{stored}` ({keeps}){}: one {what} in the file",
+                    many.join(", "),
+                    base.map_or(String::new(), |id| format!(", the name of {what} #{id} of the base"))
+                ),
             };
-            stderr!(
-                "kifu convert: warning: the {what} `{}` is stored as `{stored}` (a WTHOR names file keeps {} Latin-1 \
-                 characters){merged}",
-                crate::notation::printable(written),
-                self.width - 1
-            );
+            stderr!("kifu convert: warning: {line}");
         }
     }
 }
 
 /// A WTHOR base's names files (`--base`), which the output's names extend.
 struct Base {
-    dir: PathBuf,
-    /// The players' and the tournaments' files as read, and their names.
-    files: [(Vec<u8>, Vec<String>); 2],
+    /// The players' and the tournaments' files: where they are, their bytes and their names.
+    files: [(PathBuf, Vec<u8>, Vec<String>); 2],
 }
 
 /// The names files of a WTHOR base, with their field widths.
 const BASE_FILES: [(&str, usize); 2] = [("WTHOR.JOU", wthor::PLAYER_LEN), ("WTHOR.TRN", wthor::TOURNAMENT_LEN)];
 
 impl Base {
-    /// The names files of the base in `dir`.
+    /// The names files of the base in `dir` (their names in any case, as reading finds them).
     fn open(dir: &Path) -> anyhow::Result<Base> {
-        let read = |(name, width): (&str, usize)| -> anyhow::Result<(Vec<u8>, Vec<String>)> {
-            let path = dir.join(name);
+        let read = |(name, width): (&str, usize)| -> anyhow::Result<(PathBuf, Vec<u8>, Vec<String>)> {
+            let path =
+                records::find_any_case(dir, name).with_context(|| format!("--base: no {name} in {}", dir.display()))?;
             let bytes = std::fs::read(&path).with_context(|| format!("--base: cannot read {}", path.display()))?;
             let names = wthor::parse_names(&bytes, width).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Ok((bytes, names))
+            Ok((path, bytes, names))
         };
-        Ok(Base { dir: dir.to_owned(), files: [read(BASE_FILES[0])?, read(BASE_FILES[1])?] })
+        Ok(Base { files: [read(BASE_FILES[0])?, read(BASE_FILES[1])?] })
     }
 
     /// Rewrites each names file that `names` (the players', the tournaments') has added to:
     /// its bytes as they were, the count in its header, the new names after.
     fn extend(&self, names: [&Names; 2], created: (u16, u8, u8)) -> anyhow::Result<()> {
-        for (((file, width), (bytes, _)), names) in BASE_FILES.iter().zip(&self.files).zip(names) {
+        for ((path, bytes, _), names) in self.files.iter().zip(names) {
             if names.list.len() == names.known {
                 continue;
             }
             let mut header = wthor::Header::parse(bytes[..wthor::HEADER_LEN].try_into().expect("read whole"));
             header.names = names.list.len() as u16;
             header.created = created;
-            let mut out = Output::open(Some(&self.dir.join(file)))?;
+            let mut out = Output::open(Some(path))?;
             out.write_all(&header.to_bytes())?;
             out.write_all(&bytes[wthor::HEADER_LEN..])?;
             for name in &names.list[names.known..] {
-                out.write_all(&wthor::encode_name(name, *width))?;
+                out.write_all(&wthor::encode_name(name, names.width))?;
             }
             out.finish()?;
         }
@@ -431,7 +449,7 @@ impl Base {
 impl Sink {
     fn new(to: Format, base: Option<Base>) -> Sink {
         let names = |i: usize| match &base {
-            Some(base) => Names::with(BASE_FILES[i].1, base.files[i].1.clone()),
+            Some(base) => Names::with(BASE_FILES[i].1, base.files[i].2.clone()),
             None => Names::new(BASE_FILES[i].1),
         };
         Sink {
@@ -503,18 +521,19 @@ impl Sink {
                  the output; give -o FILE.wtb (nothing was written)"
             ),
         };
+        // The base's names, which every WTHOR file of the folder reads (found in any case).
+        let dir = names_beside.and_then(Path::parent).unwrap_or(Path::new(""));
         if let Some(target) = names_beside
             && target.file_stem().is_some_and(|s| s.eq_ignore_ascii_case("wthor"))
-            && ["JOU", "TRN"].iter().any(|ext| target.with_extension(ext).exists())
+            && let Some(found) = BASE_FILES.iter().find_map(|(file, _)| records::find_any_case(dir, file))
         {
             anyhow::bail!(
-                "--to wthor: -o {} would replace {} and {}, the names every WTHOR file beside them reads; add \
-                 the games to that base with --base {} (its names keep their numbers), or name the output \
-                 otherwise, as WTH_{}.wtb (nothing was written)",
+                "--to wthor: -o {} would write names files beside {}, the names every WTHOR file of that folder \
+                 reads; add the games to that base with --base {} (its names keep their numbers), or name the \
+                 output otherwise, as WTH_{}.wtb (nothing was written)",
                 target.display(),
-                target.with_extension("JOU").display(),
-                target.with_extension("TRN").display(),
-                target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).display(),
+                found.display(),
+                if dir.as_os_str().is_empty() { Path::new(".") } else { dir }.display(),
                 if self.year == 0 { "YEAR".to_owned() } else { self.year.to_string() }
             );
         }

@@ -541,6 +541,15 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
     Ok(total)
 }
 
+/// The file of folder `dir` (the current one when empty) named `file` in any case.
+pub(super) fn find_any_case(dir: &Path, file: &str) -> Option<PathBuf> {
+    std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+}
+
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
 /// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
 /// files mean no names (the ids are kept), with a warning on stderr, once per input.
@@ -554,18 +563,8 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
         if let Some(p) = given {
             return Some(p.to_path_buf());
         }
-        let entries: Vec<PathBuf> = std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { &dir })
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .collect();
         // The database's own names (`club.JOU` beside `club.wtb`), else the federation's.
-        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| {
-            entries
-                .iter()
-                .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(&file)))
-                .cloned()
-        })
+        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| find_any_case(&dir, &file))
     };
     let mut names = wthor::Names::default();
     let mut missing = Vec::new();

@@ -113,6 +113,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();
+    if args.by == By::Standings {
+        summary.standings = Some(standings::Standings::default());
+    }
     let mut book = Book::new();
     let (selector, mut chooser) = args.select.build();
     // Positions are gathered only for their table: a book of deep positions takes memory.
@@ -351,8 +354,8 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
             let mut columns = vec!["tournament", "year"];
             columns.extend(STANDINGS_COLUMNS);
             let mut rows = Vec::new();
-            for t in s.standings.tables() {
-                for line in t.lines.iter().take(top) {
+            for t in s.standings.iter().flat_map(standings::Standings::tables) {
+                for line in t.top(top) {
                     let mut row = vec![t.event.into(), t.year.map_or(Value::Null, Value::from)];
                     row.extend(standing_row(line));
                     rows.push(row);
@@ -658,7 +661,7 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
 
 /// The standings of every tournament, all their players unless `--top` says otherwise.
 fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
-    let tables = s.standings.tables();
+    let tables = s.standings.as_ref().map(standings::Standings::tables).unwrap_or_default();
     let title = format!("Standings ({})", super::counted(tables.len() as u64, "tournament"));
     let _ = writeln!(out, "\n{title}\n{}", "-".repeat(title.chars().count()));
     if tables.is_empty() {
@@ -674,7 +677,7 @@ fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
             super::counted(t.lines.len() as u64, "player"),
             super::counted(t.games, "game")
         );
-        let lines = &t.lines[..top.unwrap_or(usize::MAX).min(t.lines.len())];
+        let lines = t.top(top.unwrap_or(usize::MAX));
         // The last three columns (games with no result, results from the record, results
         // without discs) only where some line counts one.
         let shown: Vec<usize> =

@@ -580,7 +580,8 @@ fn game_word(start_hash: u64, game_hash: u64) -> u64 {
 /// Statistics accumulated over games; [`Summary::merge`] combines summaries of separate runs
 /// or threads. Memory does not grow with the number of games: the keys that find duplicate
 /// games are spilled to temporary files past about 40 MB. What grows is what is reported: the
-/// distinct openings, players, tournaments and years, and the lists of duplicates.
+/// distinct openings, players, tournaments and years, the lists of duplicates, and the
+/// standings when asked for (a tournament's players and their opponents).
 #[derive(Debug, Default)]
 pub struct Summary {
     sources: Vec<String>,
@@ -618,8 +619,9 @@ pub struct Summary {
     pub tournaments: HashMap<String, Tally>,
     /// Games per year.
     pub years: BTreeMap<u16, Tally>,
-    /// Each tournament's standings.
-    pub standings: Standings,
+    /// Each tournament's standings, when asked for (`Some` before the games are added: they
+    /// take memory with every game of two named players).
+    pub standings: Option<Standings>,
     /// Games by (start hash, canonical game hash).
     same_game: Groups,
     /// Finished games by final position hash, with their [`game_word`].
@@ -685,7 +687,9 @@ impl Summary {
         if let Some(y) = facts.year {
             self.years.entry(y).or_default().add(facts.result, facts.margin);
         }
-        self.standings.add(facts);
+        if let Some(standings) = &mut self.standings {
+            standings.add(facts);
+        }
         if facts.length > 0 {
             let (source, index) = (u64::from(loc.0), loc.1 as u64);
             // A game cut short by an illegal move is no game's duplicate (it would be one of
@@ -754,7 +758,11 @@ impl Summary {
         for (k, v) in other.years {
             self.years.entry(k).or_default().merge(&v);
         }
-        self.standings.merge(&other.standings);
+        match (&mut self.standings, &other.standings) {
+            (Some(mine), Some(theirs)) => mine.merge(theirs),
+            (None, Some(theirs)) => self.standings = Some(theirs.clone()),
+            _ => {}
+        }
         let remap = |mut e: groups::Entry| {
             e[2] = u64::from(ids[e[2] as usize]);
             e
@@ -1072,16 +1080,25 @@ mod tests {
     #[test]
     fn summaries_merge_to_the_same_as_one_run() {
         let games = ["f5d6c3", "e6f4c3", GAME, "f5f6e6", GAME];
-        let mut one = Summary::new();
+        // Named players, for the standings.
+        let named = |i: usize, g: &str| {
+            let mut f = facts(g);
+            (f.black_player, f.white_player) = (["Ann", "Bob", "Cid"][i % 3].into(), ["Bob", "Cid"][i % 2].into());
+            f
+        };
+        let with_standings = || Summary { standings: Some(Standings::default()), ..Summary::new() };
+        let mut one = with_standings();
         for (i, g) in games.iter().enumerate() {
-            one.add("a", i + 1, &facts(g)).unwrap();
+            one.add("a", i + 1, &named(i, g)).unwrap();
         }
-        let (mut left, mut right) = (Summary::new(), Summary::new());
+        let (mut left, mut right) = (with_standings(), with_standings());
         for (i, g) in games.iter().enumerate() {
-            if i < 2 { &mut left } else { &mut right }.add("a", i + 1, &facts(g)).unwrap();
+            if i < 2 { &mut left } else { &mut right }.add("a", i + 1, &named(i, g)).unwrap();
         }
         left.merge(right).unwrap();
         assert_eq!(one.totals().unwrap(), left.totals().unwrap());
+        assert_eq!(one.standings, left.standings);
+        assert_eq!(one.standings.as_ref().unwrap().tables()[0].games, 5);
         assert_eq!(one.duplicate_games().unwrap(), left.duplicate_games().unwrap());
         let ranked = one.openings_ranked();
         assert_eq!((ranked[0].tally.games, ranked[0].moves.as_str()), (2, "f5d6c3"));

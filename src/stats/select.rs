@@ -215,13 +215,18 @@ impl Wanted {
     }
 }
 
-/// Whether `text` holds one of `parts`, whatever the case (true for no parts).
+/// Whether `text` holds one of `parts`, whatever the case (true for no parts). The parts are
+/// read as names are (spaces as single ones, accents typed as combining marks composed:
+/// [`crate::notation::Record::name_or_number`]).
 fn holds_any(text: &str, parts: &[String]) -> bool {
     if parts.is_empty() {
         return true;
     }
     let text = text.to_lowercase();
-    parts.iter().any(|p| text.contains(&p.to_lowercase()))
+    parts.iter().any(|p| {
+        let part = crate::notation::compose_accents(&p.split_whitespace().collect::<Vec<_>>().join(" "));
+        text.contains(&part.to_lowercase())
+    })
 }
 
 impl Selection {

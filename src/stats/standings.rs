@@ -95,6 +95,19 @@ pub struct Table<'a> {
     pub lines: Vec<Line<'a>>,
 }
 
+impl Table<'_> {
+    /// The first `k` lines, and any after them that share the k-th one's rank (a prize list
+    /// does not split a tie).
+    #[must_use]
+    pub fn top(&self, k: usize) -> &[Line<'_>] {
+        let Some(last) = k.checked_sub(1).and_then(|i| self.lines.get(i)) else {
+            return &self.lines[..k.min(self.lines.len())];
+        };
+        let end = self.lines.iter().position(|l| l.rank > last.rank).unwrap_or(self.lines.len());
+        &self.lines[..end]
+    }
+}
+
 /// Standings accumulated over games; [`Standings::merge`] combines those of separate runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Standings {
