@@ -767,3 +767,35 @@ fn a_zero_time_budget_still_gives_an_estimate() {
         assert!(row[11].parse::<u32>().unwrap() >= 1, "{rules}: {text}");
     }
 }
+
+/// `--empties N` and `--ply K` solve each game where it reaches that point, not where it ends;
+/// a game that never does is left out, and the rows keep each game's own index.
+#[test]
+fn games_are_solved_where_they_are_cut() {
+    const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+    let games = format!("{GAME}\nf5d6c3\n{GAME}\n");
+    // Without the index column (each row's own), the nodes (the table is kept from one
+    // position to the next) and the time.
+    let fields = |line: &str| {
+        let f: Vec<&str> = line.split(',').collect();
+        (f[1].to_owned(), [&f[2..6], &f[8..]].concat().join(","))
+    };
+    let cut = |args: &[&str]| -> Vec<(String, String)> {
+        let mut all = vec!["--from", "transcript", "-f", "csv", "--depth", "4"];
+        all.extend(args);
+        solve_cli(&all, &games).lines().skip(1).map(fields).collect()
+    };
+    let by_empties = cut(&["--empties", "50"]);
+    let indices: Vec<&str> = by_empties.iter().map(|(i, _)| i.as_str()).collect();
+    assert_eq!(indices, ["1", "3"], "the second game never has 50 empty squares");
+    // The same as the game's first ten moves solved where they end.
+    let ten = solve_cli(&["--from", "transcript", "-f", "csv", "--depth", "4"], &format!("{}\n", &GAME[..20]));
+    let (_, expected) = fields(ten.lines().nth(1).unwrap());
+    assert!(expected.starts_with("50,"), "{expected}");
+    assert!(by_empties.iter().all(|(_, row)| *row == expected), "{by_empties:?} against {expected}");
+    assert_eq!(cut(&["--ply", "10"]), by_empties);
+    // Exactly near the end: the game's position with 10 empty squares.
+    let exact = solve_cli(&["--from", "transcript", "-f", "csv", "--empties", "10"], &games);
+    assert_eq!(exact.lines().count(), 3, "{exact}");
+    assert!(exact.lines().skip(1).all(|l| l.split(',').nth(10) == Some("true")), "{exact}");
+}

@@ -59,7 +59,7 @@ pub struct Args {
 
 /// Where each game is cut (`--ply`, `--empties`).
 #[derive(Clone, Copy, Debug)]
-enum Cut {
+pub(super) enum Cut {
     Ply(usize),
     Empties(u32),
 }
@@ -174,7 +174,7 @@ fn convert(
 
 /// The record cut after the plies `cut` asks for (its result, which is the whole game's,
 /// left out), or `None` when the game ends before.
-fn cut_record(resolved: &Resolved, cut: Cut) -> Option<Record> {
+pub(super) fn cut_record(resolved: &Resolved, cut: Cut) -> Option<Record> {
     let moves = &resolved.record.moves;
     let plies = match cut {
         Cut::Ply(k) => (k <= moves.len()).then_some(k)?,

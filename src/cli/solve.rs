@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::convert::{Cut, cut_record};
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::{Output, Status};
@@ -82,6 +83,15 @@ pub struct Args {
     /// half the core's second-level cache and at most 1 MiB).
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
+    /// Solve each game's first position with this many empty squares instead of where it
+    /// ends (games that never have that many are left out and counted); rows keep the game's
+    /// own index, so they join to its record.
+    #[arg(long, conflicts_with = "ply")]
+    pub empties: Option<u32>,
+    /// Solve each game's position after this many plies (passes count; 0 is the start) instead
+    /// of where it ends (shorter games are left out and counted).
+    #[arg(long)]
+    pub ply: Option<usize>,
     /// Output format.
     #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
     pub format: SolveFormat,
@@ -183,7 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
-    let (mut checked, mut differ, mut estimated) = (0u64, 0u64, 0u64);
+    let (mut checked, mut differ, mut estimated, mut short) = (0u64, 0u64, 0u64, 0u64);
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }
@@ -215,7 +225,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
-                    Ok(Solved { row, check }) => {
+                    Ok(None) => short += 1,
+                    Ok(Some(Solved { row, check })) => {
                         match check {
                             Check::Nothing => {}
                             Check::Estimate(e) => {
@@ -261,8 +272,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 ", {checked} checked against their stored scores, {differ} differ, {estimated} only estimated (not checked)"
             ),
         };
+        let short = match (short, args.ply, args.empties) {
+            (0, _, _) => String::new(),
+            (n, Some(k), _) => format!(", {} shorter than {k} plies", super::counted(n, "game")),
+            (n, _, e) => format!(
+                ", {} never at {}",
+                super::counted(n, "game"),
+                super::counted(u64::from(e.unwrap_or_default()), "empty square")
+            ),
+        };
         stderr!(
-            "kifu solve: {} solved, {failed} not{checks} ({nodes} nodes, {:.2} s)",
+            "kifu solve: {} solved, {failed} not{checks}{short} ({nodes} nodes, {:.2} s)",
             super::counted(solved, "position"),
             started.elapsed().as_secs_f64()
         );
@@ -358,12 +378,28 @@ struct Engines {
 
 /// Solves (or searches) the position a record leads to and, with `--check`, compares the
 /// result with the scores the record stores.
-fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Result<Solved, RecordError> {
-    let (pos, record, unstated) = source.end_position(raw)?;
-    if let Some(warning) = unstated.filter(|_| !args.quiet) {
-        stderr!("kifu solve: warning: {warning}");
-    }
-    let stored = record.tag("scores").map(str::to_owned);
+/// Solves one record's position: where it ends, or where `--empties` or `--ply` cuts it (`None`
+/// when the game never gets there).
+fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Result<Option<Solved>, RecordError> {
+    let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
+    let (pos, stored) = match cut {
+        None => {
+            let (pos, record, unstated) = source.end_position(raw)?;
+            if let Some(warning) = unstated.filter(|_| !args.quiet) {
+                stderr!("kifu solve: warning: {warning}");
+            }
+            (pos, record.tag("scores").map(str::to_owned))
+        }
+        Some(cut) => {
+            let (record, rules) = source.read(raw)?;
+            let resolve = |record: &crate::notation::Record| {
+                record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))
+            };
+            let Some(cut) = cut_record(&resolve(&record)?, cut) else { return Ok(None) };
+            // Scores a record stores are for its own position, not this one.
+            (resolve(&cut)?.end, None)
+        }
+    };
     let rules = pos.rules().clone();
     let row = solve_row(source, raw, args, engines, pos)?;
     if args.format == SolveFormat::Obf && !row.exact {
@@ -386,7 +422,7 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
         }
         _ => Check::Nothing,
     };
-    Ok(Solved { row, check })
+    Ok(Some(Solved { row, check }))
 }
 
 /// Where `--check` points in an OBF record: the stored entry of `mv` if given and found, else
