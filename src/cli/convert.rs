@@ -1,10 +1,10 @@
 //! `kifu convert`: reads records in any format and writes them in another.
 
 use std::collections::HashMap;
-
-use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
 
 use super::progress::Progress;
 use super::records::{self, FormatParser, InputArgs, Source};
