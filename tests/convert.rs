@@ -306,6 +306,20 @@ fn wthor_names_cut_or_merged_are_reported() {
     let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn2.as_bytes());
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("`Abcdefghij Klmnopqr`, `Abcdefghij Klmnopqrs` are all stored as"), "{err}");
+    // A name Latin-1 has nothing of is WTHOR's unknown player, and says so.
+    let pgn3 = "[Black \"山田太\"]\n[White \"Ann\"]\n\n1. f5 *\n";
+    let gz = dir.join("kanji.wtb.gz");
+    let (_, err, code) = convert(&["--to", "wthor", "-o", gz.to_str().unwrap()], pgn3.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the player `山田太` is stored as `???`, WTHOR's unknown player: no one in the file"),
+        "{err}"
+    );
+    // Written as FILE.wtb.gz, the names go to FILE.JOU, where reading looks for them.
+    assert!(dir.join("kanji.JOU").exists() && dir.join("kanji.TRN").exists());
+    let (back, err, code) = convert(&[gz.to_str().unwrap(), "--to", "pgn"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(text(back).contains("[White \"Ann\"]"), "{err}");
     // Games that name no one need no names files, and go to stdout.
     let (written, err, code) = convert(&["--to", "wthor"], b"f5d6c3\n");
     assert_eq!((code, written.len()), (0, 16 + 68), "{err}");

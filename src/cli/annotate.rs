@@ -553,7 +553,10 @@ fn annotate(
     };
     match analysed {
         Ok(plies) => {
-            annotated.summary = Summary::of(&plies, analysis::tie_taker(&positions[0]));
+            // A game that stops before its end ended as its record says (a resignation).
+            let last = positions.last().expect("the start at least");
+            let stated = (!last.is_game_over()).then(|| stated_winner(&annotated.record, last)).flatten();
+            annotated.summary = Summary::of(&plies, analysis::tie_taker(&positions[0]), stated);
             annotated.plies = plies;
         }
         Err(e) => annotated.error = Some(e.to_string()),
@@ -579,6 +582,15 @@ pub(crate) const PLY_COLUMNS: &str =
 pub(crate) const GAME_COLUMNS: &str = "source,game,black_player,white_player,plies,margin,black_moves,black_loss,\
 black_avg_loss,black_accuracy,black_only,black_dubious,black_mistakes,black_blunders,white_moves,white_loss,\
 white_avg_loss,white_accuracy,white_only,white_dubious,white_mistakes,white_blunders,decisive_ply,decisive_color,error";
+/// The winner (`None` a draw) the record of a game states, if it states one it can be read as.
+fn stated_winner(record: &Record, position: &Position) -> Option<Option<Color>> {
+    let cells = (position.count(Color::Black) + position.count(Color::White) + position.empties()) as i32;
+    ["score", "result", "outcome"]
+        .iter()
+        .find_map(|tag| record.tag(tag).and_then(|text| crate::notation::check::stated_result(text, cells)))
+        .map(|stated| stated.winner)
+}
+
 /// The line that starts the text players table.
 pub const PLAYERS_HEADING: &str = "players\n";
 

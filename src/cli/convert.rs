@@ -382,6 +382,14 @@ impl Names {
             // A base's name that a cut or replaced name of the records now stands for.
             let base = self.ids.get(stored).filter(|&&id| usize::from(id) < self.known && id > 0);
             let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
+            // A name Latin-1 has none of: stored as WTHOR's unknown player, no one.
+            if stored == "???" {
+                stderr!(
+                    "kifu convert: warning: the {what} {} is stored as `???`, WTHOR's unknown {what}: no one in the file",
+                    shown.join(", ")
+                );
+                continue;
+            }
             let line = match (shown.as_slice(), base) {
                 ([one], None) if lossy(written, stored) => {
                     format!("the {what} {one} is stored as `{stored}` ({keeps})")
@@ -524,7 +532,7 @@ impl Sink {
         // The base's names, which every WTHOR file of the folder reads (found in any case).
         let dir = names_beside.and_then(Path::parent).unwrap_or(Path::new(""));
         if let Some(target) = names_beside
-            && target.file_stem().is_some_and(|s| s.eq_ignore_ascii_case("wthor"))
+            && names_file(target, "").file_stem().is_some_and(|s| s.eq_ignore_ascii_case("wthor"))
             && let Some(found) = BASE_FILES.iter().find_map(|(file, _)| records::find_any_case(dir, file))
         {
             anyhow::bail!(
@@ -566,7 +574,7 @@ impl Sink {
             for (ext, names, width) in
                 [("JOU", &self.players.list, wthor::PLAYER_LEN), ("TRN", &self.tournaments.list, wthor::TOURNAMENT_LEN)]
             {
-                let mut file = Output::open(Some(&target.with_extension(ext)))?;
+                let mut file = Output::open(Some(&names_file(target, ext)))?;
                 file.write_all(&wthor::write_names(names, width, created))?;
                 file.finish()?;
             }
@@ -576,6 +584,14 @@ impl Sink {
         }
         Ok(())
     }
+}
+
+/// The names file with extension `ext` beside a WTHOR output: `club.JOU` for `club.wtb`, and
+/// for `club.wtb.gz` too, as reading looks for it.
+fn names_file(target: &Path, ext: &str) -> PathBuf {
+    let name = target.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".GZ")).unwrap_or(name);
+    target.with_file_name(name).with_extension(ext)
 }
 
 /// Today's date (UTC) as year, month, day.

@@ -467,12 +467,19 @@ pub struct Summary {
 }
 
 impl Summary {
-    /// Sums up analysed plies; `tie_taker` wins level games ([`tie_taker`]).
+    /// Sums up analysed plies; `tie_taker` wins level games ([`tie_taker`]); `stated` is the
+    /// winner (`None` a draw) a record states for a game that stops before its end.
     #[must_use]
-    pub fn of(plies: &[Ply], tie_taker: Option<Color>) -> Summary {
+    pub fn of(plies: &[Ply], tie_taker: Option<Color>, stated: Option<Option<Color>>) -> Summary {
         let mut summary = Summary::default();
-        // The result the game ended with (the value of its last position), from black's side.
-        let end = plies.last().map(|p| if p.color == Color::Black { p.played_score } else { -p.played_score });
+        // The result the game ended with, from black's side: the one its record states for a
+        // game that stops before its end (a resignation), else the value of its last position.
+        let end = match stated {
+            Some(Some(Color::Black)) => Some(1),
+            Some(Some(Color::White)) => Some(-1),
+            Some(None) => Some(0),
+            None => plies.last().map(|p| if p.color == Color::Black { p.played_score } else { -p.played_score }),
+        };
         for ply in plies {
             summary.sides[ply.color.index()].add(ply);
             let result = |score| result_sign(score, ply.color, tie_taker);
@@ -523,19 +530,22 @@ mod tests {
             forced: false,
         };
         // Black (the tie taker) going from a level score to -2 threw the game away...
-        assert_eq!(Summary::of(&[ply(Color::Black, 0, -2)], Some(Color::Black)).decisive, Some(1));
+        assert_eq!(Summary::of(&[ply(Color::Black, 0, -2)], Some(Color::Black), None).decisive, Some(1));
         // ...while White going from 0 to -2 lost nothing: 0 was already a loss for White.
-        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], Some(Color::Black)).decisive, None);
-        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], None).decisive, Some(1));
+        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], Some(Color::Black), None).decisive, None);
+        assert_eq!(Summary::of(&[ply(Color::White, 0, -2)], None, None).decisive, Some(1));
         // A drop the game did not end with decided nothing: White fell from a win to a draw by
         // the estimates, then the values drifted and White won.
         let mut second = ply(Color::Black, -10, -12);
         second.ply = 2;
-        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None).decisive, None);
+        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second.clone()], None, None).decisive, None);
+        // A game that stops where the record says black won (White resigned): White's drop to
+        // a draw did not decide it, and Black's would not have either.
+        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None, Some(Some(Color::Black))).decisive, None);
         // Black's later drop to the loss the game ended with decided it.
         let mut second = ply(Color::Black, 2, -12);
         second.ply = 2;
-        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None).decisive, Some(2));
+        assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None, None).decisive, Some(2));
     }
     use crate::core::{Passes, Rules};
 

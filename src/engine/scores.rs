@@ -103,12 +103,26 @@ impl MoveScorer {
                 .map(|(mv, score)| MoveScore { mv, score, exact: true, depth: empties })
                 .collect());
         }
-        // The search counts the move itself as one move ahead.
-        let moves = solver.search_moves_with(position, self.settings.depth + 1, Limits::default())?;
-        Ok(moves
-            .into_iter()
-            .map(|(mv, e)| MoveScore { mv, score: e.score, exact: e.exact, depth: e.depth.saturating_sub(1) })
-            .collect())
+        // Each move by the search `kifu annotate` runs on the position it leads to (deepening
+        // one move at a time), so that both give a move the same value.
+        let mut moves = Vec::new();
+        for mv in position.legal_moves() {
+            let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
+            let (units, score) = match child.outcome() {
+                Some(outcome) => {
+                    let score = outcome.score(position.side_to_move());
+                    (score * crate::engine::eval::SCALE, MoveScore { mv, score, exact: true, depth: 0 })
+                }
+                None => {
+                    let e = solver.search_with(&child, self.settings.depth, Limits::default())?;
+                    (-e.units, MoveScore { mv, score: -e.score, exact: e.exact, depth: e.depth })
+                }
+            };
+            moves.push((units, score));
+        }
+        // Best first; ties in board order (the legal moves' order).
+        moves.sort_by_key(|(units, _)| std::cmp::Reverse(*units));
+        Ok(moves.into_iter().map(|(_, score)| score).collect())
     }
 
     /// [`MoveScorer::score`] for a position of another variant than standard 8x8.
