@@ -329,7 +329,8 @@ struct Names {
     list: Vec<String>,
     /// Names a base already had: the first ids.
     known: usize,
-    /// The names of the records (spaces as single ones), each once, with how it is stored.
+    /// The names of the records ([`crate::notation::tidy_name`]), each once, with how it is
+    /// stored.
     written: Vec<(String, String)>,
 }
 
@@ -349,8 +350,8 @@ impl Names {
     }
 
     fn id(&mut self, name: Option<&str>) -> u16 {
-        // One name however it was spaced, as everywhere else.
-        let written = name.unwrap_or("").split_whitespace().collect::<Vec<_>>().join(" ");
+        // One name however it was spaced or its accents typed, as everywhere else.
+        let written = crate::notation::tidy_name(name.unwrap_or(""));
         let stored = wthor::stored_name(&written, self.width);
         if !matches!(written.as_str(), "" | "?" | "???") && !self.written.iter().any(|(w, _)| *w == written) {
             self.written.push((written, stored.clone()));
@@ -365,11 +366,11 @@ impl Names {
     }
 
     /// Warns of the names stored otherwise than the records have them (cut to the field,
-    /// characters Latin-1 lacks; accents typed as combining marks are stored composed, which
-    /// loses nothing), and of names that became one: two of the records', or one of them and
+    /// characters Latin-1 lacks; the names are tidied first, so accents typed as combining
+    /// marks, stored composed, lose nothing), and of names that became one: two of the records', or one of them and
     /// another name of the base.
     fn warn(&self, what: &str) {
-        let lossy = |written: &str, stored: &str| stored != crate::notation::compose_accents(written);
+        let lossy = |written: &str, stored: &str| stored != written;
         let keeps = format!("a WTHOR names file keeps {} Latin-1 characters", self.width - 1);
         let mut done: Vec<&str> = Vec::new();
         for (written, stored) in &self.written {

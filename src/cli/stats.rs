@@ -677,20 +677,14 @@ fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
             super::counted(t.lines.len() as u64, "player"),
             super::counted(t.games, "game")
         );
-        let lines = t.top(top.unwrap_or(usize::MAX));
+        let rows: Vec<Vec<Value>> = t.top(top.unwrap_or(usize::MAX)).iter().map(standing_row).collect();
         // The last three columns (games with no result, results from the record, results
         // without discs) only where some line counts one.
         let shown: Vec<usize> =
-            (0..STANDINGS_COLUMNS.len()).filter(|&c| c < 10 || lines.iter().any(|l| standing_row(l)[c] != 0)).collect();
+            (0..STANDINGS_COLUMNS.len()).filter(|&c| c < 10 || rows.iter().any(|row| row[c] != 0)).collect();
         let columns: Vec<&str> =
             shown.iter().map(|&c| if c == 8 { "opp_points" } else { STANDINGS_COLUMNS[c] }).collect();
-        let rows: Vec<Vec<Value>> = lines
-            .iter()
-            .map(|l| {
-                let row = standing_row(l);
-                shown.iter().map(|&c| row[c].clone()).collect()
-            })
-            .collect();
+        let rows: Vec<Vec<Value>> = rows.iter().map(|row| shown.iter().map(|&c| row[c].clone()).collect()).collect();
         aligned(out, &columns, &rows);
     }
 }

@@ -205,7 +205,7 @@ impl Record {
     #[must_use]
     pub fn name_or_number(&self, tag: &str) -> Option<String> {
         // One name however it was spaced or its accents typed; `?` and `???` name no one.
-        let name = self.tag(tag).map(|n| compose_accents(&n.split_whitespace().collect::<Vec<_>>().join(" ")));
+        let name = self.tag(tag).map(tidy_name);
         if let Some(name) = name.filter(|n| !n.is_empty() && !n.chars().all(|c| c == '?')) {
             return Some(name);
         }
@@ -435,6 +435,13 @@ pub(crate) fn narrow(c: char) -> char {
         '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
         _ => c,
     }
+}
+
+/// A name as kifu compares names: its spaces as single ones (none at either end) and its
+/// accents composed ([`compose_accents`]), so that `Fre\u{301}de\u{301}ric  Lee ` is `Frédéric Lee`.
+#[must_use]
+pub fn tidy_name(text: &str) -> String {
+    compose_accents(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The text with each letter followed by a combining accent that Latin-1 has composed (`e` and

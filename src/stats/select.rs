@@ -216,17 +216,13 @@ impl Wanted {
 }
 
 /// Whether `text` holds one of `parts`, whatever the case (true for no parts). The parts are
-/// read as names are (spaces as single ones, accents typed as combining marks composed:
-/// [`crate::notation::Record::name_or_number`]).
+/// read as names are ([`crate::notation::tidy_name`]).
 fn holds_any(text: &str, parts: &[String]) -> bool {
     if parts.is_empty() {
         return true;
     }
     let text = text.to_lowercase();
-    parts.iter().any(|p| {
-        let part = crate::notation::compose_accents(&p.split_whitespace().collect::<Vec<_>>().join(" "));
-        text.contains(&part.to_lowercase())
-    })
+    parts.iter().any(|p| text.contains(&crate::notation::tidy_name(p).to_lowercase()))
 }
 
 impl Selection {
