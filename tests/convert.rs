@@ -155,6 +155,19 @@ fn wthor_keeps_names_ids_and_moves() {
     let (a, b) = (std::fs::read(&wtb).unwrap(), std::fs::read(&back).unwrap());
     assert_eq!(a[16..], b[16..]);
     assert_eq!(a[10..12], b[10..12], "the year");
+    // Its names files hold the records' names at the ids they keep: read back, the same games.
+    assert!(dir.join("back.JOU").exists() && dir.join("back.TRN").exists());
+    let (again, err, code) = convert(&[back.to_str().unwrap(), "--to", "pgn"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text(again), pgn);
+    // An id the records name two ways is stored as first named, and said.
+    let renamed = pgn.replacen("[White \"Halvorsen Luke\"]", "[White \"Halvorsen L.\"]", 1);
+    let mut renamed =
+        renamed.splitn(2, "[Black \"Vecchi Elisabetta\"]").collect::<Vec<_>>().join("[Black \"Vecchi E.\"]");
+    renamed.push('\n');
+    let (_, err, code) = convert(&["--from", "pgn", "--to", "wthor", "-o", back.to_str().unwrap()], renamed.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("the player of WTHOR id 95 is named both `Vecchi E.` and `Vecchi Elisabetta`"), "{err}");
 }
 
 #[test]

@@ -799,3 +799,81 @@ fn games_are_solved_where_they_are_cut() {
     assert_eq!(exact.lines().count(), 3, "{exact}");
     assert!(exact.lines().skip(1).all(|l| l.split(',').nth(10) == Some("true")), "{exact}");
 }
+
+/// The selection options choose the records solved, judged by the whole game before any cut,
+/// in input order (`--unique` keeps the first of two copies); the rest are counted.
+#[test]
+fn solve_takes_the_selection_options() {
+    const GAME: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+    let games = format!("{GAME}\nf5d6c3d3c4\n{GAME}\nf5f6e6f4\n");
+    let indices = |args: &[&str]| -> (Vec<String>, String) {
+        let mut all = vec!["--from", "transcript", "-f", "csv", "--depth", "2"];
+        all.extend(args);
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .arg("solve")
+            .args(&all)
+            .arg("-j1")
+            .write_stdin(games.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let rows = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap().to_owned())
+            .collect();
+        (rows, String::from_utf8(out.stderr).unwrap())
+    };
+    let (rows, summary) = indices(&["--games", "2-3"]);
+    assert_eq!(rows, ["2", "3"]);
+    assert!(summary.contains("2 positions solved, 0 not, 2 not selected"), "{summary}");
+    assert_eq!(indices(&["--opening", "f5d6c3"]).0, ["2"]);
+    assert_eq!(indices(&["--unique"]).0, ["1", "2", "4"]);
+    // Judged by the whole game: the finished game is won by black, though cut at ply 4.
+    assert_eq!(indices(&["--winner", "black", "--ply", "4"]).0, ["1", "3"]);
+    assert_eq!(indices(&["--moves", "-10", "--ply", "4"]).0, ["2", "4"]);
+}
+
+/// A scores list that does not read (a move twice, a comment) is reported whether or not it is
+/// checked (exit 1, the position still solved); Edax's `PS` names a pass in it; options that
+/// would check or write nothing true are refused; JSON gives `[]` for a finished position's
+/// moves when they were asked for.
+#[test]
+fn stored_scores_are_read_as_validate_reads_them() {
+    const PASS: &str = "-OOOOOOO--XXXXOXXXXXXOXXXXXXOXOXXOXOXOXXXXOOOXXXX-XXXOXX--XXXXXX X;";
+    let run = |args: &[&str], stdin: &str| {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .arg("solve")
+            .args(args)
+            .arg("-j1")
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&["--check"], &format!("{PASS} PS:+6;\n"));
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("best pass, score +6") && err.contains("1 checked against their stored scores, 0 differ"),
+        "{out}{err}"
+    );
+    for scores in ["PS:+6; PASS:+6;", "PS:+6; % a comment"] {
+        let (code, out, err) = run(&[], &format!("{PASS} {scores}\n"));
+        assert_eq!(code, Some(1), "{scores}: {err}");
+        assert!(out.contains("score +6") && err.contains("1 record whose stored scores do not read"), "{out}{err}");
+    }
+    assert_eq!(run(&["--check", "--empties", "6"], PASS).0, Some(2));
+    assert_eq!(run(&["--plain", "-f", "obf"], PASS).0, Some(2));
+    let full = format!("{} X\n", "X".repeat(64));
+    let (code, out, _) = run(&["-f", "json", "--all-moves", "--best-moves"], &full);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("\"moves\":[]") && out.contains("\"best_moves\":[]"), "{out}");
+    assert!(run(&["-f", "json"], &full).1.contains("\"moves\":null"));
+}

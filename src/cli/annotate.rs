@@ -44,7 +44,7 @@ pub struct Args {
     /// `--marks 2,6,12` (one argument, so that a file name after it stays a file name).
     #[arg(long, value_delimiter = ',', num_args = 1, default_values_t = [2, 6, 12])]
     pub marks: Vec<i32>,
-    /// Games annotated at once (default: every core); each has its own search and table.
+    /// Games annotated at once (default: `RAYON_NUM_THREADS`, else every core); each has its own search and table.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
@@ -293,7 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     );
     let thresholds = Thresholds { dubious, mistake, blunder };
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine("kifu annotate", args.quiet)?;
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let threads = super::worker_threads(args.threads);
     // Files are counted first, for the progress bar's length and the shards.
     let total = if args.input.inputs.is_empty() || args.input.inputs.iter().any(|i| i == "-") {
         if args.shard.is_some() {

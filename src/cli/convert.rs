@@ -523,8 +523,10 @@ impl Sink {
         let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| n != "???");
         // Checked before a byte is written: no database without its names.
         let names_beside = match target.filter(|p| p.as_os_str() != "-") {
-            _ if keep || !named || self.base.is_some() => None,
+            _ if !named || self.base.is_some() => None,
             Some(target) => Some(target),
+            // The ids stand for the names of the base the records came from.
+            None if keep => None,
             None => anyhow::bail!(
                 "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
                  the output; give -o FILE.wtb (nothing was written)"
@@ -549,10 +551,16 @@ impl Sink {
         if [&self.players, &self.tournaments].iter().any(|n| n.list.len() > usize::from(u16::MAX)) {
             anyhow::bail!("--to wthor: more than 65,535 players or tournaments (nothing was written)");
         }
-        if !keep {
+        if !keep || names_beside.is_some() {
             self.players.warn("player");
             self.tournaments.warn("tournament");
         }
+        // Kept ids get the names the records give them, at those ids.
+        let lists = if keep {
+            [self.kept_names(&[1, 2], "player"), self.kept_names(&[0], "tournament")]
+        } else {
+            [self.players.list.clone(), self.tournaments.list.clone()]
+        };
         let created = today();
         let header = wthor::Header {
             created,
@@ -573,7 +581,7 @@ impl Sink {
         }
         if let Some(target) = names_beside {
             for (ext, names, width) in
-                [("JOU", &self.players.list, wthor::PLAYER_LEN), ("TRN", &self.tournaments.list, wthor::TOURNAMENT_LEN)]
+                [("JOU", &lists[0], wthor::PLAYER_LEN), ("TRN", &lists[1], wthor::TOURNAMENT_LEN)]
             {
                 let mut file = Output::open(Some(&names_file(target, ext)))?;
                 file.write_all(&wthor::write_names(names, width, created))?;
@@ -584,6 +592,42 @@ impl Sink {
             base.extend([&self.players, &self.tournaments], created)?;
         }
         Ok(())
+    }
+}
+
+impl Sink {
+    /// The names the records give the WTHOR ids they keep, by id, for the games' fields
+    /// `fields` (0 the tournament, 1 and 2 the players): as stored, empty for an id no record
+    /// names, `???` at 0. An id named two ways is warned of, and stored as first named.
+    fn kept_names(&self, fields: &[usize], what: &str) -> Vec<String> {
+        let list = |field: usize| if field == 0 { &self.tournaments.list } else { &self.players.list };
+        let mut names: Vec<String> = vec!["???".into()];
+        let mut warned: Vec<usize> = Vec::new();
+        for (kept, new) in self.kept_ids.iter().zip(&self.new_ids) {
+            let Some(kept) = kept else { continue };
+            for &field in fields {
+                let (id, name) = (usize::from(kept[field]), &list(field)[usize::from(new[field])]);
+                if names.len() <= id {
+                    names.resize(id + 1, String::new());
+                }
+                if name == "???" || id == 0 {
+                    continue;
+                }
+                if names[id].is_empty() {
+                    names[id].clone_from(name);
+                } else if names[id] != *name && !warned.contains(&id) {
+                    warned.push(id);
+                    stderr!(
+                        "kifu convert: warning: the {what} of WTHOR id {id} is named both `{}` and `{}` by the records; \
+                         the names file stores `{}`",
+                        crate::notation::printable(&names[id]),
+                        crate::notation::printable(name),
+                        crate::notation::printable(&names[id])
+                    );
+                }
+            }
+        }
+        names
     }
 }
 

@@ -44,7 +44,7 @@ pub use output::{INTERRUPTED, Output};
 Exit status: 0 all good; 1 some records invalid (or a check found a difference); 2 a usage or I/O error; 130 \
 interrupted. A closed output pipe (kifu ... | head) is not an error.
 Environment: NO_COLOR turns off kifu show's colours unless --color always; RAYON_NUM_THREADS sets the worker \
-threads of convert, validate, export, stats, eval and train when --threads is not given.
+threads of every command that takes --threads when it is not given (else every core).
 Manual pages: kifu man COMMAND, or kifu man --dir DIR for every page. Documentation: README.md and docs/.")]
 pub struct Cli {
     /// The subcommand.
@@ -147,6 +147,16 @@ impl ThreadsArgs {
             .build_global()
             .map_err(|e| anyhow::anyhow!("cannot start {n} worker threads: {e}"))
     }
+}
+
+/// The threads a command that sizes its own pool uses: `--threads` when given, else
+/// `RAYON_NUM_THREADS` (a number from 1), else every core.
+#[must_use]
+pub fn worker_threads(threads: Option<usize>) -> usize {
+    threads
+        .or_else(|| std::env::var("RAYON_NUM_THREADS").ok()?.trim().parse().ok().filter(|&n| n > 0))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1)
 }
 
 /// Runs a parsed command line.

@@ -12,6 +12,9 @@ use crate::core::Rules;
 use crate::core::perft::{self, PassCount};
 use crate::core::{Move, Position};
 
+/// The deepest suite line checked unless `--max-depth` says otherwise.
+const DEFAULT_MAX_DEPTH: u32 = 12;
+
 /// Arguments of `kifu perft`.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Standard counts (a pass uses a ply): 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, \
@@ -24,9 +27,9 @@ pub struct Args {
     /// `perft DEPTH COUNT` lines; see samples/perft.txt; `-` is stdin). Exit 1 if any count differs.
     #[arg(long, conflicts_with_all = ["depth", "divide", "all", "rules", "passes"])]
     pub suite: Option<PathBuf>,
-    /// With --suite: skip lines deeper than this.
-    #[arg(long, default_value_t = 12, requires = "suite")]
-    pub max_depth: u32,
+    /// With --suite: skip lines deeper than this (default 12).
+    #[arg(long, requires = "suite")]
+    pub max_depth: Option<u32>,
     /// The rules: PRESET[,key=value...] (see `kifu rules`).
     #[arg(long, short, default_value = "othello", value_parser = super::parse_rules)]
     pub rules: Rules,
@@ -40,7 +43,7 @@ pub struct Args {
     /// Print every depth from 1 up to DEPTH.
     #[arg(long)]
     pub all: bool,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default: `RAYON_NUM_THREADS`, else every core).
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Output format.
@@ -78,7 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         PassArg::Ply => PassCount::Ply,
         PassArg::Free => PassCount::Free,
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    let threads = super::worker_threads(args.threads);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().context("starting worker threads")?;
     if let Some(path) = &args.suite {
         return pool.install(|| run_suite(path, &args, threads));
@@ -188,7 +191,7 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
                     status: "skipped",
                     seconds: 0.0,
                 };
-                if depth <= args.max_depth {
+                if depth <= args.max_depth.unwrap_or(DEFAULT_MAX_DEPTH) {
                     let clock = Instant::now();
                     let leaves = count(&Position::start(rules.clone()), depth, passes, threads);
                     row.seconds = clock.elapsed().as_secs_f64();
@@ -240,7 +243,10 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
     let ok = rows.iter().filter(|r| r.status == "ok").count();
     let skipped = rows.len() - ok - bad;
     if !args.quiet {
-        stderr!("{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})", args.max_depth);
+        stderr!(
+            "{ok} ok, {bad} mismatched, {skipped} skipped (deeper than --max-depth {})",
+            args.max_depth.unwrap_or(DEFAULT_MAX_DEPTH)
+        );
     }
     Ok(if bad == 0 { Status::Ok } else { Status::SomeInvalid })
 }

@@ -47,7 +47,7 @@ pub struct Args {
     /// How kifu chooses its moves (`--exact-empties`: play perfectly from there).
     #[command(flatten)]
     pub engine: EngineArgs,
-    /// Games played at once (default: every core).
+    /// Games played at once (default: `RAYON_NUM_THREADS`, else every core).
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table per thread, in MiB.
@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             openings + 1
         );
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let threads = super::worker_threads(args.threads);
     let threads = threads.clamp(1, games.max(1));
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;

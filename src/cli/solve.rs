@@ -12,6 +12,7 @@ use serde::Serialize;
 use super::convert::{Cut, cut_record};
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
+use super::select::{Chooser, SelectArgs, Selector};
 use super::{Output, Status};
 use crate::core::{Move, Position, Rules};
 use crate::engine::generic::GenericSearcher;
@@ -30,6 +31,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Which records to solve (judged by the whole game, before any `--empties` or `--ply` cut).
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// The exact final margin (the default).
     #[arg(long, conflicts_with_all = ["wld", "depth"])]
     pub exact: bool,
@@ -51,7 +55,7 @@ pub struct Args {
     /// Compare each result with the move scores its record stores (OBF's `G8:+18;`): the moves'
     /// legality, the best score, and with --all-moves every stored move's score; a difference
     /// is reported (exit 1).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["empties", "ply"])]
     pub check: bool,
     /// Search this many moves ahead on the evaluation instead of solving (exact where the depth
     /// reaches the end).
@@ -75,7 +79,7 @@ pub struct Args {
     /// instead of the shipped weights (both the depth-limited search's and the exact solver's).
     #[arg(long, visible_alias = "eval")]
     pub weights: Option<PathBuf>,
-    /// Threads per search (default: every core); positions are solved one after the other.
+    /// Threads per search (default: `RAYON_NUM_THREADS`, else every core); positions are solved one after the other.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
@@ -167,9 +171,9 @@ struct Row {
 
 /// A row as a JSON line: `moves` as an array of `{"move", "score", "exact"}` objects, best
 /// first (`null` without `--all-moves`), where CSV and text give `g8:+18 h1:~+12`.
-fn json(row: &Row) -> serde_json::Result<String> {
+fn json(row: &Row, args: &Args) -> serde_json::Result<String> {
     let mut value = serde_json::to_value(row)?;
-    let moves: Option<Vec<serde_json::Value>> = (!row.moves.is_empty()).then(|| {
+    let moves: Option<Vec<serde_json::Value>> = args.all_moves.then(|| {
         row.moves
             .split_whitespace()
             .filter_map(|entry| entry.split_once(':'))
@@ -181,7 +185,7 @@ fn json(row: &Row) -> serde_json::Result<String> {
             .collect()
     });
     value["moves"] = serde_json::json!(moves);
-    let best: Option<Vec<&str>> = (!row.best_moves.is_empty()).then(|| row.best_moves.split_whitespace().collect());
+    let best: Option<Vec<&str>> = args.best_moves.then(|| row.best_moves.split_whitespace().collect());
     value["best_moves"] = serde_json::json!(best);
     serde_json::to_string(&value)
 }
@@ -193,11 +197,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
-    let (mut checked, mut differ, mut estimated, mut short) = (0u64, 0u64, 0u64, 0u64);
+    let (mut checked, mut differ, mut estimated, mut short, mut unread) = (0u64, 0u64, 0u64, 0u64, 0u64);
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from)).max(1);
+    if args.format == SolveFormat::Obf && args.plain {
+        anyhow::bail!(
+            "--format obf holds scores with the empty squares to the winner, as engines read them: it cannot be used \
+             with --plain"
+        );
+    }
+    let threads = super::worker_threads(args.threads);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let probcut = crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
     let evaluator = match &args.weights {
@@ -213,20 +223,31 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         generic: Mutex::new(None),
         stopped_nodes: AtomicU64::new(0),
     };
+    let (selector, chooser) = args.select.build();
+    let choosing = Choosing { selector, chooser: Mutex::new(chooser) };
     let problems = pool.install(|| {
+        // One record at a time (each search has every thread), so the workers choose records
+        // in input order, before solving them.
         records::for_each_in_batches(
             &args.input,
             &progress,
             1,
-            |source, raw| solve(source, raw, &args, &engines),
+            |source, raw| solve(source, raw, &args, &engines, &choosing),
             |_, result| {
+                let result = match result {
+                    // A record the reader could not cut out: numbered all the same.
+                    Err(_) if !choosing.keep(None) => Ok(Ok(Outcome::NotSelected)),
+                    result => result,
+                };
                 match result.and_then(|r| r) {
                     Err(e) => {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
                     }
-                    Ok(None) => short += 1,
-                    Ok(Some(Solved { row, check })) => {
+                    Ok(Outcome::NotSelected) => {}
+                    Ok(Outcome::Short) => short += 1,
+                    Ok(Outcome::Solved(solved_row)) => {
+                        let Solved { row, check } = *solved_row;
                         match check {
                             Check::Nothing => {}
                             Check::Estimate(e) => {
@@ -234,6 +255,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                                 estimated += 1;
                             }
                             Check::Agrees => checked += 1,
+                            Check::Unread(e) => {
+                                progress.suspend(|| stderr!("{e}"));
+                                unread += 1;
+                            }
                             Check::Differs(e) => {
                                 progress.suspend(|| stderr!("{e}"));
                                 checked += 1;
@@ -248,7 +273,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                                 w.serialize(&row)?;
                                 out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
                             }
-                            SolveFormat::Json => writeln!(out, "{}", json(&row)?)?,
+                            SolveFormat::Json => writeln!(out, "{}", json(&row, &args)?)?,
                             SolveFormat::Text => writeln!(out, "{}", text(&row, args.wld))?,
                             SolveFormat::Obf => writeln!(out, "{}", obf(&row))?,
                         }
@@ -281,13 +306,18 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 super::counted(u64::from(e.unwrap_or_default()), "empty square")
             ),
         };
+        let unread = match unread {
+            0 => String::new(),
+            n => format!(", {} whose stored scores do not read", super::counted(n, "record")),
+        };
         stderr!(
-            "kifu solve: {} solved, {failed} not{checks}{short} ({nodes} nodes, {:.2} s)",
+            "kifu solve: {} solved, {failed} not{checks}{unread}{short}{} ({nodes} nodes, {:.2} s)",
             super::counted(solved, "position"),
+            choosing.chooser.lock().map(|c| c.summary()).unwrap_or_default(),
             started.elapsed().as_secs_f64()
         );
     }
-    Ok(if failed + damaged > 0 || differ > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if failed + damaged + differ + unread > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).
@@ -347,6 +377,29 @@ fn obf(row: &Row) -> String {
     line
 }
 
+/// What became of one record.
+enum Outcome {
+    /// The selection left it out.
+    NotSelected,
+    /// The game never reaches the `--empties` or `--ply` cut.
+    Short,
+    /// Its position solved.
+    Solved(Box<Solved>),
+}
+
+/// The selection, and the chooser the workers consult in input order.
+struct Choosing {
+    selector: Selector,
+    chooser: Mutex<Chooser>,
+}
+
+impl Choosing {
+    /// Whether the next record in input order is kept (see [`Chooser::keep`]).
+    fn keep(&self, pick: Option<super::select::Pick>) -> bool {
+        self.chooser.lock().map(|mut c| c.keep(pick)).unwrap_or(true)
+    }
+}
+
 /// A solved position, and with `--check` how it compares with the scores its record stores.
 struct Solved {
     row: Row,
@@ -363,6 +416,8 @@ enum Check {
     Agrees,
     /// They differ: the error names the record and says how.
     Differs(RecordError),
+    /// The stored scores do not read (checked or not): the error says where.
+    Unread(RecordError),
 }
 
 /// What solves the positions of one run.
@@ -376,11 +431,28 @@ struct Engines {
     stopped_nodes: AtomicU64,
 }
 
-/// Solves (or searches) the position a record leads to and, with `--check`, compares the
-/// result with the scores the record stores.
-/// Solves one record's position: where it ends, or where `--empties` or `--ply` cuts it (`None`
-/// when the game never gets there).
-fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Result<Option<Solved>, RecordError> {
+/// Solves (or searches) one selected record's position: where it ends, or where `--empties` or
+/// `--ply` cuts it; with `--check`, compares the result with the scores the record stores.
+fn solve(
+    source: &Source,
+    raw: &RawRecord,
+    args: &Args,
+    engines: &Engines,
+    choosing: &Choosing,
+) -> Result<Outcome, RecordError> {
+    // Judged before the (slow) solve; a record that does not read is reported unless --games
+    // leaves it out.
+    let read = choosing.selector.judging().then(|| source.read(raw));
+    let pick = match &read {
+        Some(Ok((record, rules))) => choosing.selector.pick_record(record, rules, source.format),
+        _ => None,
+    };
+    if !choosing.keep(pick) {
+        return Ok(Outcome::NotSelected);
+    }
+    if let Some(Err(e)) = read {
+        return Err(e);
+    }
     let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
     let (pos, stored) = match cut {
         None => {
@@ -395,7 +467,7 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
             let resolve = |record: &crate::notation::Record| {
                 record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))
             };
-            let Some(cut) = cut_record(&resolve(&record)?, cut) else { return Ok(None) };
+            let Some(cut) = cut_record(&resolve(&record)?, cut) else { return Ok(Outcome::Short) };
             // Scores a record stores are for its own position, not this one.
             (resolve(&cut)?.end, None)
         }
@@ -408,10 +480,12 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
         let how = format!("estimated at depth {}; OBF holds exact scores only", row.depth);
         return Err(raw.error(source.name, Default::default(), how));
     }
-    let check = match stored {
-        Some(stored) if args.check && stored.split(';').any(|entry| !entry.trim().is_empty()) => {
+    let check = match stored.as_deref().map(stored_scores) {
+        // A scores list that does not read is bad whether or not it is compared.
+        Some(Err((how, mv))) => Check::Unread(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
+        Some(Ok(given)) if args.check && !given.is_empty() => {
             if row.exact {
-                match differences(&row, &stored, args.wld, &rules) {
+                match differences(&row, &given, args.wld, &rules) {
                     Ok(()) => Check::Agrees,
                     Err((how, mv)) => Check::Differs(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
                 }
@@ -422,7 +496,7 @@ fn solve(source: &Source, raw: &RawRecord, args: &Args, engines: &Engines) -> Re
         }
         _ => Check::Nothing,
     };
-    Ok(Some(Solved { row, check }))
+    Ok(Outcome::Solved(Box::new(Solved { row, check })))
 }
 
 /// Where `--check` points in an OBF record: the stored entry of `mv` if given and found, else
@@ -451,20 +525,39 @@ fn scores_span(raw: &RawRecord, mv: Option<&str>) -> Span {
     }
 }
 
+/// Why stored scores do not read, and the move it concerns, if any.
+type Unreadable = (String, Option<String>);
+
+/// The moves and scores a record stores (`G8:+18; H1:+12;`, the moves in any case, a pass as
+/// `PS` too), or what does not read: an entry that is not a move and its score, a move listed
+/// twice (the error names the move, if any).
+fn stored_scores(stored: &str) -> Result<Vec<(String, i32)>, Unreadable> {
+    let mut given: Vec<(String, i32)> = Vec::new();
+    for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
+        let parsed = entry
+            .split_once(':')
+            .and_then(|(mv, score)| Some((crate::notation::check::scored_move(mv), score.trim().parse::<i32>().ok()?)));
+        let Some((mv, score)) = parsed else {
+            return Err((
+                format!("`{}` is not a move and its score (`G8:+18`)", crate::notation::printable(entry)),
+                None,
+            ));
+        };
+        if given.iter().any(|(m, _)| *m == mv) {
+            return Err((format!("the scores list {mv} twice"), Some(mv)));
+        }
+        given.push((mv, score));
+    }
+    Ok(given)
+}
+
 /// How a solved row differs from the scores its record stores (`G8:+18; H1:+12;`, the moves
 /// in any case, not all of them needed): moves that are not legal, the best score, the score
 /// the file gives the solver's best move, and with `--all-moves` every stored move's score
 /// (with `--wld` their signs). The error names the first stored move it concerns, if any.
-fn differences(row: &Row, stored: &str, wld: bool, rules: &Rules) -> Result<(), (String, Option<String>)> {
-    let value = |s: i32| if wld { s.signum() } else { s };
-    let mut given = Vec::new();
-    for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
-        let parsed = entry
-            .split_once(':')
-            .and_then(|(mv, score)| Some((mv.trim().to_lowercase(), score.trim().parse::<i32>().ok()?)));
-        let Some((mv, score)) = parsed else { return Err((format!("`{entry}` is not a move and its score"), None)) };
-        given.push((mv, value(score)));
-    }
+fn differences(row: &Row, given: &[(String, i32)], wld: bool, rules: &Rules) -> Result<(), (String, Option<String>)> {
+    let given: Vec<(String, i32)> =
+        given.iter().map(|(mv, score)| (mv.clone(), if wld { score.signum() } else { *score })).collect();
     let Some(best) = given.iter().map(|g| g.1).max() else { return Ok(()) };
     // Each problem, and the stored move it concerns.
     let mut problems: Vec<(String, Option<&str>)> = given

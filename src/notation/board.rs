@@ -173,6 +173,28 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     }
     // A one-line board with a cell too few or too many (`63 cells`), not a one-rank diagram.
     if run >= 16 && trimmed.trim_end().lines().count() == 1 {
+        // Cut short by a character that is no cell, or by a space with more cells after it.
+        let at = first_line.char_indices().nth(run);
+        if let Some((i, c)) = at {
+            let after = first_line[i..].trim_start();
+            let more = after.chars().take_while(|&c| cell(c, digits).is_some()).count();
+            let why = match c {
+                c if !c.is_whitespace() && c != ';' => {
+                    let c = crate::notation::printable(&c.to_string()).into_owned();
+                    Some(format!("`{c}` after {run} cells is not a cell (X, O or -; B, W, * and . too)"))
+                }
+                c if c.is_whitespace() && more >= 2 => {
+                    Some(format!("a space after {run} cells, inside the board: its cells are written in one run"))
+                }
+                _ => None,
+            };
+            if let Some(why) = why {
+                return Err(SyntaxError {
+                    span: Span { start: offset + i, end: offset + i + c.len_utf8() },
+                    message: why,
+                });
+            }
+        }
         return Err(SyntaxError {
             span: Span {
                 start: offset,
@@ -543,6 +565,15 @@ mod tests {
             let err = parse(&text, Digits::default()).unwrap_err();
             assert!(err.message.starts_with(&format!("{cells} cells is not a square board")), "{cells}: {err:?}");
         }
+        // A character that is no cell, or a space inside the board, is pointed at.
+        let err = parse(&START.replacen("OX", "OZ", 1), Digits::default()).unwrap_err();
+        assert_eq!(
+            (err.span.start, err.message.as_str()),
+            (28, "`Z` after 28 cells is not a cell (X, O or -; B, W, * and . too)")
+        );
+        let err = parse(&format!("{} {}", &START[..20], &START[21..]), Digits::default()).unwrap_err();
+        assert_eq!(err.span.start, 20);
+        assert!(err.message.starts_with("a space after 20 cells, inside the board"), "{err:?}");
         // The side may follow the cells at once.
         let glued = START.replace(" X", "X");
         assert_eq!(parse(&glued, Digits::default()).unwrap().start, parse(START, Digits::default()).unwrap().start);

@@ -266,6 +266,14 @@ pub fn unreachable(rules: &Rules, why: Unreachable) -> String {
     }
 }
 
+/// A move as a scores list names it (OBF's `G8:+18; PS:+6`), in lower case, with the pass
+/// tokens transcripts take (`PS`, `PA`, `--`, `@@`) as `pass`.
+#[must_use]
+pub fn scored_move(name: &str) -> String {
+    let name = name.trim().to_lowercase();
+    if matches!(name.as_str(), "ps" | "pa" | "--" | "@@") { "pass".to_owned() } else { name }
+}
+
 /// Whether `name` names a square of the board (or a pass) under `rules`.
 pub fn is_square_name(name: &str, rules: &Rules) -> bool {
     name.eq_ignore_ascii_case("pass")
@@ -282,7 +290,7 @@ fn judge_scores(check: &mut Check, scores: &str, position: &Position) {
     let mut seen: Vec<String> = Vec::new();
     for entry in scores.split(';').map(str::trim).filter(|e| !e.is_empty()) {
         let parsed = entry.split_once(':').and_then(|(mv, score)| {
-            let mv = mv.trim().to_lowercase();
+            let mv = scored_move(mv);
             let square = legal.iter().copied().find(|&m| rules.move_name(m).eq_ignore_ascii_case(&mv));
             Some((mv, square, score.trim().parse::<i32>().ok()?))
         });
@@ -1040,6 +1048,9 @@ mod tests {
         assert_eq!(verdict("G8:+18; H1:+12; B1:-4;"), (Status::Ok, String::new()));
         assert_eq!(verdict("A1:+4;").0, Status::Illegal);
         assert_eq!(verdict("G8:+18; g8:+18;").1, "the scores list g8 twice");
+        assert_eq!(scored_move(" PS"), "pass");
+        assert_eq!(scored_move("@@"), "pass");
+        assert_eq!(scored_move("G8"), "g8");
         assert_eq!(verdict("G8:+90;").1, "the score of g8, +90, is beyond the board's 64 cells");
         assert_eq!(verdict("G8 18;").0, Status::ParseError);
     }
