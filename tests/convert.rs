@@ -522,7 +522,8 @@ fn tempdir() -> PathBuf {
 }
 
 /// A voluntary pass (the player had a move) cannot be inferred by a replay: a transcript keeps
-/// it (`PA`), and formats that cannot write it refuse the game instead of changing it.
+/// it (`PA`), a kifu grid lists it under the grid, and formats that cannot write it refuse the
+/// game instead of changing it.
 #[test]
 fn voluntary_passes_are_kept_or_refused() {
     let game = r#"{"tags":{"rules":"othello,size=6,pass=voluntary","result":"+36"},"moves":[{"move":"e4"},{"move":"pass"},{"move":"b3"}]}"#;
@@ -535,9 +536,12 @@ fn voluntary_passes_are_kept_or_refused() {
         convert(&["-", "--from", "logbook", "--rules", "othello,size=6,pass=voluntary", "--to", "json", "-q"], &out);
     assert_eq!(code, 0, "{err}");
     assert!(text(back).contains(r#"{"move":"pass","color":"white"}"#));
+    // A kifu grid writes them in a line under it, and reads them back.
     let (out, err, code) = convert(&["-", "--from", "json", "--to", "kifu", "-q"], game.as_bytes());
-    assert_eq!(code, 1);
-    assert!(out.is_empty() && err.contains("voluntary passes"), "{err}");
+    assert_eq!(code, 0, "{err}");
+    assert!(text(out.clone()).contains("\npass: white after 1\n"), "{}", text(out.clone()));
+    let (back, err, code) = convert(&["-", "--from", "kifu", "--to", "transcript", "-q"], &out);
+    assert_eq!((text(back), code), ("e4PAb3\n".to_owned(), 0), "{err}");
     // Two passes that end the game with moves left: no later move shows them in the logbook.
     let (out, err, code) = convert(&["--rules", "othello,pass=voluntary", "--to", "logbook", "-q"], b"f5 d6 PA PA\n");
     assert_eq!(code, 1);

@@ -877,3 +877,14 @@ fn stored_scores_are_read_as_validate_reads_them() {
     assert!(out.contains("\"moves\":[]") && out.contains("\"best_moves\":[]"), "{out}");
     assert!(run(&["-f", "json"], &full).1.contains("\"moves\":null"));
 }
+
+/// `--plain` leaves anti-reversi as it is: its margin is the plain difference already, fewer
+/// discs winning (it made the game standard Othello's).
+#[test]
+fn plain_keeps_anti_reversi() {
+    let game = "[Rules \"anti,size=4\"]\n\n*\n";
+    for args in [&[][..], &["--plain"]] {
+        let out = solve_cli(args, game);
+        assert!(out.contains("score +3"), "{args:?}: {out}");
+    }
+}

@@ -49,7 +49,8 @@ pub struct Args {
     /// estimate.
     #[arg(long)]
     pub best_moves: bool,
-    /// Score plain disc counts instead of giving the empty squares to the winner.
+    /// Score plain disc counts instead of giving the empty squares to the winner (anti-reversi's
+    /// scores are plain already: fewer discs wins).
     #[arg(long)]
     pub plain: bool,
     /// Compare each result with the move scores its record stores (OBF's `G8:+18;`): the moves'
@@ -631,7 +632,8 @@ fn solve_row(
     engines: &Engines,
     mut pos: Position,
 ) -> Result<Row, RecordError> {
-    if args.plain {
+    // Anti-reversi's margin is already the plain difference (fewer discs wins).
+    if args.plain && pos.rules().variant().scoring == crate::core::Scoring::EmptiesToWinner {
         let mut variant = pos.rules().variant().clone();
         variant.scoring = crate::core::Scoring::Plain;
         let rules =

@@ -145,6 +145,14 @@ fn side_line(content: &str) -> Option<Color> {
     }
 }
 
+/// Why `cells` cells make no board kifu plays: not a square, or a square beyond 4x4 to 16x16.
+fn no_board(cells: usize) -> String {
+    match (1..=64usize).find(|n| n * n == cells) {
+        Some(n) => format!("{cells} cells make a {n}x{n} board; kifu plays boards from 4x4 to 16x16"),
+        None => format!("{cells} cells is not a square board (64 for 8x8, 36 for 6x6, 100 for 10x10)"),
+    }
+}
+
 /// The size of a square board of `cells` cells, if it is one.
 fn square_size(cells: usize) -> Option<u8> {
     (4..=16u8).find(|&n| usize::from(n) * usize::from(n) == cells)
@@ -200,7 +208,7 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
                 start: offset,
                 end: offset + first_line.char_indices().nth(run).map_or(first_line.len(), |(i, _)| i),
             },
-            message: format!("{run} cells is not a square board (64 for 8x8, 36 for 6x6, 100 for 10x10)"),
+            message: no_board(run),
         });
     }
     parse_diagram(text, digits)
@@ -222,7 +230,7 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
     }
     let size = square_size(cells.len()).ok_or_else(|| SyntaxError {
         span: Span { start: offset, end: offset + end },
-        message: format!("{} cells is not a square board", cells.len()),
+        message: no_board(cells.len()),
     })?;
     // The cells written `#`, in the board string's order.
     let unplayable = line.chars().take(cells.len()).enumerate().filter(|&(_, c)| c == '#').map(|(i, _)| i).collect();
@@ -565,6 +573,12 @@ mod tests {
             let err = parse(&text, Digits::default()).unwrap_err();
             assert!(err.message.starts_with(&format!("{cells} cells is not a square board")), "{cells}: {err:?}");
         }
+        assert!(
+            parse(&format!("{} X", "-".repeat(289)), Digits::default())
+                .unwrap_err()
+                .message
+                .starts_with("289 cells make a 17x17 board")
+        );
         // A character that is no cell, or a space inside the board, is pointed at.
         let err = parse(&START.replacen("OX", "OZ", 1), Digits::default()).unwrap_err();
         assert_eq!(

@@ -253,6 +253,17 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     if board::leading_cells(first) >= 16 {
         return if first.contains(';') { Format::Obf } else { Format::Board };
     }
+    // A bare diagram (ranks of cells alone, as many as each has cells): its empty ranks
+    // (`------`) would pass for borders below.
+    let ranks: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| !is_side_line(l) && !board::is_lone_disc(l) && !is_rules_line(l))
+        .collect();
+    let cells = |l: &str| l.chars().filter(|&c| !board::is_cell_separator(c)).count();
+    if ranks.len() >= 4 && ranks.iter().all(|l| is_diagram_line(l) && cells(l) == ranks.len()) {
+        return Format::Board;
+    }
     let block: Vec<&str> = text
         .lines()
         .take_while(|l| !l.trim().is_empty())
@@ -396,6 +407,9 @@ mod tests {
             // A grid with a repeated number, or a missing one, is still a grid.
             ("  a b c d\n1 . . . .\n2 . O X 1\n3 . X O 1\n4 . . . .\n", Format::Kifu),
             ("1 . . . .\n2 . O X 3\n3 . X O 1\n4 . . . .\n", Format::Kifu),
+            // A bare diagram, whose empty ranks look like borders, is no list of passes.
+            ("------\n------\n--OX--\n--XO--\n------\n------\nblack to move\n", Format::Board),
+            ("----\n-OX-\n-XO-\n----\n", Format::Board),
             // A diagram as `kifu show` draws it with its side as a lone disc under it.
             ("  a b c d\n1 . . . .\n2 . O X .\n3 . X O .\n4 . . . .\nO\n", Format::Board),
             ("1 . . . .\n2 . O X .\n3 . X O .\n4 . . . .\nX\n", Format::Board),

@@ -632,6 +632,23 @@ pub fn write(record: &Record) -> String {
         }
         out.push('\n');
     }
+    // The passes the record keeps (voluntary ones), as `kifu show --kifu` writes them: the
+    // placement each follows.
+    let mut passes = Vec::new();
+    let mut placed = 0;
+    for token in &record.moves {
+        match token.mv {
+            MoveSyntax::Pass => {
+                let who = token.color.map_or("a player".to_owned(), |c| c.to_string());
+                passes.push(if placed == 0 { format!("{who} before 1") } else { format!("{who} after {placed}") });
+            }
+            _ => placed += 1,
+        }
+    }
+    if !passes.is_empty() {
+        let word = if passes.len() == 1 { "pass" } else { "passes" };
+        out.push_str(&format!("{word}: {}\n", passes.join(", ")));
+    }
     for line in footer(board.side, record.tag("rules")) {
         out.push_str(&line);
         out.push('\n');

@@ -8,7 +8,7 @@
 //! | SGF | [`Record`] |
 //! |---|---|
 //! | `FF`, `GM[2]`, `CA` | dropped (`GM` other than 2 is an error); written `FF[4]GM[2]`, then `CA[UTF-8]` when the text is not ASCII |
-//! | `SZ[N]` (4 to 16) | tag `rules`: `othello` for 8, `othello,size=N` otherwise; no `SZ` means 8x8 |
+//! | `SZ[N]` (4 to 16) | tag `rules`: `othello` for 8, `othello,size=N` otherwise; no `SZ` means 8x8; on an odd size with discs set up and no `RU`, no tag: the setup is the rules' start |
 //! | `RU[spec]` | replaces that `rules` when it is a kifu rules spec for the board size written right after `SZ` (or anywhere when there is no `SZ`, on 8x8); otherwise the tag `ru` |
 //! | `PB`, `PW`, `BR`, `WR` | tags `black`, `white`, `black_rating`, `white_rating` |
 //! | `DT`, `EV`, `PC`, `RO`, `KM` | tags `date`, `event`, `place`, `round`, `komi` |
@@ -354,18 +354,23 @@ impl Reader<'_> {
     /// Resolves `RU` into `rules` and builds the start board.
     fn finish(mut self) -> Result<Record, SyntaxError> {
         let size = self.size.unwrap_or(8);
-        let fits = |spec: &str| spec.parse::<Rules>().is_ok_and(|r| r.size() == size);
+        // (`othello,size=9` is no rules alone, but says the board is not the start.)
+        let fits = |spec: &str| spec.parse::<Rules>().is_ok_and(|r| r.size() == size) || plain_size(spec) == Some(size);
         let tags = &mut self.record.tags;
+        // Whether an `RU` gave the rules (else `SZ` alone, or nothing).
+        let mut ruled = false;
         if self.size.is_some() {
             let mut i = 0;
             while i + 1 < tags.len() {
                 if tags[i].0 == "rules" && tags[i + 1].0 == "ru" && fits(&tags[i + 1].1) {
                     tags[i].1 = tags.remove(i + 1).1;
+                    ruled = true;
                 }
                 i += 1;
             }
         } else if let Some(ru) = tags.iter_mut().find(|(k, v)| k == "ru" && fits(v)) {
             ru.0 = "rules".into();
+            ruled = true;
         }
         if let Some(side) = self.side {
             let discs = self.setup.iter().any(|(color, _)| color.is_some());
@@ -378,6 +383,11 @@ impl Reader<'_> {
                 }
             }
             board.side = side;
+            // An odd board has no standard start: its setup is the rules' start, as for a board
+            // that names no rules (`SZ` alone says only the size).
+            if size % 2 == 1 && discs && !ruled {
+                self.record.tags.retain(|(k, v)| !(k == "rules" && plain_size(v) == Some(size)));
+            }
             self.record.start = Some(board);
         }
         Ok(self.record)
@@ -455,17 +465,23 @@ fn result_of(re: &str) -> String {
 
 /// The `RE` text of a `result` tag: a signed whole margin without leading zeros (`-04` →
 /// `W+4`, `+0` a draw, `0`), other margins and texts as written.
-fn re_of(result: &str) -> String {
+fn re_of(result: &str, tie_taker: Option<Color>) -> String {
     let signed = result.starts_with(['+', '-']);
+    let level = match tie_taker {
+        // A level game is the tie taker's win (`ties=second`), not SGF's draw.
+        Some(Color::Black) => "B+0",
+        Some(Color::White) => "W+0",
+        None => "0",
+    };
     match result.parse::<i32>() {
-        Ok(0) if signed => return "0".into(),
+        Ok(0) => return level.into(),
         Ok(m) if signed && m > 0 => return format!("B+{m}"),
         Ok(m) if signed => return format!("W+{}", m.unsigned_abs()),
         _ => {}
     }
     // A level margin with decimals (GGS's `+0.000`) is a draw too, not a win by nothing.
     if signed && result[1..].parse::<f64>().is_ok_and(|m| m == 0.0) {
-        return "0".into();
+        return level.into();
     }
     if let Some(margin) = result.strip_prefix('+').filter(|m| unsigned(m)) {
         format!("B+{margin}")
@@ -506,11 +522,23 @@ pub fn write(record: &Record) -> String {
                 if let Some(size) = size {
                     put(&mut out, "SZ", &[&size.to_string()]);
                 }
-                if plain_size(value).is_none() {
+                // (An odd size with a start board says it in `RU`: `SZ` alone makes the board
+                // the rules' start.)
+                let odd_start = size.is_some_and(|n| n % 2 == 1) && record.start.is_some();
+                if plain_size(value).is_none() || odd_start {
                     put(&mut out, "RU", &[value]);
                 }
             }
-            "result" => put(&mut out, "RE", &[&re_of(value)]),
+            "result" => {
+                // Who wins a level game, where the rules give ties to a player.
+                let tie_taker = match record.rules() {
+                    Some(Ok(rules)) if rules.variant().ties == crate::core::TieRule::SecondPlayer => {
+                        Some(rules.variant().first.other())
+                    }
+                    _ => None,
+                };
+                put(&mut out, "RE", &[&re_of(value, tie_taker)]);
+            }
             // SGF's time limit is a number of seconds; other time controls (GGF's `05:00//02:00`)
             // go under `TIME`.
             "time" if number(value).is_some() => put(&mut out, "TM", &[value]),
@@ -681,6 +709,14 @@ pub(super) mod tests {
             assert_eq!(r.tag("result"), Some(result), "{re}");
             assert!(write(&r).contains(&format!("RE[{}]", if re == "Draw" { "0" } else { re })));
         }
+        // Where the rules give a level game to the player who moved second, it is that
+        // player's win, not SGF's draw.
+        // An odd board's setup is its start (it has no centre for the standard one).
+        let odd = parse("(;FF[4]GM[2]SZ[5]AB[cb][bc]AW[bb][cc]PL[B];B[dc])").unwrap();
+        assert_eq!(odd.tag("rules"), None);
+        assert!(odd.implied_spec().is_some_and(|s| s.starts_with("othello,size=5,start=")));
+        let level = parse("(;SZ[4]RU[ravensburger,size=4]RE[0])").unwrap();
+        assert!(write(&level).contains("RE[B+0]"), "{}", write(&level));
         // Counts in Japanese, the named colour's first.
         assert_eq!(parse("(;RE[黒33-31])").unwrap().tag("result"), Some("+2"));
         assert_eq!(parse("(;RE[白 34-30 黒])").unwrap().tag("result"), Some("-4"));

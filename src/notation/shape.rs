@@ -66,7 +66,11 @@ pub fn fits(resolved: &Resolved, to: Format) -> Result<(), ShapeError> {
     }
     // A transcript writes passes when asked to, and the logbook's colour signs show them (a
     // move given to the side that did not pass); the kifu grid has neither.
-    if !to.writes_passes() && !to.is_position() && to != Format::Transcript && needs_its_passes(resolved) {
+    if !to.writes_passes()
+        && !to.is_position()
+        && !matches!(to, Format::Transcript | Format::Kifu)
+        && needs_its_passes(resolved)
+    {
         // The logbook shows a pass by the next move's colour: passes after the last move (two
         // that end the game with moves left) have no move to show them.
         let trailing = resolved.record.moves.last().is_some_and(|t| t.mv == MoveSyntax::Pass);
@@ -110,12 +114,14 @@ pub fn rules_kept(variant: &Variant, to: Format, written: &str) -> bool {
 }
 
 /// Shapes a replayed record for the target format: passes only where the format writes them
-/// (and voluntary ones in transcripts), a start board with its side, a position format gets the
+/// (and voluntary ones in transcripts and kifu grids), a start board with its side, a position format gets the
 /// last position, a kifu grid always has its start board, the others only a start that is not
 /// the rules' own; GGF gets GGS's type and margins, the logbook the board's plain difference,
 /// PGN its date form and the board's disc counts when those give the stored margin.
 pub fn shape(resolved: Resolved, to: Format) -> Record {
-    let keep_passes = to.writes_passes() || (to == Format::Transcript && needs_its_passes(&resolved));
+    // (A kifu grid writes voluntary passes in a line under it, as `kifu show --kifu` does.)
+    let keep_passes =
+        to.writes_passes() || (matches!(to, Format::Transcript | Format::Kifu) && needs_its_passes(&resolved));
     let mut record = resolved.record;
     // A start board that left the side to move unsaid (a kifu grid, a diagram) gets the side
     // the replay began with: formats that write it need it, and it makes the rules' own start

@@ -393,10 +393,12 @@ fn square(input: &str) -> IResult<&str, (MoveSyntax, bool)> {
     let (rest, first) = satisfy(|c| ('1'..='9').contains(&narrow(c))).parse(rest)?;
     let mut rank = narrow(first) as u8 - b'0';
     let mut rest = rest;
-    // Greedy second digit when it keeps the rank within 16 (`a10` .. `a16`).
+    // Greedy second digit when it keeps the rank within 16 (`a10` .. `a16`), or when the token
+    // ends there (`a17 `: a rank off every board, which the replay names, not `a1` and `7`).
     if let Some(d) = rest.chars().next().filter(|&d| narrow(d).is_ascii_digit()) {
         let two = rank * 10 + (narrow(d) as u8 - b'0');
-        if rank == 1 && two <= 16 {
+        let ends = rest[d.len_utf8()..].chars().next().is_none_or(|c| !narrow(c).is_ascii_alphanumeric());
+        if (rank == 1 && two <= 16) || ends {
             rank = two;
             rest = &rest[d.len_utf8()..];
         }
