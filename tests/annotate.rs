@@ -256,6 +256,12 @@ fn resume_refuses_other_options() {
         stderr.ends_with("was written with other options (or another kifu):\n  depth: then 3, now 2\n"),
         "{stderr}"
     );
+    // A depth not given is named by the default it stands for.
+    let then = now.replace("depth: Some(2)", "depth: None");
+    let settings = serde_json::json!({ "settings": then }).to_string();
+    std::fs::write(&journal, format!("{settings}\n{{\"next\":0,\"bytes\":0,\"players\":[]}}\n")).unwrap();
+    let stderr = String::from_utf8_lossy(&run(&[&args[..], &["--resume"]].concat()).stderr).to_string();
+    assert!(stderr.ends_with("  depth: then the default (10; 6 for other variants), now 2\n"), "{stderr}");
     // Options are named as the command line writes their values.
     let then = now.replace("format: ", "format: x").replace("table: ", "table: y");
     let settings = serde_json::json!({ "settings": then }).to_string();

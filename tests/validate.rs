@@ -354,9 +354,7 @@ fn a_skipped_move_number_is_named() {
     let (out, _, code) = validate(&[], "1. f5 d6 2. c3 d3 4. c4 f4 5. f6 f3\n");
     assert_eq!(code, 1);
     assert!(
-        out.starts_with(
-            "-:1:19: record 1: parse_error: move number 4. where 3. was expected from the moves played before it"
-        ),
+        out.starts_with("-:1:19: record 1: move number 4. where 3. was expected from the moves played before it"),
         "{out}"
     );
     let r = &rows(&[], "[Black \"a\"]\n\n1. f5 d6 2. c3 d3 4. c4 e3 *\n")[0];

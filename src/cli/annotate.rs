@@ -1027,10 +1027,15 @@ fn settings_differences(then: &str, now: &str) -> String {
             })
             .collect()
     }
-    /// A value as a user reads it: `8` for `Some(8)`, `none` for `None`.
-    fn shown(value: Option<&String>) -> String {
+    /// A value as a user reads it: `8` for `Some(8)`, `none` for `None`, or the default an
+    /// engine option not given stands for.
+    fn shown(name: &str, value: Option<&String>) -> String {
         match value.map(String::as_str) {
-            None | Some("None" | "[]" | "") => "none".to_owned(),
+            None | Some("None" | "[]" | "") => match name {
+                "depth" => "the default (10; 6 for other variants)".to_owned(),
+                "exact_empties" => "the default (18; 14 for other variants)".to_owned(),
+                _ => "none".to_owned(),
+            },
             Some(v) => v.strip_prefix("Some(").and_then(|v| v.strip_suffix(')')).unwrap_or(v).to_owned(),
         }
     }
@@ -1055,7 +1060,7 @@ fn settings_differences(then: &str, now: &str) -> String {
             if (then.is_none() || now.is_none()) && unset(then) && unset(now) {
                 return None;
             }
-            let (a, b) = (shown(then), shown(now));
+            let (a, b) = (shown(&key.0, then), shown(&key.0, now));
             (a != b).then(|| format!("  {}: then {a}, now {b}", key.0))
         })
         .collect();

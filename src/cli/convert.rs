@@ -598,7 +598,8 @@ impl Sink {
 impl Sink {
     /// The names the records give the WTHOR ids they keep, by id, for the games' fields
     /// `fields` (0 the tournament, 1 and 2 the players): as stored, empty for an id no record
-    /// names, `???` at 0. An id named two ways is warned of, and stored as first named.
+    /// names, `???` at 0 unless a record names it. An id named two ways is warned of, and stored
+    /// as first named.
     fn kept_names(&self, fields: &[usize], what: &str) -> Vec<String> {
         let list = |field: usize| if field == 0 { &self.tournaments.list } else { &self.players.list };
         let mut names: Vec<String> = vec!["???".into()];
@@ -610,10 +611,11 @@ impl Sink {
                 if names.len() <= id {
                     names.resize(id + 1, String::new());
                 }
-                if name == "???" || id == 0 {
+                if name == "???" {
                     continue;
                 }
-                if names[id].is_empty() {
+                // (Id 0 is `???` until a record names it: WTHOR.TRN calls it `Diverses parties`.)
+                if names[id].is_empty() || (id == 0 && names[0] == "???") {
                     names[id].clone_from(name);
                 } else if names[id] != *name && !warned.contains(&id) {
                     warned.push(id);

@@ -83,7 +83,9 @@ struct CheckRow {
 }
 
 /// Runs `kifu eval`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    // Its output names no one.
+    args.input.names_unused = true;
     args.threads.apply()?;
     let evaluator = match &args.weights {
         Some(path) => Arc::new(Evaluator::load(path)?),

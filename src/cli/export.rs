@@ -211,6 +211,8 @@ fn names(table: Table) -> &'static [&'static str] {
 /// The `--columns` asked for, checked against the table (empty = all, in order).
 fn check_columns(table: Table, asked: &[String]) -> anyhow::Result<Vec<String>> {
     let known = names(table);
+    // (`game, status` as typed: the names without the spaces around them.)
+    let asked: Vec<String> = asked.iter().map(|c| c.trim().to_owned()).collect();
     for (i, c) in asked.iter().enumerate() {
         if !known.contains(&c.as_str()) {
             anyhow::bail!("--columns: no column `{c}` in the {table:?} table (columns: {})", known.join(", "));
@@ -220,7 +222,7 @@ fn check_columns(table: Table, asked: &[String]) -> anyhow::Result<Vec<String>> 
             anyhow::bail!("--columns: `{c}` is asked for twice");
         }
     }
-    Ok(asked.to_vec())
+    Ok(asked)
 }
 
 fn header(table: Table, columns: &[String]) -> String {

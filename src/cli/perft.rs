@@ -77,6 +77,10 @@ struct Row {
 
 /// Runs `kifu perft`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    // (clap lets it through beside a DEPTH.)
+    if args.max_depth.is_some() && args.suite.is_none() {
+        anyhow::bail!("--max-depth skips the lines of a --suite file deeper than it: give --suite FILE");
+    }
     let passes = match args.passes {
         PassArg::Ply => PassCount::Ply,
         PassArg::Free => PassCount::Free,

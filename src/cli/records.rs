@@ -38,6 +38,10 @@ pub struct InputArgs {
     /// WTHOR tournament names (default: STEM.TRN, else WTHOR.TRN, beside the .wtb file).
     #[arg(long, value_name = "TRN")]
     pub tournaments: Option<PathBuf>,
+    /// Whether the command shows and selects no names, so that WTHOR names files missing
+    /// beside an input are not warned of.
+    #[arg(skip)]
+    pub names_unused: bool,
 }
 
 impl InputArgs {
@@ -231,6 +235,8 @@ impl Source<'_> {
     pub fn problem(&self, raw: &RawRecord, check: &crate::notation::check::Check) -> Option<RecordError> {
         check.problem.as_ref().map(|p| {
             let message = match p.ply {
+                // (A record that does not read says why, as the reader's own errors do.)
+                0 if check.status == crate::notation::check::Status::ParseError => p.reason.clone(),
                 0 => format!("{}: {}", check.status.name(), p.reason),
                 ply => format!("{}: move {ply}, {}: {}", check.status.name(), p.mv, p.reason),
             };
@@ -462,7 +468,7 @@ fn each_input(
         let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
         let header = reader.header();
         let names = match header {
-            Some(_) => wthor_names(input, args.players.as_deref(), args.tournaments.as_deref())?,
+            Some(_) => wthor_names(input, args.players.as_deref(), args.tournaments.as_deref(), args.names_unused)?,
             None => wthor::Names::default(),
         };
         let source = Source {
@@ -552,8 +558,14 @@ pub(super) fn find_any_case(dir: &Path, file: &str) -> Option<PathBuf> {
 
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
 /// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
-/// files mean no names (the ids are kept), with a warning on stderr, once per input.
-fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) -> anyhow::Result<wthor::Names> {
+/// files mean no names (the ids are kept), with a warning on stderr, once per input, unless the
+/// command uses no names (`unused`).
+fn wthor_names(
+    input: &str,
+    players: Option<&Path>,
+    tournaments: Option<&Path>,
+    unused: bool,
+) -> anyhow::Result<wthor::Names> {
     let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
     // `club.wtb.gz` is `club.wtb` compressed: its names are `club.JOU` too.
     let name = Path::new(input).file_name().and_then(|s| s.to_str()).unwrap_or("");
@@ -590,7 +602,7 @@ fn wthor_names(input: &str, players: Option<&Path>, tournaments: Option<&Path>) 
     // Said once per input (a command may read its inputs twice: counting, then working).
     static WARNED: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !missing.is_empty() && input != "-" && !warned.iter().any(|w| w == input) {
+    if !missing.is_empty() && !unused && input != "-" && !warned.iter().any(|w| w == input) {
         warned.push(input.to_owned());
         let what = if missing.len() == 2 {
             "players and tournaments"

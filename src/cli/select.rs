@@ -110,6 +110,12 @@ pub enum StatusArg {
 }
 
 impl SelectArgs {
+    /// Whether any criterion reads the players' or the event's names.
+    #[must_use]
+    pub fn reads_names(&self) -> bool {
+        [&self.player, &self.black, &self.white, &self.event].iter().any(|v| !v.is_empty())
+    }
+
     /// Whether any record may be left out (a criterion, `--games` or `--unique` given).
     #[must_use]
     pub fn any(&self) -> bool {

@@ -192,7 +192,9 @@ fn json(row: &Row, args: &Args) -> serde_json::Result<String> {
 }
 
 /// Runs `kifu solve`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    // Its output names no one: WTHOR names matter only to select by them.
+    args.input.names_unused = !args.select.reads_names();
     let started = Instant::now();
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
@@ -481,12 +483,12 @@ fn solve(
         let how = format!("estimated at depth {}; OBF holds exact scores only", row.depth);
         return Err(raw.error(source.name, Default::default(), how));
     }
-    let check = match stored.as_deref().map(stored_scores) {
+    let check = match stored.as_deref().map(|stored| stored_scores(stored, &rules)) {
         // A scores list that does not read is bad whether or not it is compared.
         Some(Err((how, mv))) => Check::Unread(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
         Some(Ok(given)) if args.check && !given.is_empty() => {
             if row.exact {
-                match differences(&row, &given, args.wld, &rules) {
+                match differences(&row, &given, args.wld) {
                     Ok(()) => Check::Agrees,
                     Err((how, mv)) => Check::Differs(raw.error(source.name, scores_span(raw, mv.as_deref()), how)),
                 }
@@ -516,8 +518,11 @@ fn scores_span(raw: &RawRecord, mv: Option<&str>) -> Span {
         }
         start += piece.len() + 1;
     }
+    // The entry of that move (a pass in any spelling), or the entry that is that text.
     let named = |entry: &str| {
-        mv.is_some_and(|mv| entry.split_once(':').is_some_and(|(m, _)| m.trim().eq_ignore_ascii_case(mv)))
+        mv.is_some_and(|mv| {
+            entry == mv || entry.split_once(':').is_some_and(|(m, _)| crate::notation::check::scored_move(m) == mv)
+        })
     };
     match (entries.iter().find(|(entry, _)| named(entry)), entries.first(), entries.last()) {
         (Some(&(_, span)), _, _) => span,
@@ -532,18 +537,19 @@ type Unreadable = (String, Option<String>);
 /// The moves and scores a record stores (`G8:+18; H1:+12;`, the moves in any case, a pass as
 /// `PS` too), or what does not read: an entry that is not a move and its score, a move listed
 /// twice (the error names the move, if any).
-fn stored_scores(stored: &str) -> Result<Vec<(String, i32)>, Unreadable> {
+fn stored_scores(stored: &str, rules: &Rules) -> Result<Vec<(String, i32)>, Unreadable> {
     let mut given: Vec<(String, i32)> = Vec::new();
     for entry in stored.split(';').map(str::trim).filter(|e| !e.is_empty()) {
         let parsed = entry
             .split_once(':')
             .and_then(|(mv, score)| Some((crate::notation::check::scored_move(mv), score.trim().parse::<i32>().ok()?)));
         let Some((mv, score)) = parsed else {
-            return Err((
-                format!("`{}` is not a move and its score (`G8:+18`)", crate::notation::printable(entry)),
-                None,
-            ));
+            let how = format!("`{}` is not a move and its score (`G8:+18`)", crate::notation::printable(entry));
+            return Err((how, Some(entry.to_owned())));
         };
+        if !is_square_name(&mv, rules) {
+            return Err((format!("the scores list {mv}, which is not a square of this board"), Some(mv)));
+        }
         if given.iter().any(|(m, _)| *m == mv) {
             return Err((format!("the scores list {mv} twice"), Some(mv)));
         }
@@ -556,7 +562,7 @@ fn stored_scores(stored: &str) -> Result<Vec<(String, i32)>, Unreadable> {
 /// in any case, not all of them needed): moves that are not legal, the best score, the score
 /// the file gives the solver's best move, and with `--all-moves` every stored move's score
 /// (with `--wld` their signs). The error names the first stored move it concerns, if any.
-fn differences(row: &Row, given: &[(String, i32)], wld: bool, rules: &Rules) -> Result<(), (String, Option<String>)> {
+fn differences(row: &Row, given: &[(String, i32)], wld: bool) -> Result<(), (String, Option<String>)> {
     let given: Vec<(String, i32)> =
         given.iter().map(|(mv, score)| (mv.clone(), if wld { score.signum() } else { *score })).collect();
     let Some(best) = given.iter().map(|g| g.1).max() else { return Ok(()) };
@@ -564,10 +570,7 @@ fn differences(row: &Row, given: &[(String, i32)], wld: bool, rules: &Rules) -> 
     let mut problems: Vec<(String, Option<&str>)> = given
         .iter()
         .filter(|(mv, _)| !row.legal.contains(mv))
-        .map(|(mv, _)| {
-            let what = if is_square_name(mv, rules) { "a legal move here" } else { "a square of this board" };
-            (format!("{mv} is not {what}"), Some(mv.as_str()))
-        })
+        .map(|(mv, _)| (format!("{mv} is not a legal move here"), Some(mv.as_str())))
         .collect();
     if row.score != best {
         problems.push((format!("the best score is {:+} in the file, {:+} by the solver", best, row.score), None));

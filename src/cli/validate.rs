@@ -105,7 +105,9 @@ struct Checked {
 }
 
 /// Runs `kifu validate`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    // Its output names no one: WTHOR names matter only to select by them.
+    args.input.names_unused = !args.select.reads_names();
     args.threads.apply()?;
     let started = Instant::now();
     args.input.check(args.output.as_deref())?;

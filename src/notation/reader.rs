@@ -45,6 +45,20 @@ pub fn open(path: &str) -> io::Result<Box<dyn BufRead + Send>> {
 pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
     let mut buffered = BufReader::with_capacity(BUFFER, raw);
     let head = buffered.fill_buf()?;
+    // Other compressions and archives, which would read as pages of nonsense records.
+    const PACKED: [(&[u8], &str); 5] = [
+        (b"BZh", "bzip2-compressed"),
+        (b"\xFD7zXZ\x00", "xz-compressed"),
+        (b"\x28\xB5\x2F\xFD", "zstd-compressed"),
+        (b"PK\x03\x04", "a zip archive"),
+        (b"7z\xBC\xAF\x27\x1C", "a 7-Zip archive"),
+    ];
+    if let Some((_, what)) = PACKED.iter().find(|(magic, _)| head.starts_with(magic)) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("it is {what}: kifu reads plain files and gzip; unpack it first"),
+        ));
+    }
     if head.starts_with(&[0x1f, 0x8b]) {
         Ok(Box::new(BufReader::with_capacity(
             BUFFER,
@@ -327,6 +341,11 @@ pub struct Reader {
     in_comment: bool,
     /// Bracket scanner: text other than spaces was seen outside records.
     stray: bool,
+    /// Bracket scanner: the current line's text outside records (its first [`CHUNK`] bytes),
+    /// with the column and offset of its first character.
+    outside: Option<(String, usize, u64)>,
+    /// Bracket scanner: lines outside the games that read as records of another format.
+    foreign_lines: u64,
     /// A failed read lost text that was not part of a record yet.
     lost_text: bool,
     done: bool,
@@ -382,6 +401,8 @@ impl Reader {
             mid_line: false,
             in_comment: false,
             stray: false,
+            outside: None,
+            foreign_lines: 0,
             lost_text: false,
             done: false,
         };
@@ -781,6 +802,36 @@ impl Reader {
         }
     }
 
+    /// GGF and SGF: judges the text a line had outside the games. A game's own text there (its
+    /// `(;` lost or damaged: `GM[`, or moves `;B[`) is reported as a record that does not read;
+    /// a line that reads as a record of another format is counted, and the file reported at its
+    /// end; other text (a GGS dump's header, notes) is skipped.
+    fn judge_outside(&mut self) {
+        let Some((text, column, offset)) = self.outside.take() else { return };
+        let text = text.trim_end();
+        if text.is_empty() {
+            return;
+        }
+        if text.contains("GM[") || text.contains(";B[") || text.contains(";W[") {
+            let p = self.start(text.to_owned(), column, offset);
+            self.cut_short(
+                p,
+                "a game's text outside any game: its opening `(;` is missing or damaged, so it is not read",
+            );
+            return;
+        }
+        let pgn_tag = text.starts_with('[') && text.ends_with(']') && text.contains('"');
+        let logbook = format::sniff("", text.as_bytes()) == Format::Logbook;
+        let transcript = || {
+            text.len() >= 20
+                && format::parse(Format::Transcript, text, format::ReadOptions::default())
+                    .is_ok_and(|r| r.moves.len() >= 10)
+        };
+        if pgn_tag || logbook || transcript() {
+            self.foreign_lines += 1;
+        }
+    }
+
     /// Feeds a line, or a piece of one that starts `column` characters into its line, to the
     /// bracket scanner: records are balanced `open`..`close` spans at the top level, with
     /// `quote` pairs (GGF values, JSON strings) skipped. A `(` opens a record only when a `;`
@@ -828,6 +879,13 @@ impl Reader {
                 }
                 if c != open && !c.is_whitespace() {
                     self.stray = true;
+                }
+                if c != open && (!c.is_whitespace() || self.outside.is_some()) {
+                    let (text, _, _) =
+                        self.outside.get_or_insert_with(|| (String::new(), column + chars, line_offset + i as u64));
+                    if text.len() < CHUNK {
+                        text.push(c);
+                    }
                 }
                 if c == open {
                     let p = self.start(String::new(), column + chars, line_offset + i as u64);
@@ -1028,12 +1086,33 @@ impl Iterator for Reader {
                         let column = self.line_chars;
                         self.line_chars += self.scan_nested(&chunk, line_offset, column, open, close, quote);
                         self.mid_line = !ends_line;
+                        if ends_line && open == '(' {
+                            self.judge_outside();
+                        }
                         continue;
                     }
                 }
                 // The end: a record still open is cut short; a `(` without `;` was no record.
                 if let Some(p) = self.pending.take().filter(|_| !self.nest.opening) {
                     self.cut_short(p, "the file ends inside this record");
+                }
+                self.judge_outside();
+                if self.foreign_lines > 0 {
+                    let message = format!(
+                        "{} outside the {} games read as records of another format (a logbook, a transcript, \
+                         PGN tags) and were not read: split the file, or read it with --from",
+                        if self.foreign_lines == 1 {
+                            "1 line".to_owned()
+                        } else {
+                            format!("{} lines", self.foreign_lines)
+                        },
+                        self.format
+                    );
+                    self.ready.push_back(Err(ReadError::File(FileError {
+                        file: self.name.clone(),
+                        message,
+                        damaged: true,
+                    })));
                 }
                 if self.index == 0 && self.stray {
                     // Not an empty file: one of another kind, most likely.
@@ -1112,6 +1191,42 @@ mod tests {
                 (r.line, r.column, r.text().to_owned())
             })
             .collect()
+    }
+
+    /// Other compressions are named, not read as text.
+    #[test]
+    fn other_compressions_are_named() {
+        for (bytes, what) in
+            [(&b"BZh91AY&SY"[..], "bzip2"), (b"PK\x03\x04\x14\x00", "zip"), (b"\xFD7zXZ\x00\x00", "xz")]
+        {
+            let err = buffer(Box::new(io::Cursor::new(bytes.to_vec()))).err().expect("refused");
+            assert!(err.to_string().contains(what) && err.to_string().contains("unpack it first"), "{err}");
+        }
+        assert!(buffer(Box::new(io::Cursor::new(b"f5d6c3\n".to_vec()))).is_ok());
+    }
+
+    /// A GGF game whose `(;` was lost is reported, not skipped as text; records of another
+    /// format appended to the file are counted and the file reported; a dump's header is text.
+    #[test]
+    fn games_outside_the_brackets_are_not_lost() {
+        let text = "GGS dump\n(;GM[Othello]B[f5];)\n;GM[Othello]B[f5];)\n(GM[Othello]B[d3];)\n\
+                    +d3-c3+c4-e3+f4-c5+b4-f5+f6-e6: +10\nf5d6c3d3c4f4f6f3e6e7d7c5\n[Event \"x\"]\n";
+        let got = read(text, Some(Format::Ggf));
+        let lines: Vec<String> = got
+            .iter()
+            .map(|r| match r {
+                Ok(raw) => format!("ok {}", raw.line),
+                Err(ReadError::Record(e)) => match &e.location {
+                    Location::Text { line, column, .. } => format!("record {line}:{column}"),
+                    Location::Byte(at) => format!("record at byte {at}"),
+                },
+                Err(ReadError::File(e)) => e.message.clone(),
+                Err(ReadError::Io(e)) => e.to_string(),
+            })
+            .collect();
+        assert_eq!(lines[..3], ["ok 2".to_owned(), "record 3:1".into(), "record 4:2".into()]);
+        assert!(lines[3].starts_with("3 lines outside the ggf games read as records of another format"), "{lines:?}");
+        assert_eq!(lines.len(), 4);
     }
 
     #[test]
