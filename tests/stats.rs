@@ -171,7 +171,7 @@ fn csv_and_json_shapes() {
     let input = data("wthor/WTH_2004-50.wtb");
     for (by, header) in [
         ("totals", "name,value"),
-        ("player", "player,games,wins,draws,losses,no_result,margin_mean"),
+        ("player", "player,games,wins,draws,losses,no_result,from_record,margin_mean"),
         (
             "tournament",
             "tournament,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
@@ -475,4 +475,24 @@ fn a_square_off_the_board_is_an_illegal_move_for_stats() {
     let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--format", "csv", "-q"], pgn);
     let illegal = rows(&out).into_iter().find(|r| r["name"] == "illegal").unwrap();
     assert_eq!(illegal["value"], "1");
+}
+
+/// A player's wins and losses count a game the board leaves open by the result its record
+/// states (a resignation, PGN's `1-0`), as a tournament does; `from_record` says how many.
+#[test]
+fn players_count_results_the_records_state() {
+    let pgn = "[Black \"alice\"]\n[White \"bob\"]\n[Result \"1-0\"]\n\n1. f5 d6 2. c3 d3 1-0\n\n\
+               [Black \"bob\"]\n[White \"alice\"]\n[Result \"*\"]\n\n1. f5 d6 *\n\n\
+               [Black \"alice\"]\n[White \"bob\"]\n\nf5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1 41-23\n";
+    let (out, err, code) = run(&["stats", "--by", "player", "-f", "csv", "--from", "pgn"], pgn);
+    // (Exit 1: two games are not over.)
+    assert_eq!(code, 1, "{err}");
+    let rows = rows(&out);
+    let alice = rows.iter().find(|r| r["player"] == "alice").unwrap();
+    let got: Vec<&str> = ["games", "wins", "losses", "no_result", "from_record", "margin_mean"]
+        .iter()
+        .map(|c| alice[*c].as_str())
+        .collect();
+    // The stated 1-0 has no margin: the mean is the finished game's +18 alone.
+    assert_eq!(got, ["3", "2", "0", "1", "1", "18.0"]);
 }

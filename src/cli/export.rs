@@ -184,6 +184,7 @@ fn names(table: Table) -> &'static [&'static str] {
             "corners_white",
             "first_corner_ply",
             "stored_result",
+            "stated_winner",
             "theoretical",
             "status",
             "opening",

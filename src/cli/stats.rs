@@ -285,7 +285,7 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
     let (columns, rows): (Vec<&'static str>, Vec<Vec<Value>>) = match args.by {
         By::Totals => (vec!["name", "value"], s.totals()?.into_iter().map(|(k, v)| vec![k.into(), v]).collect()),
         By::Player => (
-            vec!["player", "games", "wins", "draws", "losses", "no_result", "margin_mean"],
+            vec!["player", "games", "wins", "draws", "losses", "no_result", "from_record", "margin_mean"],
             s.players_ranked()
                 .into_iter()
                 .take(top)
@@ -297,6 +297,7 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
                         p.draws.into(),
                         p.losses.into(),
                         p.no_result.into(),
+                        p.from_record.into(),
                         opt(p.mean_margin()),
                     ]
                 })

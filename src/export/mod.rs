@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::core::{Color, Game, Move, Passes, Position, Variant};
 use crate::notation::Record;
-use crate::notation::check::Check;
+use crate::notation::check::{Check, stated_result};
 use crate::stats::{OpeningNames, Trail};
 
 /// One game.
@@ -49,6 +49,9 @@ pub struct GameRow {
     pub first_corner_ply: Option<usize>,
     /// The result the record states.
     pub stored_result: String,
+    /// The winner that result names (`black`, `white`, `draw`; a resignation or a loss on time
+    /// names one too), empty when it names none.
+    pub stated_winner: &'static str,
     /// WTHOR's theoretical score (black's margin), when the record gives one as a number.
     pub theoretical: Option<i32>,
     /// The validation status.
@@ -160,6 +163,15 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         // As validate shows it: PGN's disc counts as written, else the result, else the winner
         // stated alone (`1-0`).
         stored_result: check.stored.clone().unwrap_or_default(),
+        stated_winner: check
+            .stored
+            .as_deref()
+            .and_then(|text| stated_result(text, (check.black + check.white + check.empties) as i32))
+            .map_or("", |stated| match stated.winner {
+                Some(Color::Black) => "black",
+                Some(Color::White) => "white",
+                None => "draw",
+            }),
         theoretical: tag("theoretical").trim().trim_start_matches('+').parse().ok(),
         status: check.status.name(),
         opening: opening_name(game, &trail),
@@ -190,6 +202,7 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
         corners_white: None,
         first_corner_ply: None,
         stored_result: String::new(),
+        stated_winner: "",
         theoretical: None,
         status: "parse_error",
         opening: String::new(),

@@ -510,23 +510,46 @@ pub struct PlayerTally {
     pub draws: u64,
     /// Games lost.
     pub losses: u64,
-    /// Games with no result.
+    /// Games with no result: not over on the board, and none written.
     pub no_result: u64,
-    /// The sum of the margins, from the player's side, over the finished games.
+    /// Games whose result is the record's, the board giving none (a resignation, a loss on
+    /// time, a game stopped early with its result written): counted in the wins, draws and
+    /// losses.
+    pub from_record: u64,
+    /// The sum of the margins, from the player's side, over the games with one.
     pub margin_sum: i64,
+    /// The games with a margin: over on the board, or with a margin written.
+    pub margins: u64,
 }
 
 impl PlayerTally {
-    fn add(&mut self, color: Color, result: Option<Winner>, margin: Option<i32>) {
+    /// Adds a game the player played with `color`: its result on the board when the game is
+    /// over, else the one its record states, as a tournament counts it.
+    fn add(&mut self, color: Color, facts: &Facts) {
         self.games += 1;
+        let (result, margin) = match (facts.result, facts.stated) {
+            (Some(result), _) => (Some(result), facts.margin),
+            (None, Some(stated)) => {
+                self.from_record += 1;
+                let winner = match stated.winner {
+                    Some(Color::Black) => Winner::Black,
+                    Some(Color::White) => Winner::White,
+                    None => Winner::Draw,
+                };
+                (Some(winner), stated.margin)
+            }
+            (None, None) => (None, None),
+        };
         match (result, color) {
             (None, _) => self.no_result += 1,
             (Some(Winner::Draw), _) => self.draws += 1,
             (Some(Winner::Black), Color::Black) | (Some(Winner::White), Color::White) => self.wins += 1,
             _ => self.losses += 1,
         }
-        let m = i64::from(margin.unwrap_or(0));
-        self.margin_sum += if color == Color::Black { m } else { -m };
+        if let Some(m) = margin {
+            self.margin_sum += i64::from(if color == Color::Black { m } else { -m });
+            self.margins += 1;
+        }
     }
 
     fn merge(&mut self, other: &PlayerTally) {
@@ -535,13 +558,15 @@ impl PlayerTally {
         self.draws += other.draws;
         self.losses += other.losses;
         self.no_result += other.no_result;
+        self.from_record += other.from_record;
         self.margin_sum += other.margin_sum;
+        self.margins += other.margins;
     }
 
-    /// The average margin from the player's side over the finished games.
+    /// The average margin from the player's side over the games with one.
     #[must_use]
     pub fn mean_margin(&self) -> Option<f64> {
-        ratio(self.margin_sum as f64, self.wins + self.draws + self.losses)
+        ratio(self.margin_sum as f64, self.margins)
     }
 }
 
@@ -678,7 +703,7 @@ impl Summary {
         }
         for (name, color) in [(&facts.black_player, Color::Black), (&facts.white_player, Color::White)] {
             if !name.is_empty() {
-                self.players.entry(name.clone()).or_default().add(color, facts.result, facts.margin);
+                self.players.entry(name.clone()).or_default().add(color, facts);
             }
         }
         if !facts.event.is_empty() {
