@@ -179,7 +179,7 @@ fn csv_and_json_shapes() {
         ("year", "year,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
         (
             "opening",
-            "opening,name,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
+            "opening,name,rules,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
         ),
         ("name", "name,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
         ("margin", "margin,games"),

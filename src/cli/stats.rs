@@ -311,6 +311,8 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
         By::Opening => {
             let mut columns = tally_columns("opening");
             columns.insert(1, "name");
+            // (Openings of other rules or starts are other rows.)
+            columns.insert(2, "rules");
             let rows = s
                 .openings_ranked()
                 .into_iter()
@@ -318,6 +320,7 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
                 .map(|o| {
                     let mut row = tally_row(o.moves.clone().into(), &o.tally);
                     row.insert(1, o.name.unwrap_or_default().into());
+                    row.insert(2, o.rules.clone().into());
                     row
                 })
                 .collect();

@@ -111,6 +111,8 @@ pub struct Facts {
     pub game_hash: u64,
     /// A hash of the rules and the start position (games are only duplicates from the same start).
     pub start_hash: u64,
+    /// The rules as a kifu spec.
+    pub rules: String,
     /// A hash of the final position's canonical form (the smallest over the symmetries the board
     /// allows), its side to move and the rules.
     pub final_hash: u64,
@@ -206,6 +208,7 @@ impl Facts {
                 .and_then(|text| stated_result(text, (check.black + check.white + check.empties) as i32)),
             game_hash: trail.last(),
             start_hash,
+            rules: rules.variant().spec(),
             final_hash,
             opening,
             opening_name: if standard { names.name(&trail) } else { None },
@@ -577,6 +580,8 @@ pub struct OpeningTally {
     pub moves: String,
     /// The opening's name, if named.
     pub name: Option<&'static str>,
+    /// The rules of its games, as a kifu spec (one opening's games share their rules and start).
+    pub rules: String,
     /// The results.
     pub tally: Tally,
 }
@@ -695,6 +700,7 @@ impl Summary {
         let opening = self.openings.entry(facts.opening.key).or_insert_with(|| OpeningTally {
             moves: facts.opening.moves.clone(),
             name: facts.opening.name,
+            rules: facts.rules.clone(),
             tally: Tally::default(),
         });
         opening.tally.add(facts.result, facts.margin);
