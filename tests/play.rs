@@ -140,3 +140,20 @@ fn games_in_a_format_that_cannot_name_their_rules_are_warned_of() {
     let out = kifu().args(["play", "--rules", "othello,size=6", "-n", "1", "--to", "pgn", "-j", "1"]).output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"));
 }
+
+/// Without `--to`, the games are written in the format `-o`'s name says; a WTHOR name is
+/// refused (play writes text).
+#[test]
+fn the_output_name_gives_the_format() {
+    let dir = std::env::temp_dir().join(format!("kifu-play-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, start) in [("g.json", "{\"tags\""), ("g.pgn", "[Event"), ("g.txt", "d3")] {
+        let path = dir.join(name);
+        play(&["-n", "1", "--depth", "1", "-j", "1", "--seed", "1", "-o", path.to_str().unwrap()], "");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with(start), "{name}: {text}");
+    }
+    let out = kifu().args(["play", "-n", "1", "--depth", "1", "-o"]).arg(dir.join("g.wtb")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

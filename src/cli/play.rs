@@ -21,6 +21,22 @@ use crate::engine::solve::{Solver, SolverSet};
 use crate::notation::format::{self, Format};
 use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
 
+/// The text format an output's name says (`.json` and `.jsonl` are JSON Lines), transcript for
+/// any other name; a WTHOR name is refused (`kifu play` writes text).
+fn format_of(path: &std::path::Path) -> anyhow::Result<Format> {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    if name.ends_with(".json") || name.ends_with(".jsonl") {
+        return Ok(Format::Json);
+    }
+    match format::sniff(name, b"") {
+        Format::Wthor => {
+            anyhow::bail!("kifu play writes text formats: give --to, or -o another name than {}", path.display())
+        }
+        format => Ok(format),
+    }
+}
+
 /// Arguments of `kifu play`.
 #[derive(clap::Args, Debug)]
 #[command(mut_arg("inputs", |a| a.help("Openings: game records or positions (`-` is stdin); without any, the start position")))]
@@ -53,9 +69,10 @@ pub struct Args {
     /// Transposition table per thread, in MiB.
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
-    /// The format to write the games in.
-    #[arg(long, short, value_parser = FormatParser::TEXT, default_value = "transcript")]
-    pub to: Format,
+    /// The format to write the games in [default: the one -o's name says (`games.pgn`,
+    /// `games.json`, `.ggf`, `.sgf`, `.gam`, `.obf`), else transcript].
+    #[arg(long, short, value_parser = FormatParser::TEXT)]
+    pub to: Option<Format>,
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -90,7 +107,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         probcut,
         evaluator,
         hash_mb: args.hash_mb,
-        to: args.to,
+        to: match (args.to, args.output.as_deref()) {
+            (Some(to), _) => to,
+            (None, Some(path)) => format_of(path)?,
+            (None, None) => Format::Transcript,
+        },
     };
     if plan.openings.is_empty() {
         anyhow::bail!("no opening to play from: the input holds no record that replays");

@@ -80,7 +80,8 @@ pub struct Args {
     /// instead of the shipped weights (both the depth-limited search's and the exact solver's).
     #[arg(long, visible_alias = "eval")]
     pub weights: Option<PathBuf>,
-    /// Threads per search (default: `RAYON_NUM_THREADS`, else every core); positions are solved one after the other.
+    /// Threads per search (default: `RAYON_NUM_THREADS`, else every core); positions are solved
+    /// one after the other.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
