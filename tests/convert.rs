@@ -160,6 +160,10 @@ fn wthor_keeps_names_ids_and_moves() {
     let (again, err, code) = convert(&[back.to_str().unwrap(), "--to", "pgn"], b"");
     assert_eq!(code, 0, "{err}");
     assert_eq!(text(again), pgn);
+    // To stdout, the names go to no file: said.
+    let (out, err, code) = convert(&["--from", "pgn", "--to", "wthor"], pgn.as_bytes());
+    assert_eq!((code, out.len()), (0, 16 + 50 * 68));
+    assert!(err.contains("their names go to no file on stdout"), "{err}");
     // An id the records name two ways is stored as first named, and said.
     let renamed = pgn.replacen("[White \"Halvorsen Luke\"]", "[White \"Halvorsen L.\"]", 1);
     let mut renamed =

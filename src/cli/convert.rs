@@ -526,7 +526,14 @@ impl Sink {
             _ if !named || self.base.is_some() => None,
             Some(target) => Some(target),
             // The ids stand for the names of the base the records came from.
-            None if keep => None,
+            None if keep => {
+                stderr!(
+                    "kifu convert: warning: the games keep the WTHOR ids their records carry, and their names go to \
+                     no file on stdout: they read back with the names files of the base they came from (-o FILE.wtb \
+                     writes FILE.JOU and FILE.TRN)"
+                );
+                None
+            }
             None => anyhow::bail!(
                 "--to wthor: these records carry names but no WTHOR ids, so names files are written beside \
                  the output; give -o FILE.wtb (nothing was written)"
