@@ -352,3 +352,20 @@ fn control_characters_in_records_never_reach_the_terminal_or_the_svg() {
     assert!(!run.stdout.contains('\u{1b}'), "{}", run.stdout);
     assert!(run.stdout.contains("1 | f5d6\u{FFFD}[31mRED\n  |     ^^^^^^^^"), "{}", run.stdout);
 }
+
+/// A file of the wrong kind (text, no record of its format) is no empty file: every reading
+/// command says so and exits 1.
+#[test]
+fn a_file_of_the_wrong_kind_fails_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = write(dir.path(), "page.ggf", b"<html>not a game</html>\n");
+    let page = page.to_str().unwrap();
+    for args in
+        [&["validate", page][..], &["export", "-t", "games", page], &["stats", page], &["convert", page, "--to", "pgn"]]
+    {
+        let run = kifu(args);
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        let said = format!("{}{}", run.stdout, run.stderr);
+        assert!(said.contains("no ggf record in this file, only other text"), "{args:?}: {said}");
+    }
+}

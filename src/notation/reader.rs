@@ -250,7 +250,8 @@ pub struct FileError {
     pub file: String,
     /// What is wrong.
     pub message: String,
-    /// Part of the file could not be read (damaged data), so records may be missing.
+    /// Part of the file could not be read (damaged data, text outside the records that holds
+    /// records, text with no record of the format at all), so records may be missing.
     pub damaged: bool,
 }
 
@@ -1117,10 +1118,11 @@ impl Iterator for Reader {
                 if self.index == 0 && self.stray {
                     // Not an empty file: one of another kind, most likely.
                     let message = format!("no {} record in this file, only other text", self.format);
+                    // (A wrong file is no empty one: every command exits 1 on it.)
                     self.ready.push_back(Err(ReadError::File(FileError {
                         file: self.name.clone(),
                         message,
-                        damaged: false,
+                        damaged: true,
                     })));
                 }
                 continue;
