@@ -635,25 +635,40 @@ pub fn write(record: &Record) -> String {
     // The passes the record keeps (voluntary ones), as `kifu show --kifu` writes them: the
     // placement each follows.
     let mut passes = Vec::new();
-    let mut placed = 0;
+    let mut next = 1u32;
     for token in &record.moves {
         match token.mv {
             MoveSyntax::Pass => {
                 let who = token.color.map_or("a player".to_owned(), |c| c.to_string());
-                passes.push(if placed == 0 { format!("{who} before 1") } else { format!("{who} after {placed}") });
+                passes.push(pass_entry(&who, next, 1));
             }
-            _ => placed += 1,
+            _ => next += 1,
         }
     }
-    if !passes.is_empty() {
-        let word = if passes.len() == 1 { "pass" } else { "passes" };
-        out.push_str(&format!("{word}: {}\n", passes.join(", ")));
+    if let Some(line) = passes_line(&passes) {
+        out.push_str(&line);
+        out.push('\n');
     }
     for line in footer(board.side, record.tag("rules")) {
         out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// One pass of a grid's passes line: `white after 9`, or `black before 41` for a pass before
+/// the grid's first number `first` (`next` is the number of the placement after the pass).
+#[must_use]
+pub fn pass_entry(who: &str, next: u32, first: u32) -> String {
+    if next == first { format!("{who} before {next}") } else { format!("{who} after {}", next - 1) }
+}
+
+/// The line under a grid that lists its passes (`passes: white after 9, black after 12`), read
+/// back by [`parse`]; `None` without passes.
+#[must_use]
+pub fn passes_line(passes: &[String]) -> Option<String> {
+    let word = if passes.len() == 1 { "pass" } else { "passes" };
+    (!passes.is_empty()).then(|| format!("{word}: {}", passes.join(", ")))
 }
 
 /// The lines under a grid for what its cells cannot say: `white first` for a game White opened

@@ -881,7 +881,8 @@ impl Reader {
                 if c != open && !c.is_whitespace() {
                     self.stray = true;
                 }
-                if c != open && (!c.is_whitespace() || self.outside.is_some()) {
+                // (GGF and SGF only: their games' text outside the brackets is judged.)
+                if open == '(' && c != open && (!c.is_whitespace() || self.outside.is_some()) {
                     let (text, _, _) =
                         self.outside.get_or_insert_with(|| (String::new(), column + chars, line_offset + i as u64));
                     if text.len() < CHUNK {

@@ -241,18 +241,14 @@ impl Diagram {
                     *diagram.cell_mut(sq) = Cell::Numbered { number, color };
                     number += 1;
                 }
-                Move::Pass if number == first_number => passes.push(format!("{color} before {number}")),
-                Move::Pass => passes.push(format!("{color} after {}", number - 1)),
+                Move::Pass => passes.push(crate::notation::kifu::pass_entry(&color.to_string(), number, first_number)),
             }
         }
         if first_number > 1 {
             let side = start.side_to_move();
             diagram.notes.push(format!("from move {first_number}, {side} to move; the discs before it are drawn"));
         }
-        if !passes.is_empty() {
-            let word = if passes.len() == 1 { "pass" } else { "passes" };
-            diagram.notes.push(format!("{word}: {}", passes.join(", ")));
-        }
+        diagram.notes.extend(crate::notation::kifu::passes_line(&passes));
         let (black, white) = (end.count(Color::Black), end.count(Color::White));
         diagram.notes.push(match end.outcome() {
             Some(outcome) => match outcome.winner {
