@@ -332,6 +332,13 @@ fn wthor_names_cut_or_merged_are_reported() {
         err.contains("the player `山田太` is stored as `???`, WTHOR's unknown player: no one in the file"),
         "{err}"
     );
+    // Whatever its length: two such names are not one made-up player `????`.
+    let pgn4 = "[Black \"山田太郎\"]\n[White \"佐藤 花子\"]\n\n1. f5 *\n";
+    let (wtb, err, code) = convert(&["--to", "wthor"], pgn4.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(&wtb[16..22], &[0; 6], "{err}");
+    assert!(err.contains("the player `山田太郎` is stored as `???`, WTHOR's unknown player"), "{err}");
+    assert!(err.contains("the player `佐藤 花子` is stored as `???`"), "{err}");
     // Written as FILE.wtb.gz, the names go to FILE.JOU, where reading looks for them.
     assert!(dir.join("kanji.JOU").exists() && dir.join("kanji.TRN").exists());
     let (back, err, code) = convert(&[gz.to_str().unwrap(), "--to", "pgn"], b"");
@@ -597,18 +604,33 @@ fn formats_without_the_rules_warn_and_kifu_grids_keep_them() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("unfinished"));
 }
 
-/// A stated winner the board contradicts (`0-1` for a game black wins 41-23) is written back as
-/// stated, not corrected from the board: convert keeps what a record claims, validate judges it.
-/// One the board agrees with gains the counts.
+/// A stated result the board contradicts (`0-1` or `40-24` for a game black wins 41-23) is
+/// written back as stated, and reported at its place (exit 1, as validate would); `--results
+/// board` writes the board's instead. One the board agrees with gains the counts.
 #[test]
-fn a_contradicted_winner_is_kept_as_stated() {
+fn a_contradicted_result_is_reported_and_kept_unless_asked() {
     let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
-    for (stated, written) in [("0-1", "0-1"), ("1/2-1/2", "1/2-1/2"), ("1-0", "41-23")] {
+    for (stated, written, fixed) in
+        [("0-1", "0-1", true), ("1/2-1/2", "1/2-1/2", true), ("40-24", "40-24", true), ("1-0", "41-23", false)]
+    {
         let pgn = format!("[Event \"x\"]\n[Result \"{stated}\"]\n\n{game} {stated}\n");
-        let (out, err, code) = convert(&["--from", "pgn", "--to", "pgn", "-q"], pgn.as_bytes());
-        assert_eq!(code, 0, "{err}");
+        let (out, err, code) = convert(&["--from", "pgn", "--to", "pgn"], pgn.as_bytes());
+        assert_eq!(code, i32::from(fixed), "{stated}: {err}");
         assert!(text(out).contains(&format!("[Result \"{written}\"]")), "{stated}");
+        if fixed {
+            assert!(err.contains("-:4:"), "{err}");
+            assert!(err.contains("record 1: result_mismatch"), "{err}");
+            assert!(err.contains("1 record stating a result the board does not give (written as stated"), "{err}");
+        }
+        let (out, err, code) = convert(&["--from", "pgn", "--to", "pgn", "--results", "board"], pgn.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        assert!(text(out).contains("[Result \"41-23\"]"), "{stated}");
+        assert_eq!(err.contains("1 record written with the board's result"), fixed, "{err}");
     }
+    // WTHOR stores the board's count of black discs.
+    let pgn = format!("[Result \"40-24\"]\n\n{game} 40-24\n");
+    let (wtb, _, code) = convert(&["--from", "pgn", "--to", "wthor", "--results", "board"], pgn.as_bytes());
+    assert_eq!((code, wtb[16 + 6]), (0, 41));
 }
 
 /// `--empties N` cuts each game at its first position with N empty squares and `--ply K` after

@@ -288,6 +288,19 @@ fn a_failed_record_leaves_no_output_file() {
     assert!(check_svg(&std::fs::read_to_string(&target).unwrap()).root_element().has_tag_name("svg"));
 }
 
+/// `-o NAME.svg` writes SVG without `--format`; `--format text` still writes text there.
+#[test]
+fn an_svg_file_name_asks_for_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("Puzzle.SVG");
+    let (_, err, code) = run(&["show", "-", "-o", target.to_str().unwrap()], "f5d6c3\n");
+    assert_eq!(code, 0, "{err}");
+    check_svg(&std::fs::read_to_string(&target).unwrap());
+    let (_, err, code) = run(&["show", "-", "--format", "text", "-o", target.to_str().unwrap()], "f5d6c3\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(&target).unwrap().contains("to move"));
+}
+
 /// The resvg binary, from `RESVG` or the `PATH`; the PNG test is skipped without one (as in CI).
 fn resvg() -> Option<std::path::PathBuf> {
     if let Some(path) = std::env::var_os("RESVG") {

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::core::{Color, Rules};
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
-use crate::notation::{MoveSyntax, Record, Resolved, Span, shape, wthor};
+use crate::notation::{MoveSyntax, Record, Resolved, Span, check, shape, wthor};
 
 /// Arguments of `kifu convert`.
 #[derive(clap::Args, Debug)]
@@ -52,9 +52,24 @@ pub struct Args {
     /// 20`: positions for the solver or a puzzle sheet). Games that end before are left out.
     #[arg(long)]
     pub empties: Option<u32>,
+    /// The result written for a finished game whose record states another (a stated result
+    /// the board does not give is reported on stderr either way).
+    #[arg(long, value_enum, default_value_t)]
+    pub results: Results,
     /// Which records.
     #[command(flatten)]
     pub select: SelectArgs,
+}
+
+/// `--results`: what a finished game's record that states a result the board does not give is
+/// written with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
+pub enum Results {
+    /// The result as the record states it (exit 1, as `kifu validate` would).
+    #[default]
+    Stated,
+    /// The result the final board gives, in place of the stated one.
+    Board,
 }
 
 /// Where each game is cut (`--ply`, `--empties`).
@@ -88,21 +103,25 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to, base);
     let progress = Progress::new(args.quiet, "converting");
-    let (mut converted, mut failed, mut short) = (0u64, 0u64, 0u64);
-    let to = args.to;
+    let (mut converted, mut failed, mut short, mut mismatched) = (0u64, 0u64, 0u64, 0u64);
+    let (to, results) = (args.to, args.results);
     let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
     let (selector, mut chooser) = args.select.build();
     let problems = records::for_each(
         &args.input,
         &progress,
-        |source, raw| convert(source, raw, to, cut, &selector),
+        |source, raw| convert(source, raw, to, cut, results, &selector),
         |source, result| {
             if let Some(h) = source.header {
                 sink.depth = sink.depth.or(Some(h.depth));
             }
-            let (pick, done) = result.unwrap_or_else(|e| (None, Converted::Failed(e)));
+            let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
             if !chooser.keep(pick) {
                 return Ok(());
+            }
+            if let Some(e) = mismatch {
+                progress.suspend(|| stderr!("{e}"));
+                mismatched += 1;
             }
             match done {
                 Converted::Refused => {}
@@ -142,34 +161,60 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 format!(", {} never at {}", super::counted(n, "game"), super::counted(u64::from(e), "empty square"))
             }
         };
+        let mismatched = match (mismatched, results) {
+            (0, _) => String::new(),
+            (n, Results::Stated) => format!(
+                ", {} stating a result the board does not give (written as stated; `--results board` writes the \
+                 board's)",
+                super::counted(n, "record")
+            ),
+            (n, Results::Board) => format!(", {} written with the board's result", super::counted(n, "record")),
+        };
         stderr!(
-            "kifu convert: {} converted to {}, {failed} with errors{short}{}",
+            "kifu convert: {} converted to {}, {failed} with errors{short}{mismatched}{}",
             super::counted(converted, "record"),
             args.to,
             chooser.summary()
         );
     }
-    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
+    let wrong_results = if results == Results::Stated { mismatched } else { 0 };
+    Ok(if failed + damaged + wrong_results > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
 /// Parses, judges (when records are selected), replays, shapes and (for text formats) writes
-/// one record.
+/// one record; with it, the error that a finished game's stated result is not the board's.
 fn convert(
     source: &Source,
     raw: &RawRecord,
     to: Format,
     cut: Option<Cut>,
+    results: Results,
     selector: &Selector,
-) -> (Option<Pick>, Converted) {
-    let (record, rules) = match source.read(raw) {
+) -> (Option<Pick>, Converted, Option<RecordError>) {
+    let (mut record, rules) = match source.read(raw) {
         Ok(read) => read,
-        Err(e) => return (None, Converted::Failed(e)),
+        Err(e) => return (None, Converted::Failed(e), None),
     };
     let pick = selector.pick_record(&record, &rules, source.format);
     if pick == Some(Pick::Refused) {
-        return (pick, Converted::Refused);
+        return (pick, Converted::Refused, None);
     }
-    (pick, convert_read(source, raw, &record, rules, to, cut))
+    // A cut game loses its result anyway.
+    let mismatch = if cut.is_none() { wrong_result(source, raw, &record, &rules) } else { None };
+    if mismatch.is_some() && results == Results::Board {
+        record.tags.retain(|(k, _)| !["result", "score", "outcome"].iter().any(|t| k.eq_ignore_ascii_case(t)));
+    }
+    let converted = convert_read(source, raw, &record, rules, to, cut);
+    let mismatch = mismatch.filter(|_| matches!(converted, Converted::Text(..) | Converted::Wthor(_)));
+    (pick, converted, mismatch)
+}
+
+/// The error that `record`, a finished game, states a result its board does not give; `None`
+/// when it states none, or the right one, or the game does not replay (reported as that).
+fn wrong_result(source: &Source, raw: &RawRecord, record: &Record, rules: &Arc<Rules>) -> Option<RecordError> {
+    let stated = ["result", "score", "outcome"].iter().any(|t| record.tag(t).is_some());
+    let check = stated.then(|| check::check(record, rules, source.format))?;
+    (check.status == check::Status::ResultMismatch).then(|| source.problem(raw, &check)).flatten()
 }
 
 /// The record cut after the plies `cut` asks for (its result, which is the whole game's,
@@ -356,6 +401,9 @@ impl Names {
         if !matches!(written.as_str(), "" | "?" | "???") && !self.written.iter().any(|(w, _)| *w == written) {
             self.written.push((written, stored.clone()));
         }
+        if no_one(&stored) {
+            return 0;
+        }
         if let Some(&id) = self.ids.get(&stored) {
             return id;
         }
@@ -384,7 +432,7 @@ impl Names {
             let base = self.ids.get(stored).filter(|&&id| usize::from(id) < self.known && id > 0);
             let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
             // A name Latin-1 has none of: stored as WTHOR's unknown player, no one.
-            if stored == "???" {
+            if no_one(stored) {
                 stderr!(
                     "kifu convert: warning: the {what} {} is stored as `???`, WTHOR's unknown {what}: no one in the file",
                     shown.join(", ")
@@ -409,6 +457,13 @@ impl Names {
             stderr!("kifu convert: warning: {line}");
         }
     }
+}
+
+/// Whether a name as a names file stores it has nothing left but `?` (a name Latin-1 has
+/// none of the characters of, `山田 太郎`): WTHOR's unknown, id 0, rather than one made-up
+/// name every such name of its length would share.
+fn no_one(stored: &str) -> bool {
+    stored.chars().all(|c| c == '?' || c.is_whitespace())
 }
 
 /// A WTHOR base's names files (`--base`), which the output's names extend.

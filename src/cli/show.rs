@@ -71,9 +71,9 @@ pub struct Args {
     /// With --annotate: the solver's transposition table, in MiB.
     #[arg(long, default_value_t = 64, requires = "annotate", value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = ShowFormat::Text)]
-    pub format: ShowFormat,
+    /// Output format [default: svg when -o names a .svg file, else text].
+    #[arg(long, short, value_enum)]
+    pub format: Option<ShowFormat>,
     /// SVG colours: a green tournament board, or black and white for print.
     #[arg(long, value_enum, default_value_t = ThemeArg::Green)]
     pub theme: ThemeArg,
@@ -129,6 +129,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
     };
     let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
+    let svg_named = args.output.as_deref().is_some_and(|o| {
+        let name = o.to_string_lossy().to_ascii_lowercase();
+        name.ends_with(".svg") || name.ends_with(".svgz")
+    });
+    let format = args.format.unwrap_or(if svg_named && !args.all { ShowFormat::Svg } else { ShowFormat::Text });
     let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
         Some(dir) if args.all => {
             if dir.exists() && !dir.is_dir() {
@@ -137,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             Sink::Folder(dir.to_path_buf())
         }
-        None if args.all && args.format == ShowFormat::Svg => {
+        None if args.all && format == ShowFormat::Svg => {
             anyhow::bail!("--all --format svg writes one file per record: give a folder with -o DIR")
         }
         output => Sink::One(Output::open(output)?),
@@ -169,7 +174,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             return Ok(ControlFlow::Continue(()));
         }
         let number = args.number.then_some(shown + 1);
-        match item.and_then(|raw| draw(source, &raw, &args, color, scorer.as_mut(), number)) {
+        match item.and_then(|raw| draw(source, &raw, &args, (format, color), scorer.as_mut(), number)) {
             Err(e) => {
                 stderr!("{e}");
                 failed += 1;
@@ -180,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     failed += 1;
                 }
                 match &mut sink {
-                    Sink::Folder(dir) => write_file(dir, seen, args.format, &text)?,
+                    Sink::Folder(dir) => write_file(dir, seen, format, &text)?,
                     Sink::One(out) => {
                         if shown > 0 {
                             writeln!(out)?;
@@ -231,7 +236,7 @@ fn draw(
     source: &Source,
     raw: &RawRecord,
     args: &Args,
-    color: bool,
+    (format, color): (ShowFormat, bool),
     scorer: Option<&mut MoveScorer>,
     number: Option<u64>,
 ) -> Result<(String, Option<RecordError>), RecordError> {
@@ -293,7 +298,7 @@ fn draw(
     if let Some((ply, _)) = &illegal {
         diagram.notes.push(format!("the record's move {ply} is illegal: drawn up to it"));
     }
-    let text = match args.format {
+    let text = match format {
         ShowFormat::Text => diagram.to_text(color),
         ShowFormat::Svg => diagram.to_svg(match args.theme {
             ThemeArg::Green => Theme::Green,
