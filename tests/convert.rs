@@ -684,3 +684,18 @@ fn games_cut_at_a_ply_or_a_count_of_empties() {
     let (_, _, code) = convert(&["--to", "board", "--ply", "1", "--empties", "3"], b"f5d6c3\n");
     assert_eq!(code, 2);
 }
+
+/// A game cut just after a pass keeps it in a kifu grid (its passes line): the side to move
+/// reads back as the one after the pass.
+#[test]
+fn a_kifu_grid_keeps_a_pass_it_ends_with() {
+    let pgn = data("../../samples/wthor-2004.pgn");
+    let (board, err, code) = convert(&[pgn.to_str().unwrap(), "--games", "1", "--ply", "56", "--to", "board"], b"");
+    assert_eq!(code, 0, "{err}");
+    let (grid, err, code) = convert(&[pgn.to_str().unwrap(), "--games", "1", "--ply", "56", "--to", "kifu"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert!(text(grid.clone()).contains("pass: white after 55"), "{}", text(grid));
+    let (back, err, code) = convert(&["--from", "kifu", "--to", "board"], &grid);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text(back), text(board));
+}

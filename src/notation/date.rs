@@ -23,19 +23,38 @@ impl Date {
         if let Some((year, month, day)) = super::ggs_date(text) {
             return Some(Date { year, month: Some(month), day: Some(day) });
         }
-        let digits = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit());
+        // Japanese dates (`2024年5月12日`, digits in full width too) as `2024.5.12`.
+        let japanese: String;
+        let text = if text.contains('年') {
+            japanese = text
+                .chars()
+                .map(super::narrow)
+                .map(|c| if matches!(c, '年' | '月') { '.' } else { c })
+                .collect::<String>()
+                .trim_end_matches(['日', '.'])
+                .to_owned();
+            japanese.as_str()
+        } else {
+            text
+        };
         let year = text.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()?;
         let mut date = Date { year, month: None, day: None };
         let mut rest = &text[4..];
         for (i, range) in [(1u8, 12u8), (1, 31)].into_iter().enumerate() {
             let Some(sep) = rest.bytes().next().filter(|b| matches!(b, b'.' | b'-' | b'/')) else { break };
-            let part = rest.get(1..3)?;
-            let value = match part {
-                "??" => None,
-                _ if digits(part) => Some(part.parse::<u8>().ok().filter(|v| (range.0..=range.1).contains(v))?),
+            // Two digits, `??`, or one digit (`2024/5/12`).
+            let width = match rest.as_bytes().get(1..3) {
+                Some(b"??") => 2,
+                Some([a, b]) if a.is_ascii_digit() && b.is_ascii_digit() => 2,
+                _ if rest.as_bytes().get(1).is_some_and(u8::is_ascii_digit) => 1,
                 _ => return None,
             };
-            rest = &rest[3..];
+            let part = &rest[1..1 + width];
+            let value = match part {
+                "??" => None,
+                _ => Some(part.parse::<u8>().ok().filter(|v| (range.0..=range.1).contains(v))?),
+            };
+            rest = &rest[1 + width..];
             match i {
                 0 => date.month = value,
                 _ => date.day = value.filter(|_| date.month.is_some()),
@@ -90,12 +109,28 @@ mod tests {
             ("2024.03.??", "2024.03.??", "2024-03"),
             ("2024.??.??", "2024.??.??", "2024"),
             (" 2024-03 ", "2024.03.??", "2024-03"),
+            // One digit, as Japanese clubs write them, and Japanese dates.
+            ("2024.1.5", "2024.01.05", "2024-01-05"),
+            ("2024/5/12", "2024.05.12", "2024-05-12"),
+            ("2024年5月12日", "2024.05.12", "2024-05-12"),
+            ("２０２４年１２月３日", "2024.12.03", "2024-12-03"),
+            ("2024年5月", "2024.05.??", "2024-05"),
         ];
         for (text, pgn, iso) in cases {
             let date = Date::parse(text).unwrap_or_else(|| panic!("{text}"));
             assert_eq!((date.pgn().as_str(), date.iso().as_str()), (pgn, iso), "{text}");
         }
-        for text in ["", "Club night", "20240", "2024.13.01", "2024.01.32", "2024.01-05", "2024.1.5", "12/05/2004"] {
+        for text in [
+            "",
+            "Club night",
+            "20240",
+            "2024.13.01",
+            "2024.01.32",
+            "2024.01-05",
+            "2024.1.50",
+            "12/05/2004",
+            "2024年13月1日",
+        ] {
             assert_eq!(Date::parse(text), None, "{text}");
         }
     }

@@ -169,10 +169,11 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         if i > 0 && !line[..i].ends_with(char::is_whitespace) {
             continue;
         }
-        // A key after one space only for the players (`Black: Ann White: Bob`); others start
-        // the line or follow two spaces, a tab or a full-width space (`Event: Final Round: 2`
-        // is one event).
-        let segment = i == lead || line[..i].ends_with("  ") || line[..i].ends_with(['\t', '\u{3000}']);
+        // A key after one space only for the players (`Black: Ann White: Bob`) or after a
+        // player's name (`白: 佐藤 大会: 月例会`); others start the line or follow two spaces, a
+        // tab or a full-width space (`Event: Final Round: 2` is one event).
+        let after_player = keys.last().is_some_and(|&(_, _, tag)| matches!(tag, "black" | "white"));
+        let segment = i == lead || after_player || line[..i].ends_with("  ") || line[..i].ends_with(['\t', '\u{3000}']);
         let rest = &line[i..];
         let Some(&(key, tag)) = HEADER_KEYS
             .iter()
@@ -234,7 +235,11 @@ fn counts_line(words: &[(String, Span)]) -> Option<String> {
     if let Some((b, w)) = lower.iter().find_map(|w| super::pgn::japanese_counts(w)) {
         return Some(format!("{b}-{w}"));
     }
-    let (b, w) = lower.iter().find_map(|w| super::pgn::counts(w))?;
+    // (`30対34`, digits in full width too.)
+    let (b, w) = lower.iter().find_map(|w| {
+        let w: String = w.chars().map(super::narrow).map(|c| if c == '対' { '-' } else { c }).collect();
+        super::pgn::counts(&w)
+    })?;
     let white_first = lower.first().is_some_and(|w| w.starts_with('白') || w == "white" || w == "w");
     Some(if white_first { format!("{w}-{b}") } else { format!("{b}-{w}") })
 }
@@ -342,7 +347,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     .into_iter()
                     .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
                     .collect();
-                add_result(&mut players, stated_result(&words)?)?;
+                add_result(&mut players, stated_result(&words)?.or_else(|| other_result(&value)))?;
             }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };
@@ -649,11 +654,61 @@ pub fn write(record: &Record) -> String {
         out.push_str(&line);
         out.push('\n');
     }
+    if let Some(result) = written_result(record) {
+        out.push_str(&format!("Result: {result}\n"));
+    }
     for line in footer(board.side, record.tag("rules")) {
         out.push_str(&line);
         out.push('\n');
     }
     out
+}
+
+/// The result a record states, as a grid's `Result:` line writes it: the disc counts when it
+/// has them (`41-23`), else the margin (`B+16`, `W+4`, `draw`) or the winner alone (`B+R` for a
+/// resignation, `W+T` on time, `B+` for PGN's `1-0`); `None` when it states none.
+fn written_result(record: &Record) -> Option<String> {
+    if let Some((black, white)) = record.tag("score").and_then(super::pgn::counts) {
+        return Some(format!("{black}-{white}"));
+    }
+    let stated = record.tag("result").or(record.tag("outcome")).map(str::trim).filter(|r| !r.is_empty())?;
+    let margin = stated.strip_prefix('+').unwrap_or(stated).parse::<f64>().ok().filter(|m| m.is_finite());
+    Some(match (margin, stated) {
+        (Some(m), _) if m > 0.0 => format!("B+{m}"),
+        (Some(m), _) if m < 0.0 => format!("W+{}", -m),
+        (Some(_), _) | (None, "1/2-1/2") => "draw".to_owned(),
+        (None, "1-0") => "B+".to_owned(),
+        (None, "0-1") => "W+".to_owned(),
+        (None, other) => other.to_owned(),
+    })
+}
+
+/// A result value in the forms other records state it (`B+16`, `W+R`, `+16`, `-4`, `1-0`,
+/// `0-1`, `1/2-1/2`, `draw`), as the tag a record keeps it in; `None` for other text.
+fn other_result(value: &str) -> Option<(String, String)> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("draw") {
+        return Some(("result".to_owned(), "0".to_owned()));
+    }
+    if matches!(value, "1-0" | "0-1" | "1/2-1/2") {
+        return Some(("outcome".to_owned(), value.to_owned()));
+    }
+    if super::win_without_margin(value).is_some() {
+        return Some(("result".to_owned(), value.to_ascii_uppercase()));
+    }
+    let margin = value.get(..2).filter(|p| ["B+", "W+"].contains(&p.to_ascii_uppercase().as_str()));
+    let number = |s: &str| s.parse::<f64>().ok().filter(|m| m.is_finite() && m.abs() <= 256.0);
+    match margin {
+        Some(prefix) => {
+            let m = number(&value[2..]).filter(|m| m.fract() == 0.0)?;
+            let m = if prefix.eq_ignore_ascii_case("W+") { -m } else { m };
+            Some(("result".to_owned(), super::wthor::signed(m as i32)))
+        }
+        None if value.starts_with(['+', '-']) || value == "0" => {
+            number(value).filter(|m| m.fract() == 0.0).map(|m| ("result".to_owned(), super::wthor::signed(m as i32)))
+        }
+        None => None,
+    }
 }
 
 /// One pass of a grid's passes line: `white after 9`, or `black before 41` for a pass before
@@ -714,6 +769,47 @@ mod tests {
         assert_eq!(moves(&parse(&flipped.join("\n")).unwrap()), game);
         let swapped: Vec<String> = lines.iter().map(|l| l[2..].to_owned()).collect();
         assert_eq!(moves(&parse(&swapped.join("\n")).unwrap()), game);
+    }
+
+    /// A stated result is written under the grid and read back in the tag it came from:
+    /// counts, margins, a winner alone, a resignation.
+    #[test]
+    fn a_stated_result_round_trips_through_a_grid() {
+        let mut record = transcript::parse("f5d6c3").unwrap();
+        for (tag, value, line, back) in [
+            ("score", "40-24", "Result: 40-24", ("result", "40-24")),
+            ("result", "+16.000", "Result: B+16", ("result", "+16")),
+            ("result", "-4", "Result: W+4", ("result", "-4")),
+            ("result", "0", "Result: draw", ("result", "0")),
+            ("result", "B+R", "Result: B+R", ("result", "B+R")),
+            ("outcome", "0-1", "Result: W+", ("result", "W+")),
+        ] {
+            record.tags = vec![(tag.to_owned(), value.to_owned())];
+            let grid = write(&record);
+            assert!(grid.lines().any(|l| l == line), "{value}: {grid}");
+            assert_eq!(parse(&grid).unwrap().tag(back.0), Some(back.1), "{value}");
+        }
+        // Other forms a secretary writes.
+        let grid = write(&transcript::parse("f5d6c3").unwrap());
+        for (line, tag, value) in [("Result: 1-0", "outcome", "1-0"), ("結果: 30対34", "result", "30-34")] {
+            assert_eq!(parse(&format!("{grid}{line}\n")).unwrap().tag(tag), Some(value), "{line}");
+        }
+    }
+
+    /// Keys after a player's name on one line start their own values.
+    #[test]
+    fn keys_after_a_players_name_are_their_own() {
+        let tags = |line: &str| header_tags(line);
+        let pairs = |v: &[(&str, &str)]| v.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<Vec<_>>();
+        assert_eq!(
+            tags("黒: 田中 白: 佐藤 大会: 月例会"),
+            pairs(&[("black", "田中"), ("white", "佐藤"), ("event", "月例会")])
+        );
+        assert_eq!(
+            tags("Black: Tanaka White: Sato Event: Club"),
+            pairs(&[("black", "Tanaka"), ("white", "Sato"), ("event", "Club")])
+        );
+        assert_eq!(tags("Event: Final Round: 2"), pairs(&[("event", "Final Round: 2")]));
     }
 
     #[test]

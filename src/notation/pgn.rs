@@ -487,7 +487,7 @@ pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
         "1/2-1/2" => Some(None),
         text => stated_margin(text).map(by_sign).or_else(|| match japanese_result(text)? {
             ("outcome", outcome) => winner(&outcome),
-            _ => None,
+            (_, result) => super::win_without_margin(&result).map(|(color, _)| Some(color)),
         }),
     }
 }
@@ -543,7 +543,8 @@ pub(crate) fn margin(text: &str) -> Option<i32> {
 
 /// A result in Japanese, as Japanese software and clubs write it, as the tag it gives: `黒勝ち`
 /// (Black wins: `outcome` `1-0`), `白の4石勝ち` (White wins by 4: `result` `-4`), `黒2石負け`
-/// (Black loses by 2), `黒の負け`, `引き分け` (a draw: `result` `0`), counts after a colour
+/// (Black loses by 2), `黒の負け`, `黒中押し勝ち` (Black wins by resignation: `result` `B+R`),
+/// `引き分け` (a draw: `result` `0`), counts after a colour
 /// ([`japanese_counts`]: `黒33-31`, `result` `+2`); digits in full width too.
 pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     if let Some((black, white)) = japanese_counts(text) {
@@ -566,8 +567,10 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     let rest = if margin.is_some() { rest.strip_prefix('石')? } else { rest };
     let wins = match rest {
         "勝ち" | "勝" => black,
-        // A win by resignation: the winner only.
-        "中押し勝ち" | "中押勝ち" | "中押勝" if margin.is_none() => black,
+        // A win by resignation: the winner only, as SGF writes it.
+        "中押し勝ち" | "中押勝ち" | "中押勝" if margin.is_none() => {
+            return Some(("result", if black { "B+R" } else { "W+R" }.to_owned()));
+        }
         "負け" | "負" => !black,
         _ => return None,
     };
@@ -918,7 +921,8 @@ f4 4. pass PA 5. @@ 33-31
         assert_eq!(tag("黒の負け").as_deref(), Some("outcome 0-1"));
         assert_eq!(tag("黒 12石 勝ち").as_deref(), Some("result +12"));
         assert_eq!(tag("引き分け").as_deref(), Some("result 0"));
-        assert_eq!(tag("黒中押し勝ち").as_deref(), Some("outcome 1-0"));
+        assert_eq!(tag("黒中押し勝ち").as_deref(), Some("result B+R"));
+        assert_eq!(tag("白中押勝").as_deref(), Some("result W+R"));
         // Counts after a colour, that colour's first.
         assert_eq!(tag("黒33-31").as_deref(), Some("result +2"));
         assert_eq!(tag("白 34-30 黒").as_deref(), Some("result -4"));

@@ -133,9 +133,11 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     }
     if !keep_passes {
         // Passes after the last placement (a game cut just after one) are no replay's to infer:
-        // a transcript writes them.
+        // a transcript writes them, a kifu grid in its passes line.
         let keep_from = match to {
-            Format::Transcript => record.moves.iter().rposition(|t| t.mv != MoveSyntax::Pass).map_or(0, |i| i + 1),
+            Format::Transcript | Format::Kifu => {
+                record.moves.iter().rposition(|t| t.mv != MoveSyntax::Pass).map_or(0, |i| i + 1)
+            }
             _ => usize::MAX,
         };
         let mut index = 0;
@@ -224,7 +226,8 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
     record.set_tag("result", super::wthor::signed(margin));
 }
 
-/// A result won without a margin (by resignation, on time) in the form of `to`: SGF's `B+R`,
+/// A result won without a margin (by resignation, on time) in the form of `to`: SGF's (and a
+/// kifu grid's) `B+R`,
 /// `W+T`, `B+` (also for a winner stated alone, PGN's `1-0`), GGF's `+64.000:r` / `-64.000:t`
 /// (GGS gives a resignation the whole board), WTHOR's whole board to the winner (`+64`, `-64`;
 /// WTHOR stores a disc count, never a winner alone).
@@ -244,7 +247,7 @@ fn use_result_forms(record: &mut Record, to: Format) {
     };
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
-        Format::Sgf => {
+        Format::Sgf | Format::Kifu => {
             let reason = match by {
                 WinBy::Resignation => "R",
                 WinBy::Time => "T",
