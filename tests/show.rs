@@ -288,6 +288,21 @@ fn a_failed_record_leaves_no_output_file() {
     assert!(check_svg(&std::fs::read_to_string(&target).unwrap()).root_element().has_tag_name("svg"));
 }
 
+/// A stated result the board does not give is drawn, reported and noted (exit 1).
+#[test]
+fn a_wrong_stated_result_is_reported() {
+    let game = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1";
+    let (out, err, code) = run(&["show", "-"], &format!("{game} 40-24\n"));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("result_mismatch: the record says 40-24, the board gives 41-23"), "{err}");
+    assert!(out.contains("the record says 40-24, the board gives 41-23"), "{out}");
+    let (out, _, code) = run(&["show", "--kifu", "-"], &format!("{game} 40-24\n"));
+    assert_eq!(code, 1);
+    assert!(!out.contains("the record says"), "{out}");
+    let (_, err, code) = run(&["show", "-"], &format!("{game} 41-23\n"));
+    assert_eq!(code, 0, "{err}");
+}
+
 /// `-o NAME.svg` writes SVG without `--format`; `--format text` still writes text there.
 #[test]
 fn an_svg_file_name_asks_for_svg() {

@@ -13,8 +13,8 @@ use crate::core::{Color, Game, Move, Passes, Position};
 use crate::engine::generic;
 use crate::engine::scores::{MoveScorer, ScoreError, Settings};
 use crate::engine::solve::probcut_for;
-use crate::notation::Record;
 use crate::notation::reader::{RawRecord, RecordError};
+use crate::notation::{Record, check};
 use crate::render::diagram::Diagram;
 use crate::render::svg::Theme;
 
@@ -297,6 +297,18 @@ fn draw(
     }
     if let Some((ply, _)) = &illegal {
         diagram.notes.push(format!("the record's move {ply} is illegal: drawn up to it"));
+    }
+    // A stated result the board does not give is reported (exit 1) and noted under the board
+    // (not under a text kifu grid, whose count line reads back as its result: the note's
+    // counts would contradict it).
+    let check = illegal.is_none().then(|| check::check(&record, &rules, source.format));
+    if let Some(check) = check.filter(|c| c.status == check::Status::ResultMismatch)
+        && let (Some(problem), Some(error)) = (&check.problem, source.problem(raw, &check))
+    {
+        if !(args.kifu && format == ShowFormat::Text) {
+            diagram.notes.push(problem.reason.clone());
+        }
+        illegal = Some((0, error));
     }
     let text = match format {
         ShowFormat::Text => diagram.to_text(color),

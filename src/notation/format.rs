@@ -228,7 +228,8 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     {
         return Format::Wthor;
     }
-    let text = String::from_utf8_lossy(head);
+    // (Decoded as the reader decodes lines: Shift_JIS is text, not replacement characters.)
+    let text = super::reader::head_text(head);
     let text = text.trim_start_matches('\u{feff}').trim_start();
     if text.starts_with('{') || text.starts_with('[') && text[1..].trim_start().starts_with('{') {
         return if text.contains("\"players\"") && text.contains("\"position\"") { Format::Oq } else { Format::Json };

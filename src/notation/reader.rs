@@ -349,6 +349,8 @@ pub struct Reader {
     foreign_lines: u64,
     /// A failed read lost text that was not part of a record yet.
     lost_text: bool,
+    /// The Japanese legacy encoding the file is in, once a line showed it ([`decode`]).
+    legacy: Option<&'static encoding_rs::Encoding>,
     done: bool,
 }
 
@@ -367,9 +369,17 @@ impl Reader {
         }
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
+        let mut legacy = None;
         let format = match (format, input.fill_buf()) {
-            (Some(f), _) => f,
-            (None, Ok(head)) => format::sniff(name, head),
+            (Some(f), head) => {
+                legacy = head.ok().filter(|_| f != Format::Wthor).and_then(legacy_encoding);
+                f
+            }
+            (None, Ok(head)) => {
+                let format = format::sniff(name, head);
+                legacy = if format == Format::Wthor { None } else { legacy_encoding(head) };
+                format
+            }
             (None, Err(e)) if is_damaged(&e) => {
                 damaged = Some(e);
                 format::sniff(name, &[])
@@ -405,6 +415,7 @@ impl Reader {
             outside: None,
             foreign_lines: 0,
             lost_text: false,
+            legacy,
             done: false,
         };
         if let Some(e) = damaged {
@@ -554,6 +565,12 @@ impl Reader {
         }
     }
 
+    /// A line's text ([`decode`]); a line that reads as Japanese in a legacy encoding makes
+    /// that the file's for the lines after it.
+    fn decode(&mut self, bytes: Vec<u8>) -> String {
+        decode(bytes, &mut self.legacy)
+    }
+
     /// Reads one line (with its newline), keeping at most `MAX_RECORD` bytes of it.
     fn read_line(&mut self) -> io::Result<Option<(String, bool)>> {
         let mut bytes = Vec::new();
@@ -585,7 +602,7 @@ impl Reader {
             return Ok(None);
         }
         self.offset += total as u64;
-        Ok(Some((decode(bytes), total > MAX_RECORD)))
+        Ok(Some((self.decode(bytes), total > MAX_RECORD)))
     }
 
     /// Reads the next piece of a line for the bracket scanner: the rest of the line with its
@@ -627,7 +644,7 @@ impl Reader {
             self.carry = bytes.split_off(cut);
         }
         self.offset += bytes.len() as u64;
-        Ok(Some((decode(bytes), newline)))
+        Ok(Some((self.decode(bytes), newline)))
     }
 
     fn start(&self, text: String, column: usize, offset: u64) -> Pending {
@@ -942,14 +959,45 @@ fn starts_game(line: &str) -> bool {
     node.split(';').next().is_some_and(|root| root.contains("GM["))
 }
 
-/// The text of a line (or piece of one): UTF-8; else Japanese in Shift_JIS or EUC-JP when it
-/// reads as such ([`japanese`]); else Windows-1252, the Latin-1 of older European files (one
-/// character per byte), so that no name is lost to replacement characters.
-fn decode(bytes: Vec<u8>) -> String {
+/// The text of a line (or piece of one): UTF-8; else, in a file found to be in a Japanese
+/// legacy encoding (`legacy`), that encoding when the bytes are valid in it (lines of `○ ●`
+/// or full-width digits alone say nothing of their encoding); else Japanese in Shift_JIS or
+/// EUC-JP when it reads as such ([`japanese`]); else Windows-1252, the Latin-1 of older
+/// European files (one character per byte), so that no name is lost to replacement characters.
+/// A line that reads as Japanese makes its encoding the file's (`legacy`) when none was found.
+fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| {
         let bytes = e.into_bytes();
-        japanese(&bytes).unwrap_or_else(|| encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned())
+        if let Some(text) =
+            legacy.and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
+        {
+            return text.into_owned();
+        }
+        if let Some((text, encoding)) = japanese(&bytes) {
+            legacy.get_or_insert(encoding);
+            return text;
+        }
+        encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned()
     })
+}
+
+/// The Japanese legacy encoding the start of a file is in: that of its first line that is no
+/// UTF-8 and reads as Japanese ([`japanese`]); `None` for UTF-8 and European text.
+pub(crate) fn legacy_encoding(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    head.split(|&b| b == b'\n')
+        .filter(|line| std::str::from_utf8(line).is_err())
+        .find_map(|line| japanese(line).map(|(_, encoding)| encoding))
+}
+
+/// The start of a file as text, for recognising its format: each line decoded as the reader
+/// will decode it.
+pub(crate) fn head_text(head: &[u8]) -> String {
+    if let Ok(text) = std::str::from_utf8(head) {
+        return text.to_owned();
+    }
+    let mut legacy = legacy_encoding(head);
+    let lines: Vec<String> = head.split(|&b| b == b'\n').map(|line| decode(line.to_vec(), &mut legacy)).collect();
+    lines.join("\n")
 }
 
 /// Text in a Japanese legacy encoding, as Japanese software writes records (SGF's
@@ -959,12 +1007,15 @@ fn decode(bytes: Vec<u8>) -> String {
 /// Latin letter, and there are two in a row somewhere. `None` for anything else: a European
 /// name in Latin-1 or Windows-1252 is often valid in either (`O\x92Brien`, `N\xfa\xf1ez`), but
 /// its accented letters turn into single kanji inside Latin words (`O達rien`).
-fn japanese(bytes: &[u8]) -> Option<String> {
+fn japanese(bytes: &[u8]) -> Option<(String, &'static encoding_rs::Encoding)> {
+    // (Discs and squares `○ ● □`, box lines `┌─┬` as Japanese records draw them too.)
     let cjk = |c: char| {
         ('\u{3040}'..='\u{30FF}').contains(&c)
             || ('\u{4E00}'..='\u{9FFF}').contains(&c)
             || ('\u{3000}'..='\u{303F}').contains(&c)
             || ('\u{FF00}'..='\u{FF60}').contains(&c)
+            || ('\u{2500}'..='\u{257F}').contains(&c)
+            || ('\u{25A0}'..='\u{25FF}').contains(&c)
     };
     let against = |a: char, b: char| cjk(a) && b.is_ascii_alphabetic() || a.is_ascii_alphabetic() && cjk(b);
     let reads = |text: &str| {
@@ -975,7 +1026,7 @@ fn japanese(bytes: &[u8]) -> Option<String> {
     };
     [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP].into_iter().find_map(|encoding| {
         let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
-        reads(&text).then(|| text.into_owned())
+        reads(&text).then(|| (text.into_owned(), encoding))
     })
 }
 
@@ -1410,6 +1461,22 @@ mod tests {
                 let (bytes, _, _) = encoding.encode(&sgf);
                 let text = read_bytes(&bytes);
                 assert!(text.contains(name), "{} {name}: {text}", encoding.name());
+            }
+        }
+        // A kifu grid saved in Shift_JIS or EUC-JP is recognised without `--from`, and its lines of
+        // discs or full-width digits alone (no kana or kanji to tell their encoding) read in the
+        // file's encoding, wherever its Japanese line stands.
+        let grid = "   ａ ｂ ｃ ｄ ｅ ｆ ｇ ｈ\n１ ・ ・ ・ ・ ・ ・ ・ ・\n２ ・ ・ ・ ・ ・ ・ ・ ・\n\
+                    ３ ・ ・ ・ ３ ・ ・ ・ ・\n４ ・ ・ ２ ○ ● ・ ・ ・\n５ ・ ・ ・ ● ○ １ ・ ・\n\
+                    ６ ・ ・ ・ ・ ・ ・ ・ ・\n７ ・ ・ ・ ・ ・ ・ ・ ・\n８ ・ ・ ・ ・ ・ ・ ・ ・\n";
+        for text in [format!("黒：山田　白：佐藤\n{grid}"), format!("{grid}結果 未了\n")] {
+            for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+                let (bytes, _, _) = encoding.encode(&text);
+                assert_eq!(format::sniff("-", &bytes), Format::Kifu, "{}", encoding.name());
+                let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+                let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
+                let record = super::super::kifu::parse(got[0].as_ref().unwrap().text()).unwrap();
+                assert_eq!(record.moves.len(), 3, "{}", encoding.name());
             }
         }
         // Latin-1 names stay Latin-1 (some are valid Shift_JIS), and Windows-1252's letters are read.
