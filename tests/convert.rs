@@ -699,3 +699,38 @@ fn a_kifu_grid_keeps_a_pass_it_ends_with() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(text(back), text(board));
 }
+
+/// The WTHOR header's year and depth: `--wthor-year`/`--wthor-depth`, else the games' year (or
+/// the output's name) and the WTHOR input's depth, with a warning where they cannot be trusted.
+#[test]
+fn wthor_header_year_and_depth() {
+    let dir = tempdir();
+    let header = |path: &Path| {
+        let bytes = std::fs::read(path).unwrap();
+        (u16::from_le_bytes([bytes[10], bytes[11]]), bytes[14])
+    };
+    let out = dir.join("WTH_2024.wtb");
+    let (_, err, code) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], b"f5d6c3\n");
+    assert_eq!((code, header(&out)), (0, (2024, 0)), "{err}");
+    let out = dir.join("club.wtb");
+    let (_, err, _) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], b"f5d6c3\n");
+    assert!(err.contains("no game says its year"), "{err}");
+    let (_, err, code) = convert(
+        &["--to", "wthor", "--wthor-year", "2023", "--wthor-depth", "22", "-o", out.to_str().unwrap()],
+        b"f5d6c3\n",
+    );
+    assert_eq!((code, header(&out)), (0, (2023, 22)), "{err}");
+    assert!(!err.contains("warning"), "{err}");
+    // A base's depth for games it did not score is warned of; scores of an unknown depth too.
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let (_, err, code) =
+        convert(&[wtb.to_str().unwrap(), "-", "--to", "wthor", "-o", out.to_str().unwrap()], b"f5d6c3\n");
+    let depth = header(&wtb).1;
+    assert_eq!((code, header(&out).1), (0, depth), "{err}");
+    assert!(err.contains("1 game has no theoretical score"), "{err}");
+    let pgn = "[Date \"2004\"]\n[Theoretical \"+4\"]\n\nf5d6c3 *\n";
+    let (_, err, _) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], pgn.as_bytes());
+    assert!(err.contains("1 game has a theoretical score from no WTHOR file"), "{err}");
+    let (_, err, code) = convert(&["--to", "pgn", "--wthor-year", "2000"], b"f5\n");
+    assert_eq!(code, 2, "{err}");
+}

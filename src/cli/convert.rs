@@ -52,6 +52,14 @@ pub struct Args {
     /// 20`: positions for the solver or a puzzle sheet). Games that end before are left out.
     #[arg(long)]
     pub empties: Option<u32>,
+    /// `--to wthor`: the year the file's header names [default: the first game's; else a year
+    /// in the output's name, as WTH_2024.wtb].
+    #[arg(long, value_name = "YEAR", value_parser = clap::value_parser!(u16).range(1..))]
+    pub wthor_year: Option<u16>,
+    /// `--to wthor`: the header's depth byte, the empty squares from which the theoretical
+    /// scores are perfect play [default: that of the WTHOR input; else 0, the real results].
+    #[arg(long, value_name = "EMPTIES", value_parser = clap::value_parser!(u8).range(0..=60))]
+    pub wthor_depth: Option<u8>,
     /// The result written for a finished game whose record states another (a stated result
     /// the board does not give is reported on stderr either way).
     #[arg(long, value_enum, default_value_t)]
@@ -95,6 +103,9 @@ enum Converted {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     args.input.check(args.output.as_deref())?;
+    if args.to != Format::Wthor && (args.wthor_year.is_some() || args.wthor_depth.is_some()) {
+        anyhow::bail!("--wthor-year and --wthor-depth are for --to wthor");
+    }
     let base = match &args.base {
         Some(_) if args.to != Format::Wthor => anyhow::bail!("--base is for --to wthor"),
         Some(dir) => Some(Base::open(dir)?),
@@ -102,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     };
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(args.to, base);
+    sink.header = (args.wthor_year, args.wthor_depth);
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed, mut short, mut mismatched) = (0u64, 0u64, 0u64, 0u64);
     let (to, results) = (args.to, args.results);
@@ -114,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         |source, result| {
             if let Some(h) = source.header {
                 sink.depth = sink.depth.or(Some(h.depth));
+                sink.depths.insert(h.depth);
             }
             let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
             if !chooser.keep(pick) {
@@ -282,7 +295,11 @@ fn convert_read(
         return Converted::Text(text, lost);
     }
     match wthor::write_game(&record, [0; 3], black as u8) {
-        Ok(bytes) => Converted::Wthor(Box::new(WthorGame::new(&record, bytes))),
+        Ok(bytes) => {
+            let mut game = WthorGame::new(&record, bytes);
+            game.from_wthor = source.format == Format::Wthor;
+            Converted::Wthor(Box::new(game))
+        }
         Err(message) => Converted::Failed(raw.error(source.name, Span::default(), message)),
     }
 }
@@ -293,6 +310,13 @@ struct Sink {
     to: Format,
     written: usize,
     depth: Option<u8>,
+    /// The depths of the WTHOR inputs' headers.
+    depths: std::collections::BTreeSet<u8>,
+    /// `--wthor-year` and `--wthor-depth`.
+    header: (Option<u16>, Option<u8>),
+    /// Games with no theoretical score, and games with one from no WTHOR file.
+    unscored: usize,
+    scored_elsewhere: usize,
     games: Vec<[u8; wthor::RECORD_LEN]>,
     kept_ids: Vec<Option<[u16; 3]>>,
     new_ids: Vec<[u16; 3]>,
@@ -341,6 +365,10 @@ struct WthorGame {
     black: Option<String>,
     white: Option<String>,
     year: u16,
+    /// Whether the record states a theoretical score (else its real result stands for one).
+    theoretical: bool,
+    /// Whether it was read from a WTHOR file (whose header says the scores' depth).
+    from_wthor: bool,
 }
 
 impl WthorGame {
@@ -359,6 +387,8 @@ impl WthorGame {
             white: name("white"),
             // Any date form kifu reads (`2004.05.01`, GGS's seconds since 1970, ...).
             year: record.tag("date").and_then(crate::stats::year).unwrap_or(0),
+            theoretical: record.tag("theoretical").is_some(),
+            from_wthor: false,
         }
     }
 }
@@ -466,6 +496,11 @@ fn no_one(stored: &str) -> bool {
     stored.chars().all(|c| c == '?' || c.is_whitespace())
 }
 
+/// `1 game has`, `5 games have`.
+fn games_have(n: usize) -> String {
+    format!("{} {}", super::counted(n as u64, "game"), if n == 1 { "has" } else { "have" })
+}
+
 /// A WTHOR base's names files (`--base`), which the output's names extend.
 struct Base {
     /// The players' and the tournaments' files: where they are, their bytes and their names.
@@ -520,6 +555,10 @@ impl Sink {
             to,
             written: 0,
             depth: None,
+            depths: std::collections::BTreeSet::new(),
+            header: (None, None),
+            unscored: 0,
+            scored_elsewhere: 0,
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
@@ -529,6 +568,58 @@ impl Sink {
             year: 0,
             years: std::collections::BTreeSet::new(),
             lost_rules: LostRules::default(),
+        }
+    }
+
+    /// Settles the header's year and depth (`--wthor-year`, `--wthor-depth`, else from the games
+    /// and the WTHOR inputs), warning where they cannot be trusted.
+    fn header_facts(&mut self, target: Option<&Path>) {
+        let warn = |line: String| stderr!("kifu convert: warning: {line}");
+        if let Some(year) = self.header.0 {
+            self.year = year;
+        } else if self.year == 0 && !self.games.is_empty() {
+            // A year in the output's name (`WTH_2024.wtb`), as the federation names its files.
+            let named = target.and_then(Path::file_stem).map(|s| s.to_string_lossy().into_owned()).and_then(|stem| {
+                let digits: Vec<&str> = stem.split(|c: char| !c.is_ascii_digit()).filter(|d| d.len() == 4).collect();
+                digits.first().and_then(|d| d.parse::<u16>().ok()).filter(|y| (1900..=2999).contains(y))
+            });
+            match named {
+                Some(year) => self.year = year,
+                None => warn(
+                    "no game says its year, and the header's year is 0 (WTHOR's readers file the games under it): \
+                     give --wthor-year"
+                        .to_owned(),
+                ),
+            }
+        }
+        let given = self.header.1;
+        let depth = given.or(self.depth).unwrap_or(0);
+        self.depth = Some(depth);
+        if given.is_some() {
+            return;
+        }
+        if self.depths.len() > 1 {
+            let depths: Vec<String> = self.depths.iter().map(u8::to_string).collect();
+            warn(format!(
+                "the WTHOR inputs' theoretical scores are of depths {}: the header says {depth}, the first's \
+                 (--wthor-depth sets it)",
+                depths.join(", ")
+            ));
+        }
+        if depth > 0 && self.unscored > 0 {
+            warn(format!(
+                "{} no theoretical score: the real result is stored as one, though the header's depth \
+                 byte, {depth} (the WTHOR input's), says perfect play from {depth} empty squares (--wthor-depth \
+                 sets it)",
+                games_have(self.unscored)
+            ));
+        }
+        if depth == 0 && self.scored_elsewhere > 0 {
+            warn(format!(
+                "{} a theoretical score from no WTHOR file, of a depth kifu cannot know: the header's depth byte \
+                 is 0 (--wthor-depth gives it: that of the base the scores came from)",
+                games_have(self.scored_elsewhere)
+            ));
         }
     }
 
@@ -555,6 +646,8 @@ impl Sink {
         if game.year != 0 {
             self.years.insert(game.year);
         }
+        self.unscored += usize::from(!game.theoretical);
+        self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
         self.new_ids.push(new);
@@ -564,7 +657,8 @@ impl Sink {
         if self.to != Format::Wthor {
             return Ok(());
         }
-        if self.years.len() > 1 {
+        self.header_facts(target);
+        if self.header.0.is_none() && self.years.len() > 1 {
             let years: Vec<String> = self.years.iter().map(u16::to_string).collect();
             stderr!(
                 "kifu convert: warning: the games are of {} years ({}), and a WTHOR file names one: {} is written",

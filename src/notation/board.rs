@@ -158,11 +158,69 @@ fn square_size(cells: usize) -> Option<u8> {
     (4..=16u8).find(|&n| usize::from(n) * usize::from(n) == cells)
 }
 
+/// Whether a line is a one-line board string with a character or a few that are no cells (a
+/// typo early in it, before a run of 16 cells shows it is a board): its first word, or that
+/// word but its last character (a side glued on), has as many characters as a square board
+/// from 4x4 to 16x16 (16 at least), all cells but one to three.
+pub(crate) fn is_mistyped_board(line: &str) -> bool {
+    let Some(word) = line.split_whitespace().next() else { return false };
+    let word = word.split(';').next().unwrap_or(word);
+    let chars = word.chars().count();
+    let bad = word.chars().filter(|&c| !is_cell(c)).count();
+    (1..=3).contains(&bad) && [chars, chars.saturating_sub(1)].iter().any(|&n| n >= 16 && square_size(n).is_some())
+}
+
+/// A one-line board written rank by rank, the ranks separated by spaces, as GGF's `BO` writes
+/// it (`---OO--- --XOOO-- ... O`, or with the size first: `8 -------- ... *`): the line with
+/// the cells in one run, and where (in the new line) how many bytes were taken out.
+pub(crate) fn ungrouped(line: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    let mut words = Vec::new();
+    let mut at = 0;
+    for word in line.split_whitespace() {
+        let start = at + line[at..].find(word)?;
+        words.push((start, word));
+        at = start + word.len();
+    }
+    let sized = words.first().and_then(|(_, w)| w.parse::<usize>().ok());
+    let skip = usize::from(sized.is_some());
+    let n = words.get(skip)?.1.chars().count();
+    if !(4..=16).contains(&n) || sized.is_some_and(|s| s != n) || words.len() < skip + n {
+        return None;
+    }
+    let ranks = &words[skip..skip + n];
+    if !ranks.iter().all(|(_, w)| w.chars().count() == n && w.chars().all(is_cell)) {
+        return None;
+    }
+    let mut joined = String::new();
+    let mut removed = Vec::new();
+    let mut from = 0;
+    for (start, word) in ranks {
+        removed.push((joined.len(), start - from));
+        joined.push_str(word);
+        from = start + word.len();
+    }
+    joined.push_str(&line[from..]);
+    Some((joined, removed))
+}
+
 /// Parses a one-line board string (with optional side), a multi-line diagram or an OBF line.
 pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     let trimmed = text.trim_start();
     let offset = text.len() - trimmed.len();
     let first_line = trimmed.lines().next().unwrap_or("");
+    // A board written rank by rank on one line: read as its one run, errors placed in the text.
+    if trimmed.trim_end().lines().count() == 1
+        && let Some((joined, removed)) = ungrouped(first_line)
+    {
+        let place = |at: usize| {
+            let at = at.saturating_sub(offset);
+            offset + at + removed.iter().filter(|(from, _)| *from <= at).map(|(_, n)| n).sum::<usize>()
+        };
+        return parse(&joined, digits).map_err(|e| SyntaxError {
+            span: Span { start: place(e.span.start), end: place(e.span.end) },
+            message: e.message,
+        });
+    }
     let run = first_line.chars().take_while(|&c| cell(c, digits).is_some() || c == '2').count();
     // The side may follow the cells with no space (`...XO X` written `...XOX`, as Edax reads it).
     let last_is_side =
@@ -179,8 +237,9 @@ pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
         }
         return Ok(record);
     }
-    // A one-line board with a cell too few or too many (`63 cells`), not a one-rank diagram.
-    if run >= 16 && trimmed.trim_end().lines().count() == 1 {
+    // A one-line board with a cell too few or too many (`63 cells`) or a typo, not a one-rank
+    // diagram.
+    if (run >= 16 || is_mistyped_board(first_line)) && trimmed.trim_end().lines().count() == 1 {
         // Cut short by a character that is no cell, or by a space with more cells after it.
         let at = first_line.char_indices().nth(run);
         if let Some((i, c)) = at {
@@ -588,9 +647,35 @@ mod tests {
         let err = parse(&format!("{} {}", &START[..20], &START[21..]), Digits::default()).unwrap_err();
         assert_eq!(err.span.start, 20);
         assert!(err.message.starts_with("a space after 20 cells, inside the board"), "{err:?}");
+        // A typo in the first 16 cells is pointed at too, and the line is still a board.
+        for at in [0, 10, 15] {
+            let mut typo = START.to_owned();
+            typo.replace_range(at..=at, "Q");
+            let err = parse(&typo, Digits::default()).unwrap_err();
+            assert_eq!(err.span.start, at, "{typo}: {err:?}");
+            assert!(err.message.starts_with(&format!("`Q` after {at} cells is not a cell")), "{err:?}");
+            assert_eq!(crate::notation::format::sniff("-", typo.as_bytes()), crate::notation::format::Format::Board);
+        }
         // The side may follow the cells at once.
         let glued = START.replace(" X", "X");
         assert_eq!(parse(&glued, Digits::default()).unwrap().start, parse(START, Digits::default()).unwrap().start);
+    }
+
+    /// A board written rank by rank (GGF's `BO`, with or without its size) reads as the one
+    /// run; an error after it is placed in the text as written.
+    #[test]
+    fn a_board_written_rank_by_rank_is_read() {
+        let ranks: Vec<&str> = (0..8).map(|r| &START[r * 8..r * 8 + 8]).collect();
+        let want = parse(START, Digits::default()).unwrap().start;
+        for text in [format!("{} X", ranks.join(" ")), format!("8 {} *", ranks.join(" "))] {
+            assert_eq!(parse(&text, Digits::default()).unwrap().start, want, "{text}");
+            assert_eq!(crate::notation::format::sniff("-", text.as_bytes()), crate::notation::format::Format::Board);
+        }
+        let text = format!("{} Z", ranks.join(" "));
+        let err = parse(&text, Digits::default()).unwrap_err();
+        assert_eq!(&text[err.span.start..err.span.end], "Z", "{err:?}");
+        // Ranks of unequal lengths, or of a board below 4x4, are no board string.
+        assert!(ungrouped("---- ----- ---- ----").is_none() && ungrouped("--- --- ---").is_none());
     }
 
     /// Found by the round_trip fuzz target: a `scores` tag read from another format with a line

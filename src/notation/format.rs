@@ -251,7 +251,7 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     }
     // Grids and boards are recognised by their shape, not by parsing, so that a bad one is
     // still read as what it is (and its errors make sense).
-    if board::leading_cells(first) >= 16 {
+    if board::leading_cells(first) >= 16 || board::is_mistyped_board(first) || board::ungrouped(first).is_some() {
         return if first.contains(';') { Format::Obf } else { Format::Board };
     }
     // A bare diagram (ranks of cells alone, as many as each has cells): its empty ranks

@@ -666,21 +666,28 @@ pub fn write(record: &Record) -> String {
 
 /// The result a record states, as a grid's `Result:` line writes it: the disc counts when it
 /// has them (`41-23`), else the margin (`B+16`, `W+4`, `draw`) or the winner alone (`B+R` for a
-/// resignation, `W+T` on time, `B+` for PGN's `1-0`); `None` when it states none.
+/// resignation, `W+T` on time, `B+` for PGN's `1-0`); `None` when it states none, or nothing
+/// the line reads back (text that is no result, a margin in fractions).
 fn written_result(record: &Record) -> Option<String> {
     if let Some((black, white)) = record.tag("score").and_then(super::pgn::counts) {
         return Some(format!("{black}-{white}"));
     }
     let stated = record.tag("result").or(record.tag("outcome")).map(str::trim).filter(|r| !r.is_empty())?;
-    let margin = stated.strip_prefix('+').unwrap_or(stated).parse::<f64>().ok().filter(|m| m.is_finite());
-    Some(match (margin, stated) {
-        (Some(m), _) if m > 0.0 => format!("B+{m}"),
-        (Some(m), _) if m < 0.0 => format!("W+{}", -m),
-        (Some(_), _) | (None, "1/2-1/2") => "draw".to_owned(),
-        (None, "1-0") => "B+".to_owned(),
-        (None, "0-1") => "W+".to_owned(),
-        (None, other) => other.to_owned(),
-    })
+    let margin = stated.strip_prefix('+').unwrap_or(stated).parse::<f64>().ok();
+    match (margin, stated) {
+        (Some(m), _) if m.fract() != 0.0 || m.abs() > 256.0 => None,
+        (Some(m), _) if m > 0.0 => Some(format!("B+{m}")),
+        (Some(m), _) if m < 0.0 => Some(format!("W+{}", -m)),
+        (Some(_), _) | (None, "1/2-1/2") => Some("draw".to_owned()),
+        (None, other) => super::win_without_margin(other).map(|(winner, by)| {
+            let by = match by {
+                super::WinBy::Resignation => "R",
+                super::WinBy::Time => "T",
+                super::WinBy::Unsaid => "",
+            };
+            format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
+        }),
+    }
 }
 
 /// A result value in the forms other records state it (`B+16`, `W+R`, `+16`, `-4`, `1-0`,
@@ -788,6 +795,12 @@ mod tests {
             let grid = write(&record);
             assert!(grid.lines().any(|l| l == line), "{value}: {grid}");
             assert_eq!(parse(&grid).unwrap().tag(back.0), Some(back.1), "{value}");
+        }
+        // Text that is no result (or a margin in fractions) is not written: it would not read back.
+        for junk in ["-2.00 8. b2\nc8", "Void", "+16.5"] {
+            record.tags = vec![("result".to_owned(), junk.to_owned())];
+            let grid = write(&record);
+            assert!(!grid.contains("Result:"), "{junk}: {grid}");
         }
         // Other forms a secretary writes.
         let grid = write(&transcript::parse("f5d6c3").unwrap());

@@ -1051,11 +1051,14 @@ fn char_boundary(bytes: &[u8]) -> usize {
 }
 
 /// Whether a line of a board file is a one-line board (a record of its own, whether it parses
-/// or not): it starts with 16 or more cell characters. Inside a diagram, a line of exactly 16 is
-/// a rank of a 16x16 diagram.
+/// or not): it starts with 16 or more cell characters (inside a diagram, a line of exactly 16 is
+/// a rank of a 16x16 diagram), or is a board string with a typo early in it, or one written
+/// rank by rank.
 fn is_board_line(line: &str, in_block: bool) -> bool {
     let run = super::board::leading_cells(line.trim_start());
     run >= 16 && !(in_block && run == 16)
+        || super::board::is_mistyped_board(line)
+        || super::board::ungrouped(line).is_some()
 }
 
 /// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
