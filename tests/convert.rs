@@ -734,3 +734,38 @@ fn wthor_header_year_and_depth() {
     let (_, err, code) = convert(&["--to", "pgn", "--wthor-year", "2000"], b"f5\n");
     assert_eq!(code, 2, "{err}");
 }
+
+/// `--theoretical 24` solves each game from its position at 24 empty squares: on games of the
+/// 2004 WTHOR base (depth 24) it gives the base's own theoretical scores; `--to wthor` stores
+/// them with that depth in the header.
+#[test]
+fn theoretical_scores_are_solved_as_wthor_computes_them() {
+    check_theoretical("1-3");
+}
+
+/// All 50 games of the sample (about a minute and a half on one core).
+#[test]
+#[ignore]
+fn theoretical_scores_of_every_sample_game() {
+    check_theoretical("1-50");
+}
+
+fn check_theoretical(games: &str) {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let tags = |args: &[&str]| {
+        let (out, err, code) =
+            convert(&[&[wtb.to_str().unwrap(), "--games", games, "--to", "pgn"], args].concat(), b"");
+        assert_eq!(code, 0, "{err}");
+        text(out).lines().filter(|l| l.starts_with("[Theoretical")).map(str::to_owned).collect::<Vec<_>>()
+    };
+    let stored = tags(&[]);
+    assert!(!stored.is_empty());
+    assert_eq!(tags(&["--theoretical", "24"]), stored);
+    let (out, err, code) =
+        convert(&[wtb.to_str().unwrap(), "--games", "1", "--to", "wthor", "--theoretical", "20"], b"");
+    assert_eq!((code, out[14]), (0, 20), "{err}");
+    // A game over before (a wipeout) gets its final margin.
+    let (out, err, code) = convert(&["--to", "pgn", "--theoretical", "24"], b"e6f4e3f6g5d6e7f5c5\n");
+    assert_eq!(code, 0, "{err}");
+    assert!(text(out).contains("[Theoretical \"+64\"]"));
+}
