@@ -213,6 +213,24 @@ fn eval_of_a_finished_game_is_its_result() {
     assert_eq!(values, ["-6.0", "10.0", "32.0"], "{text}");
 }
 
+/// `--empties N` and `--ply K` evaluate each game's position there, as the board string
+/// `convert` cuts reads; games that never get there are left out and counted.
+#[test]
+fn eval_at_a_count_of_empties_or_a_ply() {
+    let pgn = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/wthor-2004.pgn");
+    for cut in [["--empties", "20"], ["--ply", "30"]] {
+        let eval = |args: &[&str], stdin: &[u8]| {
+            let out = kifu().arg("eval").args(args).args(["-f", "csv"]).write_stdin(stdin.to_vec()).output().unwrap();
+            let text = String::from_utf8(out.stdout).unwrap();
+            text.lines().skip(1).map(|l| l.split(',').skip(2).collect::<Vec<_>>().join(",")).collect::<Vec<_>>()
+        };
+        let boards = kifu().args(["convert", pgn, "--to", "board"]).args(cut).output().unwrap().stdout;
+        assert_eq!(eval(&[&[pgn][..], &cut[..]].concat(), b""), eval(&["-"], &boards), "{cut:?}");
+    }
+    let out = kifu().args(["eval", pgn, "--ply", "500"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3 games shorter than 500 plies, left out"));
+}
+
 #[test]
 fn eval_prints_each_position() {
     // The start position and its four symmetric first moves evaluate alike.

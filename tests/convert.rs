@@ -627,6 +627,15 @@ fn a_contradicted_result_is_reported_and_kept_unless_asked() {
         assert!(text(out).contains("[Result \"41-23\"]"), "{stated}");
         assert_eq!(err.contains("1 record written with the board's result"), fixed, "{err}");
     }
+    // The logbook keeps a wrong stated margin too (a right one becomes its plain difference).
+    let logbook = format!(
+        "{}: +12 10\n",
+        "+d3-c3+c4-e3+c2-b3+d2-e1+d1-c1+f4-d6+e6-g4+b2-f6+d7-c8+e7-d8+f3-f5+g5-h4+h6-f2+f7-h5+g6-c6+c5-c7+b6-b5+f8-b4+a4-a6+e8-g8+b1-h7+e2-a5+a7-f1+a3-a1+h3-h2+a2-a8+g3-g2+b8-b7+h8-g7+h1+g1"
+    );
+    let (out, err, code) = convert(&["--from", "logbook", "--to", "logbook"], logbook.as_bytes());
+    assert_eq!((code, text(out)), (1, logbook.clone()), "{err}");
+    let (out, err, code) = convert(&["--from", "logbook", "--to", "logbook", "--results", "board"], logbook.as_bytes());
+    assert_eq!((code, text(out)), (0, logbook.replace("+12", "+02")), "{err}");
     // WTHOR stores the board's count of black discs.
     let pgn = format!("[Result \"40-24\"]\n\n{game} 40-24\n");
     let (wtb, _, code) = convert(&["--from", "pgn", "--to", "wthor", "--results", "board"], pgn.as_bytes());
@@ -716,11 +725,19 @@ fn wthor_header_year_and_depth() {
     let (_, err, _) = convert(&["--to", "wthor", "-o", out.to_str().unwrap()], b"f5d6c3\n");
     assert!(err.contains("no game says its year"), "{err}");
     let (_, err, code) = convert(
-        &["--to", "wthor", "--wthor-year", "2023", "--wthor-depth", "22", "-o", out.to_str().unwrap()],
+        &["--to", "wthor", "--wthor-year", "2023", "--wthor-depth", "0", "-o", out.to_str().unwrap()],
         b"f5d6c3\n",
     );
-    assert_eq!((code, header(&out)), (0, (2023, 22)), "{err}");
+    assert_eq!((code, header(&out)), (0, (2023, 0)), "{err}");
     assert!(!err.contains("warning"), "{err}");
+    let (_, err, _) =
+        convert(&["--to", "wthor", "--wthor-year", "1999", "-o", out.to_str().unwrap()], b"[Date \"2004\"]\n\nf5 *\n");
+    assert!(err.contains("the header says 1999 (--wthor-year), and the games are of 2004"), "{err}");
+    // A depth given for games with no theoretical score is warned of.
+    let (_, err, _) = convert(&["--to", "wthor", "--wthor-depth", "22", "-o", out.to_str().unwrap()], b"f5d6c3\n");
+    assert!(err.contains("1 game has no theoretical score"), "{err}");
+    let (_, err, code) = convert(&["--to", "wthor", "--wthor-depth", "22", "--theoretical", "20"], b"f5d6c3\n");
+    assert_eq!(code, 2, "{err}");
     // A base's depth for games it did not score is warned of; scores of an unknown depth too.
     let wtb = data("wthor/WTH_2004-50.wtb");
     let (_, err, code) =

@@ -288,6 +288,18 @@ fn a_failed_record_leaves_no_output_file() {
     assert!(check_svg(&std::fs::read_to_string(&target).unwrap()).root_element().has_tag_name("svg"));
 }
 
+/// `--empties N` draws the game's first position with N empty squares.
+#[test]
+fn a_position_by_its_count_of_empties() {
+    let pgn = sample("wthor-2004.pgn");
+    let (at_ply, _, _) = run(&["show", &pgn, "--ply", "40", "--color", "never"], "");
+    let (at_empties, err, code) = run(&["show", &pgn, "--empties", "20", "--color", "never"], "");
+    assert_eq!((code, at_empties), (0, at_ply), "{err}");
+    let (_, err, code) = run(&["show", &pgn, "--empties", "70"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--empties 70: the game never has 70 empty squares"), "{err}");
+}
+
 /// A stated result the board does not give is drawn, reported and noted (exit 1).
 #[test]
 fn a_wrong_stated_result_is_reported() {

@@ -12,7 +12,7 @@ use super::select::{Pick, SelectArgs, Selector};
 use super::{Output, Status};
 use std::sync::Arc;
 
-use crate::core::{Color, Rules};
+use crate::core::{Color, Position, Rules};
 use crate::engine::solve::{Counting, Solver};
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
@@ -112,6 +112,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     args.input.check(args.output.as_deref())?;
     if args.to != Format::Wthor && (args.wthor_year.is_some() || args.wthor_depth.is_some()) {
         anyhow::bail!("--wthor-year and --wthor-depth are for --to wthor");
+    }
+    if let (Some(depth), Some(empties)) = (args.wthor_depth, args.theoretical)
+        && u32::from(depth) != empties
+    {
+        anyhow::bail!(
+            "--wthor-depth {depth} with --theoretical {empties}: the header's depth is that of the scores solved"
+        );
     }
     let base = match &args.base {
         Some(_) if args.to != Format::Wthor => anyhow::bail!("--base is for --to wthor"),
@@ -286,6 +293,16 @@ pub(super) fn cut_record(resolved: &Resolved, cut: Cut) -> Option<Record> {
         .tags
         .retain(|(k, _)| !["result", "score", "outcome", "theoretical"].iter().any(|t| k.eq_ignore_ascii_case(t)));
     Some(record)
+}
+
+/// The position a record's game reaches at `cut` (`--ply`, `--empties`); `None` for a game
+/// that ends before.
+pub(super) fn position_at(source: &Source, raw: &RawRecord, cut: Cut) -> Result<Option<Position>, RecordError> {
+    let (record, rules) = source.read(raw)?;
+    let resolve =
+        |record: &Record| record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message));
+    let Some(cut) = cut_record(&resolve(&record)?, cut) else { return Ok(None) };
+    Ok(Some(resolve(&cut)?.end))
 }
 
 /// Replays, cuts, shapes and (for text formats) writes a record that was read.
@@ -659,6 +676,15 @@ impl Sink {
         let given = self.header.1;
         let depth = given.or(self.depth).unwrap_or(0);
         self.depth = Some(depth);
+        let whose = if given.is_some() { "given" } else { "the WTHOR input's" };
+        if depth > 0 && self.unscored > 0 {
+            warn(format!(
+                "{} no theoretical score: the real result is stored as one, though the header's depth \
+                 byte, {depth} ({whose}), says perfect play from {depth} empty squares{}",
+                games_have(self.unscored),
+                if given.is_some() { "" } else { " (--wthor-depth sets it)" }
+            ));
+        }
         if given.is_some() {
             return;
         }
@@ -668,14 +694,6 @@ impl Sink {
                 "the WTHOR inputs' theoretical scores are of depths {}: the header says {depth}, the first's \
                  (--wthor-depth sets it)",
                 depths.join(", ")
-            ));
-        }
-        if depth > 0 && self.unscored > 0 {
-            warn(format!(
-                "{} no theoretical score: the real result is stored as one, though the header's depth \
-                 byte, {depth} (the WTHOR input's), says perfect play from {depth} empty squares (--wthor-depth \
-                 sets it)",
-                games_have(self.unscored)
             ));
         }
         if depth == 0 && self.scored_elsewhere > 0 {
@@ -722,8 +740,14 @@ impl Sink {
             return Ok(());
         }
         self.header_facts(target);
-        if self.header.0.is_none() && self.years.len() > 1 {
-            let years: Vec<String> = self.years.iter().map(u16::to_string).collect();
+        let years: Vec<String> = self.years.iter().map(u16::to_string).collect();
+        if self.header.0.is_some() && self.years.iter().any(|&y| y != self.year) {
+            stderr!(
+                "kifu convert: warning: the header says {} (--wthor-year), and the games are of {}",
+                self.year,
+                years.join(", ")
+            );
+        } else if self.years.len() > 1 {
             stderr!(
                 "kifu convert: warning: the games are of {} years ({}), and a WTHOR file names one: {} is written",
                 years.len(),

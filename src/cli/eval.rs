@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
+use super::convert::{Cut, position_at};
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::train::{game_boards, with_solver};
@@ -37,6 +38,14 @@ pub struct Args {
     /// A weights file written by `kifu train` (default: the shipped weights).
     #[arg(long, value_name = "FILE")]
     pub weights: Option<PathBuf>,
+    /// Evaluate each game's position after this many plies (passes count; 0 is the start)
+    /// instead of its last one; games shorter than that are left out.
+    #[arg(long, conflicts_with_all = ["empties", "check"])]
+    pub ply: Option<usize>,
+    /// Evaluate each game's first position with this many empty squares instead of its last
+    /// one; games that end before are left out.
+    #[arg(long, conflicts_with = "check")]
+    pub empties: Option<u32>,
     /// Print the mean errors against exact scores by empty-square count instead of each position.
     #[arg(long)]
     pub check: bool,
@@ -131,7 +140,7 @@ fn view(pos: &Position) -> (u64, u64) {
 }
 
 fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
-    let mut failed = 0u64;
+    let (mut failed, mut short) = (0u64, 0u64);
     if args.format == Format::Csv {
         writeln!(out, "source,index,empties,side,eval")?;
     }
@@ -139,25 +148,35 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         &args.input,
         progress,
         |source, raw| {
-            let (pos, _, unstated) = source.end_position(raw)?;
-            if let Some(warning) = unstated.filter(|_| !args.quiet) {
-                progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
-            }
-            Ok(Row {
+            let pos = match args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties)) {
+                Some(cut) => match position_at(source, raw, cut)? {
+                    Some(pos) => pos,
+                    None => return Ok(None),
+                },
+                None => {
+                    let (pos, _, unstated) = source.end_position(raw)?;
+                    if let Some(warning) = unstated.filter(|_| !args.quiet) {
+                        progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
+                    }
+                    pos
+                }
+            };
+            Ok(Some(Row {
                 source: source.name.to_owned(),
                 index: raw.index + 1,
                 empties: pos.empties(),
                 side: pos.side_to_move().name(),
                 eval: static_eval(evaluator, &pos),
-            })
+            }))
         },
         |_, result| {
-            match result.and_then(|r: Result<Row, RecordError>| r) {
+            match result.and_then(|r: Result<Option<Row>, RecordError>| r) {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
-                Ok(row) => write_row(out, args.format, &row, || {
+                Ok(None) => short += 1,
+                Ok(Some(row)) => write_row(out, args.format, &row, || {
                     format!(
                         "{}#{}: {} empties, {} to move: {:+.2}",
                         row.source, row.index, row.empties, row.side, row.eval
@@ -168,6 +187,13 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         },
     )?;
     let damaged = progress.suspend(|| problems.warn("kifu eval"));
+    if short > 0 && !args.quiet {
+        let never = match (args.ply, args.empties) {
+            (Some(k), _) => format!("shorter than {k} plies"),
+            (_, n) => format!("never at {}", super::counted(u64::from(n.unwrap_or(0)), "empty square")),
+        };
+        stderr!("kifu eval: {} {never}, left out", super::counted(short, "game"));
+    }
     Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 

@@ -39,6 +39,10 @@ pub struct Args {
     /// the kifu starts (default 0): the discs there drawn, the later moves numbered.
     #[arg(long, short)]
     pub ply: Option<usize>,
+    /// The game's first position with this many empty squares (as `convert --empties` cuts
+    /// it), in place of --ply.
+    #[arg(long, conflicts_with = "ply")]
+    pub empties: Option<u32>,
     /// The game as one diagram with the move numbers on the squares, as in printed records.
     #[arg(long)]
     pub kifu: bool,
@@ -265,17 +269,28 @@ fn draw(
         .position;
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
     let total = plies.len();
-    if let Some(ply) = args.ply.filter(|&p| p > total) {
+    // `--empties N`: the ply of the first position with N empty squares.
+    let ply = match args.empties {
+        None => args.ply,
+        Some(n) => match (0..=total).find(|&k| at(k).empties() == n) {
+            Some(k) => Some(k),
+            None => {
+                let before = if illegal.is_some() { " before its illegal move" } else { "" };
+                return Err(fail(format!("--empties {n}: the game never has {n} empty squares{before}")));
+            }
+        },
+    };
+    if let Some(ply) = ply.filter(|&p| p > total) {
         let before = if illegal.is_some() { " before its illegal move" } else { "" };
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     let mut diagram = if args.kifu {
-        let from = args.ply.unwrap_or(0);
+        let from = ply.unwrap_or(0);
         let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
         let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
         Diagram::kifu(at(from), &moves, first, &end)
     } else {
-        let to = args.ply.unwrap_or(total);
+        let to = ply.unwrap_or(total);
         let position = at(to);
         let last = to.checked_sub(1).map(|i| (plies[i].1, plies[i].0.side_to_move()));
         let (scores, note) = match scorer.map(|s| s.score(position)) {

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use super::convert::{Cut, cut_record};
+use super::convert::{Cut, position_at};
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
 use super::select::{Chooser, SelectArgs, Selector};
@@ -467,13 +467,9 @@ fn solve(
             (pos, record.tag("scores").map(str::to_owned))
         }
         Some(cut) => {
-            let (record, rules) = source.read(raw)?;
-            let resolve = |record: &crate::notation::Record| {
-                record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))
-            };
-            let Some(cut) = cut_record(&resolve(&record)?, cut) else { return Ok(Outcome::Short) };
+            let Some(pos) = position_at(source, raw, cut)? else { return Ok(Outcome::Short) };
             // Scores a record stores are for its own position, not this one.
-            (resolve(&cut)?.end, None)
+            (pos, None)
         }
     };
     let rules = pos.rules().clone();

@@ -190,7 +190,10 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
     let mut tags = Vec::new();
     for (k, &(_, from, tag)) in keys.iter().enumerate() {
         let to = keys.get(k + 1).map_or(line.len(), |next| next.0);
-        let value = line[from..to].trim_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '、' | '/' | '-'));
+        // (A leading `-` is a value's own: a result `-18`.)
+        let value = line[from..to]
+            .trim_start_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '、' | '/'))
+            .trim_end_matches(|c: char| c.is_whitespace() || matches!(c, ',' | '、' | '/' | '-'));
         if value.is_empty() {
             continue;
         }
@@ -804,7 +807,9 @@ mod tests {
         }
         // Other forms a secretary writes.
         let grid = write(&transcript::parse("f5d6c3").unwrap());
-        for (line, tag, value) in [("Result: 1-0", "outcome", "1-0"), ("結果: 30対34", "result", "30-34")] {
+        for (line, tag, value) in
+            [("Result: 1-0", "outcome", "1-0"), ("結果: 30対34", "result", "30-34"), ("Result: -18", "result", "-18")]
+        {
             assert_eq!(parse(&format!("{grid}{line}\n")).unwrap().tag(tag), Some(value), "{line}");
         }
     }

@@ -183,8 +183,13 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.tags.retain(|(k, _)| k != "rules");
     }
     // The logbook's score is the plain difference of the discs on the final board (its own
-    // games fill the board; a game that ends early differs from the empties-to-winner margin).
-    if to == Format::Logbook && resolved.end.is_game_over() && record.tag("result").is_some() {
+    // games fill the board; a game that ends early differs from the empties-to-winner margin):
+    // a stated margin the board gives becomes that; a wrong one stays as stated.
+    let margin = record.tag("result").and_then(|r| r.trim().trim_start_matches('+').parse::<f64>().ok());
+    if to == Format::Logbook
+        && let Some(outcome) = resolved.end.outcome()
+        && margin == Some(f64::from(outcome.score(Color::Black)))
+    {
         let plain = i64::from(resolved.end.count(Color::Black)) - i64::from(resolved.end.count(Color::White));
         record.set_tag("result", format!("{plain:+}"));
     }
