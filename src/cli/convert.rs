@@ -63,8 +63,8 @@ pub struct Args {
     pub wthor_depth: Option<u8>,
     /// Give each game its theoretical score: black's margin under perfect play from its first
     /// position with this many empty squares, solved exactly (a game that ends before gets
-    /// its final margin); with `--to wthor` the header's depth too. 24 takes about a second a
-    /// game on one core.
+    /// its final margin); with `--to wthor` the header's depth too. 24 takes one to two seconds
+    /// a game on one core.
     #[arg(long, value_name = "EMPTIES", value_parser = clap::value_parser!(u32).range(0..=30))]
     pub theoretical: Option<u32>,
     /// The result written for a finished game whose record states another (a stated result
