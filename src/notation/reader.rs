@@ -1018,11 +1018,14 @@ fn japanese(bytes: &[u8]) -> Option<(String, &'static encoding_rs::Encoding)> {
             || ('\u{25A0}'..='\u{25FF}').contains(&c)
     };
     let against = |a: char, b: char| cjk(a) && b.is_ascii_alphabetic() || a.is_ascii_alphabetic() && cjk(b);
+    // A byte Windows-1252 leaves undefined (Shift_JIS's `●` is 0x81 0x9C) says the line is not
+    // Latin-1 even without two Japanese characters in a row (`  ○ ●  ` in a grid's rank).
+    let no_latin1 = bytes.iter().any(|b| matches!(b, 0x81 | 0x8D | 0x8F | 0x90 | 0x9D));
     let reads = |text: &str| {
         let chars: Vec<char> = text.chars().collect();
         chars.iter().filter(|c| !c.is_ascii()).all(|&c| cjk(c))
             && chars.windows(2).all(|w| !against(w[0], w[1]))
-            && chars.windows(2).any(|w| cjk(w[0]) && cjk(w[1]))
+            && (no_latin1 || chars.windows(2).any(|w| cjk(w[0]) && cjk(w[1])))
     };
     [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP].into_iter().find_map(|encoding| {
         let text = encoding.decode_without_bom_handling_and_without_replacement(bytes)?;
@@ -1482,6 +1485,13 @@ mod tests {
                 assert_eq!(record.moves.len(), 3, "{}", encoding.name());
             }
         }
+        // In Shift_JIS, `○ ●` alone show it: their lead byte 0x81 is no Windows-1252 character.
+        let grid = "  a b c d\n1 . . . .\n2 . ○ ● 1\n3 . ● ○ .\n4 . . . .\n";
+        let (bytes, _, _) = encoding_rs::SHIFT_JIS.encode(grid);
+        assert_eq!(format::sniff("-", &bytes), Format::Kifu);
+        let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+        let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
+        assert_eq!(got[0].as_ref().unwrap().text(), grid.trim_end());
         // Latin-1 names stay Latin-1 (some are valid Shift_JIS), and Windows-1252's letters are read.
         for (bytes, name) in [
             (&b"J\xe9r\xf4me"[..], "J\u{e9}r\u{f4}me"),
