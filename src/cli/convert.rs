@@ -94,6 +94,25 @@ pub(super) enum Cut {
     Empties(u32),
 }
 
+impl Cut {
+    /// The cut `--ply` or `--empties` asks for, if either.
+    pub(super) fn from_args(ply: Option<usize>, empties: Option<u32>) -> Option<Cut> {
+        ply.map(Cut::Ply).or(empties.map(Cut::Empties))
+    }
+
+    /// `3 games shorter than 40 plies`, `3 games never at 20 empty squares`.
+    pub(super) fn missed_by(self, games: u64) -> String {
+        let games = super::counted(games, "game");
+        match self {
+            Cut::Ply(k) => format!("{games} shorter than {k} plies"),
+            Cut::Empties(e) => format!("{games} never at {}", super::counted(u64::from(e), "empty square")),
+        }
+    }
+}
+
+/// The tags that state a game's result.
+const RESULT_TAGS: [&str; 3] = ["result", "score", "outcome"];
+
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
 /// not hold it), a game for the WTHOR writer, or an error.
 enum Converted {
@@ -130,7 +149,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     sink.header = (args.wthor_year, args.wthor_depth.or(args.theoretical.map(|e| e as u8)));
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed, mut short, mut mismatched) = (0u64, 0u64, 0u64, 0u64);
-    let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
+    let cut = Cut::from_args(args.ply, args.empties);
     let plan = Plan { to: args.to, cut, results: args.results, theoretical: args.theoretical };
     let results = plan.results;
     let (selector, mut chooser) = args.select.build();
@@ -211,10 +230,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if !args.quiet {
         let short = match (short, cut) {
             (0, _) | (_, None) => String::new(),
-            (n, Some(Cut::Ply(k))) => format!(", {} shorter than {k} plies", super::counted(n, "game")),
-            (n, Some(Cut::Empties(e))) => {
-                format!(", {} never at {}", super::counted(n, "game"), super::counted(u64::from(e), "empty square"))
-            }
+            (n, Some(cut)) => format!(", {}", cut.missed_by(n)),
         };
         let mismatched = match (mismatched, results) {
             (0, _) => String::new(),
@@ -250,7 +266,7 @@ fn convert(source: &Source, raw: &RawRecord, plan: Plan, selector: &Selector) ->
     // A cut game loses its result anyway.
     let mismatch = if plan.cut.is_none() { wrong_result(source, raw, &record, &rules) } else { None };
     if mismatch.is_some() && plan.results == Results::Board {
-        record.tags.retain(|(k, _)| !["result", "score", "outcome"].iter().any(|t| k.eq_ignore_ascii_case(t)));
+        record.tags.retain(|(k, _)| !RESULT_TAGS.iter().any(|t| k.eq_ignore_ascii_case(t)));
     }
     let converted = convert_read(source, raw, &record, rules, plan);
     let mismatch = mismatch.filter(|_| matches!(converted, Converted::Text(..) | Converted::Wthor(_)));
@@ -260,7 +276,7 @@ fn convert(source: &Source, raw: &RawRecord, plan: Plan, selector: &Selector) ->
 /// The error that `record`, a finished game, states a result its board does not give; `None`
 /// when it states none, or the right one, or the game does not replay (reported as that).
 fn wrong_result(source: &Source, raw: &RawRecord, record: &Record, rules: &Arc<Rules>) -> Option<RecordError> {
-    let stated = ["result", "score", "outcome"].iter().any(|t| record.tag(t).is_some());
+    let stated = RESULT_TAGS.iter().any(|t| record.tag(t).is_some());
     let check = stated.then(|| check::check(record, rules, source.format))?;
     (check.status == check::Status::ResultMismatch).then(|| source.problem(raw, &check)).flatten()
 }

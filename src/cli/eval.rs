@@ -148,7 +148,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         &args.input,
         progress,
         |source, raw| {
-            let pos = match args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties)) {
+            let pos = match Cut::from_args(args.ply, args.empties) {
                 Some(cut) => match position_at(source, raw, cut)? {
                     Some(pos) => pos,
                     None => return Ok(None),
@@ -187,12 +187,8 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         },
     )?;
     let damaged = progress.suspend(|| problems.warn("kifu eval"));
-    if short > 0 && !args.quiet {
-        let never = match (args.ply, args.empties) {
-            (Some(k), _) => format!("shorter than {k} plies"),
-            (_, n) => format!("never at {}", super::counted(u64::from(n.unwrap_or(0)), "empty square")),
-        };
-        stderr!("kifu eval: {} {never}, left out", super::counted(short, "game"));
+    if let Some(cut) = Cut::from_args(args.ply, args.empties).filter(|_| short > 0 && !args.quiet) {
+        stderr!("kifu eval: {}, left out", cut.missed_by(short));
     }
     Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }

@@ -301,14 +301,9 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 ", {checked} checked against their stored scores, {differ} differ, {estimated} only estimated (not checked)"
             ),
         };
-        let short = match (short, args.ply, args.empties) {
-            (0, _, _) => String::new(),
-            (n, Some(k), _) => format!(", {} shorter than {k} plies", super::counted(n, "game")),
-            (n, _, e) => format!(
-                ", {} never at {}",
-                super::counted(n, "game"),
-                super::counted(u64::from(e.unwrap_or_default()), "empty square")
-            ),
+        let short = match (short, Cut::from_args(args.ply, args.empties)) {
+            (0, _) | (_, None) => String::new(),
+            (n, Some(cut)) => format!(", {}", cut.missed_by(n)),
         };
         let unread = match unread {
             0 => String::new(),
@@ -457,7 +452,7 @@ fn solve(
     if let Some(Err(e)) = read {
         return Err(e);
     }
-    let cut = args.ply.map(Cut::Ply).or(args.empties.map(Cut::Empties));
+    let cut = Cut::from_args(args.ply, args.empties);
     let (pos, stored) = match cut {
         None => {
             let (pos, record, unstated) = source.end_position(raw)?;

@@ -682,14 +682,7 @@ fn written_result(record: &Record) -> Option<String> {
         (Some(m), _) if m > 0.0 => Some(format!("B+{m}")),
         (Some(m), _) if m < 0.0 => Some(format!("W+{}", -m)),
         (Some(_), _) | (None, "1/2-1/2") => Some("draw".to_owned()),
-        (None, other) => super::win_without_margin(other).map(|(winner, by)| {
-            let by = match by {
-                super::WinBy::Resignation => "R",
-                super::WinBy::Time => "T",
-                super::WinBy::Unsaid => "",
-            };
-            format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
-        }),
+        (None, other) => super::win_without_margin(other).map(|(winner, by)| super::winner_form(winner, by)),
     }
 }
 
@@ -706,19 +699,16 @@ fn other_result(value: &str) -> Option<(String, String)> {
     if super::win_without_margin(value).is_some() {
         return Some(("result".to_owned(), value.to_ascii_uppercase()));
     }
+    // (Margins up to 256, a 16x16 board's: PGN's reader takes two digits.)
     let margin = value.get(..2).filter(|p| ["B+", "W+"].contains(&p.to_ascii_uppercase().as_str()));
-    let number = |s: &str| s.parse::<f64>().ok().filter(|m| m.is_finite() && m.abs() <= 256.0);
-    match margin {
-        Some(prefix) => {
-            let m = number(&value[2..]).filter(|m| m.fract() == 0.0)?;
-            let m = if prefix.eq_ignore_ascii_case("W+") { -m } else { m };
-            Some(("result".to_owned(), super::wthor::signed(m as i32)))
-        }
-        None if value.starts_with(['+', '-']) || value == "0" => {
-            number(value).filter(|m| m.fract() == 0.0).map(|m| ("result".to_owned(), super::wthor::signed(m as i32)))
-        }
-        None => None,
-    }
+    let number = |s: &str| s.parse::<f64>().ok().filter(|m| m.is_finite() && m.abs() <= 256.0 && m.fract() == 0.0);
+    let m = match margin {
+        Some(prefix) if prefix.eq_ignore_ascii_case("W+") => -number(&value[2..])?,
+        Some(_) => number(&value[2..])?,
+        None if value.starts_with(['+', '-']) || value == "0" => number(value)?,
+        None => return None,
+    };
+    Some(("result".to_owned(), super::wthor::signed(m as i32)))
 }
 
 /// One pass of a grid's passes line: `white after 9`, or `black before 41` for a pass before

@@ -501,6 +501,17 @@ pub enum WinBy {
     Unsaid,
 }
 
+/// A win without a margin as SGF writes it (and a kifu grid): `B+R`, `W+T`, `B+`.
+#[must_use]
+pub fn winner_form(winner: Color, by: WinBy) -> String {
+    let by = match by {
+        WinBy::Resignation => "R",
+        WinBy::Time => "T",
+        WinBy::Unsaid => "",
+    };
+    format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
+}
+
 /// The winner of a result that names one without a margin: GGS's flagged results (`+64.000:r`
 /// black won by resignation, `-64.000:t` white on time: the sign says who), SGF's `B+R`,
 /// `W+T`, `W+Time`, `B+` and PGN's `1-0`, `0-1`; `None` for anything else (margins, draws).

@@ -252,14 +252,7 @@ fn use_result_forms(record: &mut Record, to: Format) {
     };
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
-        Format::Sgf | Format::Kifu => {
-            let reason = match by {
-                WinBy::Resignation => "R",
-                WinBy::Time => "T",
-                WinBy::Unsaid => "",
-            };
-            format!("{}+{reason}", if winner == Color::Black { 'B' } else { 'W' })
-        }
+        Format::Sgf | Format::Kifu => super::winner_form(winner, by),
         Format::Ggf if by != WinBy::Unsaid => {
             let sign = if winner == Color::Black { '+' } else { '-' };
             format!("{sign}64.000:{}", if by == WinBy::Resignation { 'r' } else { 't' })
