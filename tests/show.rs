@@ -256,6 +256,10 @@ fn bad_input_is_named_never_a_panic() {
     let (_, err, code) = run(&["show", "-"], "XXXX\n");
     assert_eq!(code, 1);
     assert!(err.contains("record 1"), "{err}");
+    // Nothing to draw is said, not a silent success.
+    let (out, err, code) = run(&["show", "-"], "\n# only a comment\n");
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert!(err.contains("no record to draw"), "{err}");
 }
 
 #[test]

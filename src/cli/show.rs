@@ -206,6 +206,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if let Some(wanted) = args.game.filter(|&n| seen < n) {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
     }
+    if seen == 0 {
+        anyhow::bail!("there is no record to draw: the input holds none");
+    }
     if shown + failed == 0 && select.any() {
         anyhow::bail!("no record is selected: {} read", super::counted(seen, "record"));
     }

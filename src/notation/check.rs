@@ -506,7 +506,17 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             counts_sum = Some(sum);
             f64::from(black - white)
         }
-        Stated::NotCompared => return,
+        // A resignation on a game the board finished is the board's result: its winner must be
+        // the board's (a loss on time or a forfeit may overrule the board, and is not judged).
+        Stated::NotCompared => {
+            if let Some((color, super::WinBy::Resignation)) = super::win_without_margin(stored)
+                && check.score.winner != Some(color)
+            {
+                let text = format!("{} (a resignation)", stored.trim());
+                wrong_winner(check, &text);
+            }
+            return;
+        }
         Stated::Winner(color) => {
             if check.score.winner != Some(color) {
                 let text = stored.trim().to_owned();
@@ -942,6 +952,22 @@ mod tests {
         assert_eq!(c.problem.unwrap().reason, "the record says W+, the board gives a win for black");
         record.set_tag("result", "B+");
         assert_eq!(check(&record, &rules, Format::Sgf).status, Status::Ok);
+        // A resignation on a game the board finished must name the board's winner; a loss on
+        // time may overrule the board.
+        for (result, status) in [
+            ("W+R", Status::ResultMismatch),
+            ("-64.000:r", Status::ResultMismatch),
+            ("B+R", Status::Ok),
+            ("W+T", Status::Ok),
+        ] {
+            record.set_tag("result", result);
+            assert_eq!(check(&record, &rules, Format::Sgf).status, status, "{result}");
+        }
+        record.set_tag("result", "W+R");
+        assert_eq!(
+            check(&record, &rules, Format::Sgf).problem.unwrap().reason,
+            "the record says W+R (a resignation), the board gives a win for black"
+        );
     }
 
     #[test]
