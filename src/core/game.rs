@@ -27,7 +27,7 @@ pub struct Game {
 
 /// The first move of a game that the rules reject.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("ply {ply}: {mv} is illegal: {reason}")]
+#[error("ply {ply}: {} is illegal: {reason}", position.rules().move_name(*mv))]
 pub struct IllegalMove {
     /// The 1-based index of the move in the record (passes count when they are written).
     pub ply: usize,
@@ -165,6 +165,18 @@ mod tests {
             .chunks(2)
             .map(|c| Move::Place(std::str::from_utf8(c).unwrap().parse::<Square>().unwrap()))
             .collect()
+    }
+
+    /// The error names the move as the rules do: under ranks numbered from the bottom, `a1`
+    /// is the bottom-left cell.
+    #[test]
+    fn an_illegal_move_is_named_under_the_rules() {
+        let rules = "othello,rows=bottom".parse::<crate::core::Rules>().unwrap().shared();
+        let mv = |name: &str| Move::Place(rules.parse_square(name).unwrap());
+        let game = Game::new(rules.clone()).with_moves(vec![mv("d6"), mv("c6"), mv("c5"), mv("a1")]);
+        let error = game.replay(Passes::Implicit).unwrap_err();
+        assert_eq!(error.ply, 4);
+        assert!(error.to_string().starts_with("ply 4: a1 is illegal"), "{error}");
     }
 
     #[test]

@@ -19,8 +19,16 @@ pub const MAX_SIZE: u8 = 16;
 /// 1 a1 b1 c1 d1
 /// 2 a2 b2 ...
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
+
+/// `Square(f5)`: the standard name (rank 1 the top row), so that moves and variations print
+/// readably.
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Square({self})")
+    }
+}
 
 impl Square {
     /// The square at `file` (0 = `a`) and `row` (0 = the top row). Both must be below 16.
@@ -73,10 +81,11 @@ impl Square {
         if self.file() < 8 && self.row() < 8 { Some((self.row() * 8 + self.file()) as u32) } else { None }
     }
 
-    /// The square of bit `bit` (0..64) of an 8x8 bitboard.
+    /// The square of bit `bit` (0..64) of an 8x8 bitboard; `bit` must be below 64.
     #[inline]
     #[must_use]
     pub const fn from_bit8(bit: u32) -> Square {
+        debug_assert!(bit < 64, "an 8x8 bitboard has bits 0..64");
         Square::new((bit & 7) as u8, (bit >> 3) as u8)
     }
 

@@ -106,7 +106,7 @@ impl Stop {
 }
 
 /// How often (in nodes) a thread reports to [`Stop`].
-pub(crate) const POLL: u64 = 1 << 14;
+pub(crate) const POLL: u64 = 1 << 12;
 
 /// One thread's search state.
 pub(crate) struct Search<'a> {

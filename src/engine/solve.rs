@@ -406,11 +406,14 @@ impl Solver {
     /// One move's value `depth` moves ahead, from the child position (`cp` to move).
     fn search_child(&mut self, stop: &Stop, mv: Move, cp: u64, co: u64, passed: bool, depth: u32) -> Estimate {
         let child_depth = if passed { depth } else { depth - 1 };
-        let exact = child_depth >= 64 - (cp | co).count_ones();
+        let child_empties = 64 - (cp | co).count_ones();
+        let exact = child_depth >= child_empties;
         let (units, nodes) =
             self.run(stop, exact, |s| -s.midgame_root(cp, co, child_depth, -SCALE * 65, SCALE * 65, passed));
         let mut pv = vec![mv];
         pv.extend(self.table_line(cp, co, child_depth));
+        // The depth searched: no more than the empty squares of the position the move is from.
+        let depth = depth.min(child_empties + u32::from(!passed));
         Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes }
     }
 

@@ -150,8 +150,11 @@ pub fn parse(format: Format, text: &str, options: ReadOptions) -> Result<Record,
     }
 }
 
-/// Writes one record as text in `format`, without a trailing newline. Formats that hold a
-/// position write the record's start board; WTHOR is binary and written by
+/// Writes one record as text in `format`, without a trailing newline, as the record is: formats
+/// that hold a position write the record's start board (`start`), transcripts every move token
+/// (passes too). A replayed record ([`super::Record::resolve`]) is made ready for a format by
+/// [`super::shape::for_format`] first: the position it reaches for a position format, passes
+/// as the format writes them, the variant's tags. WTHOR is binary and written by
 /// [`super::wthor::write_game`].
 #[must_use]
 pub fn write(format: Format, record: &Record) -> String {

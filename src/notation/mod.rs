@@ -416,15 +416,16 @@ impl Record {
         Ok(Resolved { record, start: game.start().clone(), end: replay.position })
     }
 
-    /// The error of an illegal move found replaying this record's game: at the move's token.
+    /// The error of an illegal move found replaying this record's game: at the move's token
+    /// (for a ply the record has no token of, as after moves added to the game, at no span and
+    /// with the move named as the position's rules name it).
     #[must_use]
     pub fn illegal(&self, e: crate::core::IllegalMove) -> ResolveError {
-        let token = &self.moves[e.ply - 1];
-        ResolveError {
-            span: token.span,
-            message: format!("move {}, {}, is illegal: {}", e.ply, token.mv, e.reason),
-            illegal: Some(e),
-        }
+        let (span, name) = match e.ply.checked_sub(1).and_then(|i| self.moves.get(i)) {
+            Some(token) => (token.span, token.mv.to_string()),
+            None => (Span::default(), e.position.rules().move_name(e.mv)),
+        };
+        ResolveError { span, message: format!("move {}, {name}, is illegal: {}", e.ply, e.reason), illegal: Some(e) }
     }
 }
 
