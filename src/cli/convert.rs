@@ -414,6 +414,8 @@ struct Sink {
     /// Games with no theoretical score, and games with one from no WTHOR file.
     unscored: usize,
     scored_elsewhere: usize,
+    /// Games with a komi, stored with their board's result.
+    komi_games: usize,
     games: Vec<[u8; wthor::RECORD_LEN]>,
     kept_ids: Vec<Option<[u16; 3]>>,
     new_ids: Vec<[u16; 3]>,
@@ -466,6 +468,8 @@ struct WthorGame {
     theoretical: bool,
     /// Whether it was read from a WTHOR file (whose header says the scores' depth).
     from_wthor: bool,
+    /// Whether the record has a komi (which WTHOR cannot hold).
+    komi: bool,
 }
 
 impl WthorGame {
@@ -486,6 +490,7 @@ impl WthorGame {
             year: record.tag("date").and_then(crate::stats::year).unwrap_or(0),
             theoretical: record.tag("theoretical").is_some(),
             from_wthor: false,
+            komi: crate::notation::shape::has_komi(record),
         }
     }
 }
@@ -656,6 +661,7 @@ impl Sink {
             header: (None, None),
             unscored: 0,
             scored_elsewhere: 0,
+            komi_games: 0,
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
@@ -672,6 +678,13 @@ impl Sink {
     /// and the WTHOR inputs), warning where they cannot be trusted.
     fn header_facts(&mut self, target: Option<&Path>) {
         let warn = |line: String| stderr!("kifu convert: warning: {line}");
+        if self.komi_games > 0 {
+            warn(format!(
+                "{} a komi, which WTHOR cannot hold: the board's result is stored (a finished game's winner may differ \
+                 from the one after the komi)",
+                games_have(self.komi_games)
+            ));
+        }
         if let Some(year) = self.header.0 {
             self.year = year;
         } else if self.year == 0 && !self.games.is_empty() {
@@ -746,6 +759,7 @@ impl Sink {
         }
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
+        self.komi_games += usize::from(game.komi);
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
         self.new_ids.push(new);

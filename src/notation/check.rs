@@ -129,7 +129,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     // does not report.
     let numbered = record.moves.iter().any(|t| t.number.is_some());
     if !numbered && let Some(mut check) = quick_check(record, rules, format, &stored) {
-        judge_outcome(&mut check, record.tag("outcome"));
+        judge_outcome(&mut check, record.tag("outcome"), komi_of(record));
         return check;
     }
     let game = match record.game_before_bad_square(rules.clone()) {
@@ -215,8 +215,8 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     let mut check = match replay {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
-            judge_result(&mut check, format, record.tag("komi").is_some());
-            judge_outcome(&mut check, record.tag("outcome"));
+            judge_result(&mut check, format, komi_of(record));
+            judge_outcome(&mut check, record.tag("outcome"), komi_of(record));
             // A position (a board string, an OBF line, a diagram) is a position to play on, not
             // a game that stopped: a legal one is all it has to be.
             if format.is_position() && record.moves.is_empty() && check.status == Status::Unfinished {
@@ -374,7 +374,7 @@ fn quick_check(record: &Record, rules: &Arc<Rules>, format: Format, stored: &Opt
         colors[i] = t.color;
     }
     let n = record.moves.len();
-    quick_verdict(rules, &codes[..n], &colors[..n], format, stored.clone(), record.tag("komi").is_some())
+    quick_verdict(rules, &codes[..n], &colors[..n], format, stored.clone(), komi_of(record))
 }
 
 /// The verdict from the quick replay of 8x8 codes, when the game replays cleanly.
@@ -384,7 +384,7 @@ fn quick_verdict(
     colors: &[Option<Color>],
     format: Format,
     stored: Option<String>,
-    komi: bool,
+    komi: Option<Option<f64>>,
 ) -> Option<Check> {
     let q = quick::quick_replay(&Position::start(rules.clone()), codes, colors)?;
     if q.stopped_at.is_some() {
@@ -433,7 +433,7 @@ pub fn check_plain_line(text: &str, rules: &Arc<Rules>, format: Format) -> Optio
         return None;
     }
     let stored = tail.and_then(|t| t.split_whitespace().next()).map(str::to_owned);
-    quick_verdict(rules, &codes[..n], &colors[..n], format, stored, false)
+    quick_verdict(rules, &codes[..n], &colors[..n], format, stored, None)
 }
 
 fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Option<String>) -> Check {
@@ -452,34 +452,63 @@ fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Op
     }
 }
 
+/// The komi a record states (GGS's `KM`, PGN's `Komi`), the points taken from black's margin:
+/// `None` without one, `Some(None)` for one that is no number.
+#[must_use]
+pub fn komi_of(record: &Record) -> Option<Option<f64>> {
+    record.tag("komi").map(|text| text.trim().parse::<f64>().ok().filter(|k| k.is_finite()))
+}
+
+/// The winner of a finished game whose black margin is `margin`, after `komi` points are
+/// taken from it (`None` for a draw).
+#[must_use]
+pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
+    let after = f64::from(margin) - komi;
+    if after > 0.0 {
+        Some(Color::Black)
+    } else if after < 0.0 {
+        Some(Color::White)
+    } else {
+        None
+    }
+}
+
 /// Sets `Unfinished` or `ResultMismatch` on a legal game. The stored result is black's margin;
 /// it is compared under the rules' scoring, except that the logbook counts plain discs and PGN
-/// exports may do either. Results with flags (`+64.000:r`, a resignation) and games with komi
-/// are not compared.
-fn judge_result(check: &mut Check, format: Format, komi: bool) {
+/// exports may do either. A game with komi states its margin after the komi (GGS's `RE[-22.87]`
+/// with `KM[-3.133]` for a board of -26), and its winner is the one after the komi; with a komi
+/// that is no number the result is not compared. Wins on time or by forfeit are not compared.
+fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
         check.status = Status::Unfinished;
         let mut reason = format!("the game is not over ({} empty cells)", check.empties);
-        let stored = check.stored.as_deref().and_then(|s| match stated_margin(s) {
-            Stated::Margin(v) => Some(v),
-            Stated::Counts(black, white) => Some(f64::from(black - white)),
-            _ => None,
-        });
-        if stored.is_some_and(|v| (v - f64::from(plain)).abs() > 1e-9) {
+        // Counts are answered with counts, a margin with a margin.
+        let stated = check.stored.as_deref().map_or(Stated::Unreadable, stated_margin);
+        let differs = match stated {
+            Stated::Margin(v) => (v - f64::from(plain)).abs() > 1e-9,
+            Stated::Counts(black, white) => black - white != plain,
+            _ => false,
+        };
+        if differs {
+            let board = match stated {
+                Stated::Counts(..) => format!("{}-{}", check.black, check.white),
+                _ => super::wthor::signed(plain),
+            };
             reason.push_str(&format!(
-                "; the record says {}, the board as it stands gives {}",
-                check.stored.as_deref().unwrap_or_default(),
-                super::wthor::signed(plain)
+                "; the record says {}, the board as it stands gives {board}",
+                check.stored.as_deref().unwrap_or_default().trim(),
             ));
         }
         check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: Span::default() });
         return;
     }
     let Some(stored) = check.stored.as_deref() else { return };
-    if komi {
-        return;
-    }
+    let komi = match komi {
+        None => 0.0,
+        Some(None) => return,
+        Some(Some(k)) => k,
+    };
     // Stated counts are answered with counts (their sum, the board's discs or every square).
     let mut counts_sum = None;
     let discs = (check.black + check.white) as i32;
@@ -510,17 +539,17 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
         // the board's (a loss on time or a forfeit may overrule the board, and is not judged).
         Stated::NotCompared => {
             if let Some((color, super::WinBy::Resignation)) = super::win_without_margin(stored)
-                && check.score.winner != Some(color)
+                && board_winner(check, komi) != Some(color)
             {
                 let text = format!("{} (a resignation)", stored.trim());
-                wrong_winner(check, &text);
+                wrong_winner(check, &text, komi);
             }
             return;
         }
         Stated::Winner(color) => {
-            if check.score.winner != Some(color) {
+            if board_winner(check, komi) != Some(color) {
                 let text = stored.trim().to_owned();
-                wrong_winner(check, &text);
+                wrong_winner(check, &text, komi);
             }
             return;
         }
@@ -531,7 +560,11 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
         }
     };
     let rules_margin = check.score.score(Color::Black);
-    let fits = |m: i32| (value - f64::from(m)).abs() < 1e-9;
+    // Counts are discs, which komi does not change; a margin is stated after the komi, which
+    // GGS rounds to two decimals.
+    let komi = if counts_sum.is_some() { 0.0 } else { komi };
+    let tolerance = if komi == 0.0 { 1e-9 } else { 0.005 + 1e-9 };
+    let fits = |m: i32| (value - (f64::from(m) - komi)).abs() < tolerance;
     let right = match (counts_sum, format) {
         // Counts tell their convention by their sum: the discs on the board (plain counts), or
         // every square (the empty ones to the winner).
@@ -547,6 +580,9 @@ fn judge_result(check: &mut Check, format: Format, komi: bool) {
             Some(sum) if sum == discs => format!("{}-{}", check.black, check.white),
             Some(sum) if (sum + board) % 2 == 0 => {
                 format!("{}-{} (the empty squares to the winner)", (sum + board) / 2, (sum - board) / 2)
+            }
+            _ if komi != 0.0 => {
+                format!("{}, {:+} after the komi of {komi}", super::wthor::signed(board), f64::from(board) - komi)
             }
             _ => super::wthor::signed(board),
         };
@@ -636,6 +672,10 @@ pub fn stated_result(stored: &str, cells: i32) -> Option<StatedResult> {
     }
     match stated_margin(stored) {
         Stated::Margin(v) if v.fract() == 0.0 && v.abs() <= f64::from(cells) => with_margin(v as i32),
+        // A margin after a komi (GGS's `-22.87`): a winner, its discs not a count.
+        Stated::Margin(v) if v.fract() != 0.0 && v.abs() <= f64::from(cells) + 64.0 => {
+            Some(StatedResult { winner: by_sign(if v > 0.0 { 1 } else { -1 }), margin: None })
+        }
         Stated::Counts(black, white) if black + white <= cells => {
             let plain = black - white;
             with_margin(plain + plain.signum() * (cells - black - white))
@@ -651,7 +691,7 @@ pub fn stated_result(stored: &str, cells: i32) -> Option<StatedResult> {
 /// Sets `ResultMismatch` on a finished game whose record states only the winner (PGN's `1-0`,
 /// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared, nor is a game
 /// with a stored margin or already found wanting.
-fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
+fn judge_outcome(check: &mut Check, outcome: Option<&str>, komi: Option<Option<f64>>) {
     if check.status != Status::Ok || check.stored.is_some() {
         return;
     }
@@ -665,19 +705,40 @@ fn judge_outcome(check: &mut Check, outcome: Option<&str>) {
             return;
         }
     };
-    if stated != check.score.winner {
-        wrong_winner(check, text.trim());
+    let komi = match komi {
+        None => 0.0,
+        Some(None) => return,
+        Some(Some(k)) => k,
+    };
+    if stated != board_winner(check, komi) {
+        wrong_winner(check, text.trim(), komi);
     }
 }
 
-/// Sets `ResultMismatch` for a stated winner (`stated`, as written) that the board does not give.
-fn wrong_winner(check: &mut Check, stated: &str) {
-    let board = match check.score.winner {
+/// The winner of a finished game after `komi`.
+fn board_winner(check: &Check, komi: f64) -> Option<Color> {
+    winner_after_komi(check.score.score(Color::Black), komi)
+}
+
+/// Sets `ResultMismatch` for a stated winner (`stated`, as written) that the board (after
+/// `komi`) does not give.
+fn wrong_winner(check: &mut Check, stated: &str, komi: f64) {
+    let board = match board_winner(check, komi) {
         Some(Color::Black) => "a win for black",
         Some(Color::White) => "a win for white",
         None => "a draw",
     };
-    mismatch(check, format!("the record says {stated}, the board gives {board}"));
+    let komi = if komi == 0.0 {
+        String::new()
+    } else {
+        let board = check.score.score(Color::Black);
+        format!(
+            " ({} on the board, {:+} after the komi of {komi})",
+            super::wthor::signed(board),
+            f64::from(board) - komi
+        )
+    };
+    mismatch(check, format!("the record says {stated}, the board gives {board}{komi}"));
 }
 
 /// The rules with their variant changed by `change`, if those are rules.
@@ -919,7 +980,10 @@ mod tests {
             assert_eq!(read(text), Some((winner, None)), "{text}");
         }
         assert_eq!(read("1/2-1/2"), Some((None, Some(0))));
-        for text in ["?", "*", "void", "", "40-40", "+70", "+2.5", "abc"] {
+        // A margin after komi names a winner, not a disc count.
+        assert_eq!(read("-22.87"), Some((w, None)));
+        assert_eq!(read("+0.5"), Some((b, None)));
+        for text in ["?", "*", "void", "", "40-40", "+70", "+200.5", "abc"] {
             assert_eq!(read(text), None, "{text}");
         }
     }
@@ -968,6 +1032,40 @@ mod tests {
             check(&record, &rules, Format::Sgf).problem.unwrap().reason,
             "the record says W+R (a resignation), the board gives a win for black"
         );
+    }
+
+    /// A game with komi states its margin after the komi (GGS's `RE`), and is won after it.
+    #[test]
+    fn komi_results_are_compared_after_the_komi() {
+        let rules = Rules::othello().shared();
+        // A real game's moves ending 33-31 (black +2 on the board).
+        let moves = "c4e3f4c5c6b6b5g5f2c3c2e2f3b2d3d2e6g3h3g1b3g4g6h5e1f6g7c7h4b4g2f7b1h1d6g8h8e7a7h2b7f1a4a3e8f5d8b8h6d7f8a5a6d1c1h7a8a1a2c8";
+        let verdict = |tags: &[(&str, &str)], format: Format| {
+            let mut record = transcript::parse(moves).unwrap();
+            for (k, v) in tags {
+                record.set_tag(k, *v);
+            }
+            check(&record, &rules, format)
+        };
+        assert_eq!(verdict(&[("result", "+2")], Format::Ggf).status, Status::Ok);
+        for (komi, result) in [("+3", "-1.000"), ("-3.133", "+5.13"), ("+2", "0")] {
+            let c = verdict(&[("komi", komi), ("result", result)], Format::Ggf);
+            assert_eq!(c.status, Status::Ok, "{komi} {result}: {:?}", c.problem);
+        }
+        let c = verdict(&[("komi", "+3"), ("result", "+2.000")], Format::Ggf);
+        assert_eq!(c.problem.unwrap().reason, "the record says +2.000, the board gives +2, -1 after the komi of 3");
+        // PGN's winner alone, after the komi; disc counts stay discs.
+        assert_eq!(verdict(&[("komi", "+3"), ("outcome", "0-1")], Format::Pgn).status, Status::Ok);
+        let c = verdict(&[("komi", "+3"), ("outcome", "1-0")], Format::Pgn);
+        assert_eq!(
+            c.problem.unwrap().reason,
+            "the record says 1-0, the board gives a win for white (+2 on the board, -1 after the komi of 3)"
+        );
+        assert_eq!(verdict(&[("komi", "+3"), ("score", "33-31"), ("result", "+2")], Format::Pgn).status, Status::Ok);
+        // A komi that is no number leaves the result uncompared.
+        assert_eq!(verdict(&[("komi", "lots"), ("result", "+40")], Format::Ggf).status, Status::Ok);
+        assert_eq!(winner_after_komi(2, 3.0), Some(Color::White));
+        assert_eq!(winner_after_komi(2, 2.0), None);
     }
 
     #[test]

@@ -248,16 +248,28 @@ impl Record {
     /// other tags the record has are kept. A stated winner (PGN's `1-0`, `0-1`, `1/2-1/2`)
     /// that the board contradicts, or a result text that names none, is kept as stated, with no
     /// margin beside it: converting a record never corrects what it claims (`kifu validate`
-    /// reports it).
+    /// reports it); one the board agrees with gives way to the margin.
     pub fn fill_in(&mut self, end: &Position) {
         if self.tag("result").is_none()
             && let Some(outcome) = end.outcome()
         {
             // A stated winner the board agrees with, or none; a result text that names no winner
-            // (`foo`, `B+R` on a finished game) stays the record's claim too.
-            let agrees = self.tag("outcome").is_none_or(|o| pgn::winner(o) == Some(outcome.winner));
+            // (`foo`, `B+R` on a finished game) stays the record's claim too. A game with komi
+            // is won, and its margin stated, after the komi (as GGS states it).
+            let margin = outcome.score(Color::Black);
+            let komi = check::komi_of(self).flatten().unwrap_or(0.0);
+            let winner = check::winner_after_komi(margin, komi);
+            let agrees = self.tag("outcome").is_none_or(|o| pgn::winner(o) == Some(winner));
             if agrees {
-                self.set_tag("result", wthor::signed(outcome.score(Color::Black)));
+                let result = if komi == 0.0 {
+                    wthor::signed(margin)
+                } else {
+                    let after = format!("{:+.3}", f64::from(margin) - komi);
+                    after.trim_end_matches('0').trim_end_matches('.').to_owned()
+                };
+                self.set_tag("result", result);
+                // (The winner stated alone says no more than the margin now beside it.)
+                self.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
             }
         }
         let variant = end.rules().variant();

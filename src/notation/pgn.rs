@@ -646,7 +646,9 @@ pub(crate) fn result_text(record: &Record) -> String {
         }
         Some(_) => None,
     };
-    if let (Some(m), Some(total)) = (margin.filter(|m| m.fract() == 0.0 && m.abs() <= 256.0), squares) {
+    // A margin after komi is no disc count.
+    let komi = super::shape::has_komi(record);
+    if let (Some(m), Some(total), false) = (margin.filter(|m| m.fract() == 0.0 && m.abs() <= 256.0), squares, komi) {
         let m = m as i32;
         if m.abs() <= total && (total + m) % 2 == 0 {
             return format!("{}-{}", (total + m) / 2, (total - m) / 2);

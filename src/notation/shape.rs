@@ -197,6 +197,14 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         use_pgn_forms(&mut record, &resolved.end);
     }
     use_result_forms(&mut record, to);
+    // WTHOR has no komi: a finished game with one is stored with its board's discs.
+    if to == Format::Wthor
+        && has_komi(&record)
+        && let Some(outcome) = resolved.end.outcome()
+    {
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
+        record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
+    }
     // SGF's dates are ISO's (`1999-10-22`, `1988`).
     if to == Format::Sgf
         && let Some(date) = record.tag("date").and_then(Date::parse)
@@ -204,6 +212,12 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.set_tag("date", date.iso());
     }
     record
+}
+
+/// Whether the record has a komi that changes its result (not none, not 0).
+#[must_use]
+pub fn has_komi(record: &Record) -> bool {
+    super::check::komi_of(record).is_some_and(|k| k != Some(0.0))
 }
 
 /// Disc counts stated as the result (a transcript's `61-2`; PGN's `Result "61-2"`, read as the

@@ -85,7 +85,7 @@ pub struct Facts {
     pub white: u32,
     /// Empty cells at the end.
     pub empties: u32,
-    /// The result when the game is over.
+    /// The result when the game is over (after the record's komi, if it has one).
     pub result: Option<Winner>,
     /// Black's margin under the rules' scoring when the game is over.
     pub margin: Option<i32>,
@@ -189,11 +189,17 @@ impl Facts {
             black: check.black,
             white: check.white,
             empties: check.empties,
-            result: check.over.then_some(match check.score.winner {
-                Some(Color::Black) => Winner::Black,
-                Some(Color::White) => Winner::White,
-                None => Winner::Draw,
-            }),
+            // A game with komi is won after its komi (GGS's komi games).
+            result: check.over.then_some(
+                match crate::notation::check::winner_after_komi(
+                    check.score.score(Color::Black),
+                    crate::notation::check::komi_of(record).flatten().unwrap_or(0.0),
+                ) {
+                    Some(Color::Black) => Winner::Black,
+                    Some(Color::White) => Winner::White,
+                    None => Winner::Draw,
+                },
+            ),
             margin: check.margin(),
             max_flips,
             corners,
