@@ -443,6 +443,39 @@ fn standings_rank_by_points_then_the_brightwell_quotient() {
     assert!(!text.contains("Standings"), "{text}");
 }
 
+/// What a tournament director's sheets get wrong: a name in other case (one player, said), a
+/// game handed in by both players (counted once, said), a game without its date (counted in
+/// its event's year, said), and names that may be one player (said, counted apart).
+#[test]
+fn standings_tidy_what_sheets_get_wrong() {
+    let club = |date: &str, black: &str, white: &str, moves: &str| pgn_game("Club", date, black, white, moves, "*");
+    let mut pgn = club("2024.05.01", "Ann Lee", "Bob", GAME);
+    pgn += &club("2024.05.01", "Ann Lee", "Bob", GAME);
+    pgn += &club("2024.05.02", "bob", "ann  lee", GAME);
+    pgn += &club("", "Cid", "Bob", GAME);
+    pgn += &club("2024.05.03", "Lee, Ann", "Cid", GAME);
+    pgn += &club("2024.05.03", "A. Lee", "Cid", GAME);
+    let (out, err, code) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv"], &pgn);
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<String> =
+        rows(&out).iter().map(|r| format!("{} {} {} {}", r["year"], r["player"], r["games"], r["points"])).collect();
+    // (Black wins GAME: every player has one win.)
+    assert_eq!(got, ["2024 Bob 3 1", "2024 Cid 3 1", "2024 Ann Lee 2 1", "2024 A. Lee 1 1", "2024 Lee, Ann 1 1"]);
+    for said in [
+        "Club 2024: 1 game given again (the same players and moves, up to symmetry): each game counted once",
+        "Club 2024: 1 game with no date counted in its one year",
+        "Club 2024: `ann lee` counted as `Ann Lee`",
+        "Club 2024: `bob` counted as `Bob`",
+        "`Ann Lee` and `Lee, Ann` may be one player",
+        "`Ann Lee` and `A. Lee` may be one player",
+    ] {
+        assert!(err.contains(said), "{said}: {err}");
+    }
+    // The players table counts names equal but for case as one player too.
+    let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "player", "--format", "csv", "-q"], &pgn);
+    assert!(out.contains("\nBob,4,") && out.contains("\nAnn Lee,3,"), "{out}");
+}
+
 /// One player's name however it was spaced or its accents typed; WTHOR's unknown is no one.
 #[test]
 fn names_count_as_one_however_typed() {

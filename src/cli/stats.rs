@@ -149,6 +149,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     })?;
     progress.finish();
     let damaged = problems.warn("kifu stats");
+    if let Some(standings) = &mut summary.standings {
+        standings.settle();
+        warn_standings(standings);
+    }
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
@@ -661,6 +665,39 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
     groups(&mut out, "Duplicate games (same game up to symmetry)", &s.duplicate_games()?);
     groups(&mut out, "Same final position (different games, up to symmetry)", &s.duplicate_finals()?);
     Ok(out)
+}
+
+/// Says on stderr what the standings did that a tournament director must know: games given
+/// twice counted once, undated games joined to their event's year, and names written in more
+/// than one way counted as one player.
+fn warn_standings(standings: &standings::Standings) {
+    for t in standings.tables() {
+        let event =
+            if t.event.is_empty() { "(no event)".to_owned() } else { crate::notation::printable(t.event).into_owned() };
+        let at = match t.year {
+            Some(year) => format!("{event} {year}"),
+            None => event,
+        };
+        let warn = |line: String| stderr!("kifu stats: warning: {at}: {line}");
+        if t.repeated > 0 {
+            warn(format!(
+                "{} given again (the same players and moves, up to symmetry): each game counted once",
+                super::counted(t.repeated, "game")
+            ));
+        }
+        if t.undated > 0 {
+            warn(format!("{} with no date counted in its one year", super::counted(t.undated, "game")));
+        }
+        for line in &t.lines {
+            let others: Vec<String> = line.standing.spellings.others().map(|n| format!("`{n}`")).collect();
+            if !others.is_empty() {
+                warn(format!("{} counted as `{}`", others.join(", "), line.player));
+            }
+        }
+        for (a, b) in t.perhaps_one() {
+            warn(format!("`{a}` and `{b}` may be one player, counted as two (write the name one way)"));
+        }
+    }
 }
 
 /// The standings of every tournament, all their players unless `--top` says otherwise.

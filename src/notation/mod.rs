@@ -475,20 +475,37 @@ pub fn compose_accents(text: &str) -> String {
     out
 }
 
+/// Each combining mark, the letters Latin-1 has with it, and those letters.
+const ACCENTED: [(char, &str, &str); 7] = [
+    ('\u{300}', "AEIOUaeiou", "ÀÈÌÒÙàèìòù"),
+    ('\u{301}', "AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"),
+    ('\u{302}', "AEIOUaeiou", "ÂÊÎÔÛâêîôû"),
+    ('\u{303}', "ANOano", "ÃÑÕãñõ"),
+    ('\u{308}', "AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"),
+    ('\u{30A}', "Aa", "Åå"),
+    ('\u{327}', "Cc", "Çç"),
+];
+
 /// The Latin-1 letter that `base` followed by the combining `mark` writes, if there is one.
 fn composed(base: char, mark: char) -> Option<char> {
-    // Each combining mark, the letters Latin-1 has with it, and those letters.
-    const TABLE: [(char, &str, &str); 7] = [
-        ('\u{300}', "AEIOUaeiou", "ÀÈÌÒÙàèìòù"),
-        ('\u{301}', "AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"),
-        ('\u{302}', "AEIOUaeiou", "ÂÊÎÔÛâêîôû"),
-        ('\u{303}', "ANOano", "ÃÑÕãñõ"),
-        ('\u{308}', "AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"),
-        ('\u{30A}', "Aa", "Åå"),
-        ('\u{327}', "Cc", "Çç"),
-    ];
-    let (_, bases, letters) = TABLE.iter().find(|(m, _, _)| *m == mark)?;
+    let (_, bases, letters) = ACCENTED.iter().find(|(m, _, _)| *m == mark)?;
     bases.chars().position(|b| b == base).and_then(|i| letters.chars().nth(i))
+}
+
+/// The text with Latin-1's accented letters as their plain ones (`Inês` is `Ines`) and
+/// combining marks dropped: to tell names that may be one name.
+#[must_use]
+pub fn without_accents(text: &str) -> String {
+    compose_accents(text)
+        .chars()
+        .filter(|c| !('\u{300}'..='\u{36F}').contains(c))
+        .map(|c| {
+            ACCENTED
+                .iter()
+                .find_map(|(_, bases, letters)| letters.chars().position(|l| l == c).and_then(|i| bases.chars().nth(i)))
+                .unwrap_or(c)
+        })
+        .collect()
 }
 
 /// Text from a record as it may be shown on a terminal or in XML: control characters other

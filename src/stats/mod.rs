@@ -509,8 +509,10 @@ impl Tally {
 }
 
 /// One player's record over the games they played (either colour).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct PlayerTally {
+    /// How the name was written (names equal but for case and spaces are one player).
+    pub spellings: standings::Spellings,
     /// Games.
     pub games: u64,
     /// Games won.
@@ -562,6 +564,7 @@ impl PlayerTally {
     }
 
     fn merge(&mut self, other: &PlayerTally) {
+        self.spellings.merge(&other.spellings);
         self.games += other.games;
         self.wins += other.wins;
         self.draws += other.draws;
@@ -649,7 +652,7 @@ pub struct Summary {
     pub openings: HashMap<(u64, u64), OpeningTally>,
     /// Games per name of the deepest named line each game follows.
     pub named: HashMap<&'static str, Tally>,
-    /// Games per player name.
+    /// Games per player, by [`standings::name_key`] (names equal but for case and spaces).
     pub players: HashMap<String, PlayerTally>,
     /// Games per event.
     pub tournaments: HashMap<String, Tally>,
@@ -715,7 +718,9 @@ impl Summary {
         }
         for (name, color) in [(&facts.black_player, Color::Black), (&facts.white_player, Color::White)] {
             if !name.is_empty() {
-                self.players.entry(name.clone()).or_default().add(color, facts);
+                let tally = self.players.entry(standings::name_key(name)).or_default();
+                tally.spellings.add(name, 1);
+                tally.add(color, facts);
             }
         }
         if !facts.event.is_empty() {
@@ -827,7 +832,7 @@ impl Summary {
     /// The players, most games first (ties by name).
     #[must_use]
     pub fn players_ranked(&self) -> Vec<(&str, &PlayerTally)> {
-        let mut v: Vec<(&str, &PlayerTally)> = self.players.iter().map(|(k, t)| (k.as_str(), t)).collect();
+        let mut v: Vec<(&str, &PlayerTally)> = self.players.values().map(|t| (t.spellings.shown(), t)).collect();
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
         v
     }

@@ -5,7 +5,7 @@
 //! Values that can be halves (points, discs on a board of an odd number of squares) are kept
 //! doubled, as whole numbers, so that sums are exact and merges do not depend on the order.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::{Facts, Winner};
 use crate::core::Color;
@@ -14,9 +14,44 @@ use crate::core::Color;
 /// player's discs plus six times the sum of the points their opponents scored.
 pub const BQ_FACTOR: i64 = 6;
 
-/// A tournament: its event name (empty when the games give none) and its year (`None` when
-/// they give no date).
+/// A tournament: its event name as compared ([`name_key`]; empty when the games give none)
+/// and its year (`None` when they give no date).
 pub type Tournament = (String, Option<u16>);
+
+/// A name as standings compare names: in lower case, its spaces single, so that `Anna Berg`
+/// and `anna  berg` are one player (and one event).
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+/// The ways one name was written, with how often.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Spellings(BTreeMap<String, u64>);
+
+impl Spellings {
+    pub(crate) fn add(&mut self, name: &str, times: u64) {
+        *self.0.entry(name.to_owned()).or_default() += times;
+    }
+
+    pub(crate) fn merge(&mut self, other: &Spellings) {
+        for (name, times) in &other.0 {
+            self.add(name, *times);
+        }
+    }
+
+    /// The spelling shown: the most used (ties: the first in byte order, capitals first).
+    #[must_use]
+    pub fn shown(&self) -> &str {
+        self.0.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))).map_or("", |(name, _)| name)
+    }
+
+    /// The other spellings, in byte order.
+    pub fn others(&self) -> impl Iterator<Item = &str> {
+        let shown = self.shown();
+        self.0.keys().map(String::as_str).filter(move |name| *name != shown)
+    }
+}
 
 /// One player's games in one tournament.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -40,8 +75,10 @@ pub struct Standing {
     /// Twice the discs over the games with a disc count: the board's squares plus the
     /// player's margin, per game (the empty squares go to the winner).
     pub discs2: i64,
-    /// Games with a result against each opponent.
+    /// Games with a result against each opponent (by [`name_key`]).
     opponents: HashMap<String, u64>,
+    /// How the player's name was written.
+    pub spellings: Spellings,
 }
 
 impl Standing {
@@ -63,6 +100,7 @@ impl Standing {
         for (name, games) in &other.opponents {
             *self.opponents.entry(name.clone()).or_default() += games;
         }
+        self.spellings.merge(&other.spellings);
     }
 }
 
@@ -93,9 +131,41 @@ pub struct Table<'a> {
     pub games: u64,
     /// The players, first place first (ties by name).
     pub lines: Vec<Line<'a>>,
+    /// Games given more than once (the same players and moves, up to symmetry), counted once.
+    pub repeated: u64,
+    /// Games with no year joined to the event's one dated year.
+    pub undated: u64,
 }
 
 impl Table<'_> {
+    /// Pairs of players whose names may name one person, counted apart: the same words in
+    /// another order, case, punctuation or accents (`Rossi, Luca` and `Luca Rossi`, `Inês` and
+    /// `Ines`), or a word given by its initial (`H. Tanaka` and `Hiro Tanaka`). Initials are
+    /// compared in tournaments of at most 1,000 players.
+    #[must_use]
+    pub fn perhaps_one(&self) -> Vec<(&str, &str)> {
+        let words: Vec<Vec<String>> = self.lines.iter().map(|l| name_words(l.player)).collect();
+        let mut pairs = Vec::new();
+        let mut by_words: HashMap<&[String], usize> = HashMap::new();
+        for (i, w) in words.iter().enumerate() {
+            if let Some(&j) = by_words.get(w.as_slice()) {
+                pairs.push((self.lines[j].player, self.lines[i].player));
+            } else {
+                by_words.insert(w, i);
+            }
+        }
+        if self.lines.len() <= 1000 {
+            for i in 0..words.len() {
+                for j in i + 1..words.len() {
+                    if words[i] != words[j] && initials_match(&words[i], &words[j]) {
+                        pairs.push((self.lines[i].player, self.lines[j].player));
+                    }
+                }
+            }
+        }
+        pairs
+    }
+
     /// The first `k` lines, and any after them that share the k-th one's rank (a prize list
     /// does not split a tie).
     #[must_use]
@@ -108,10 +178,82 @@ impl Table<'_> {
     }
 }
 
+/// A name's words, to compare names: lower case, without accents or punctuation, sorted.
+fn name_words(name: &str) -> Vec<String> {
+    let plain = crate::notation::without_accents(name).to_lowercase();
+    let mut words: Vec<String> =
+        plain.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
+    words.sort();
+    words
+}
+
+/// Whether two names' words (as [`name_words`] gives them, as many in each) match one for one,
+/// some of them by an initial only (`h` for `hiro`), at least one word being whole in both.
+fn initials_match(a: &[String], b: &[String]) -> bool {
+    if a.len() != b.len() || a.len() < 2 {
+        return false;
+    }
+    let mut rest: Vec<&String> = b.iter().collect();
+    let mut whole = 0;
+    // Whole words first, then initials.
+    let mut initials = Vec::new();
+    for word in a {
+        match rest.iter().position(|w| *w == word) {
+            Some(k) => {
+                rest.remove(k);
+                whole += 1;
+            }
+            None => initials.push(word),
+        }
+    }
+    for word in initials {
+        let fits = |w: &&String| {
+            let (short, long) = if w.chars().count() <= word.chars().count() { (*w, word) } else { (word, *w) };
+            short.chars().count() == 1 && long.starts_with(short.as_str())
+        };
+        match rest.iter().position(fits) {
+            Some(k) => {
+                rest.remove(k);
+            }
+            None => return false,
+        }
+    }
+    whole > 0
+}
+
+/// One tournament's games so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Event {
+    /// How the event's name was written.
+    spellings: Spellings,
+    /// The players, by [`name_key`].
+    players: HashMap<String, Standing>,
+    /// The games counted, by their players and moves: a game given twice counts once.
+    seen: HashSet<(String, String, u64)>,
+    /// Games given again.
+    repeated: u64,
+    /// Undated games joined to this year.
+    undated: u64,
+}
+
+impl Event {
+    fn merge(&mut self, other: &Event) {
+        self.spellings.merge(&other.spellings);
+        for (name, standing) in &other.players {
+            self.players.entry(name.clone()).or_default().merge(standing);
+        }
+        // (Games given in two runs, or in both an undated and a dated event, are not known
+        // to be one game: a run's games are counted as it counted them.)
+        self.seen.extend(other.seen.iter().cloned());
+        self.repeated += other.repeated;
+        self.undated += other.undated;
+    }
+}
+
 /// Standings accumulated over games; [`Standings::merge`] combines those of separate runs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Standings {
-    tournaments: HashMap<Tournament, HashMap<String, Standing>>,
+    tournaments: HashMap<Tournament, Event>,
 }
 
 impl Standings {
@@ -134,12 +276,21 @@ impl Standings {
             (None, Some(stated)) => Some((stated.winner, stated.margin, true)),
             (None, None) => None,
         };
-        let players = self.tournaments.entry((facts.event.clone(), facts.year)).or_default();
-        for (me, opponent, color) in [
-            (&facts.black_player, &facts.white_player, Color::Black),
-            (&facts.white_player, &facts.black_player, Color::White),
-        ] {
+        let (black, white) = (name_key(&facts.black_player), name_key(&facts.white_player));
+        let event = self.tournaments.entry((name_key(&facts.event), facts.year)).or_default();
+        event.spellings.add(&facts.event, 1);
+        // A game given twice (both players handed in their sheet) counts once; games with no
+        // moves (a forfeit, a bye) are never the same game.
+        if facts.length > 0 && !event.seen.insert((black.clone(), white.clone(), facts.game_hash)) {
+            event.repeated += 1;
+            return;
+        }
+        let players = &mut event.players;
+        for (me, name, opponent, color) in
+            [(&black, &facts.black_player, &white, Color::Black), (&white, &facts.white_player, &black, Color::White)]
+        {
             let s = players.entry(me.clone()).or_default();
+            s.spellings.add(name, 1);
             let Some((winner, margin, from_record)) = result else {
                 s.no_result += 1;
                 continue;
@@ -161,10 +312,23 @@ impl Standings {
 
     /// Adds another accumulation's games to this one.
     pub fn merge(&mut self, other: &Standings) {
-        for (key, players) in &other.tournaments {
-            let mine = self.tournaments.entry(key.clone()).or_default();
-            for (name, standing) in players {
-                mine.entry(name.clone()).or_default().merge(standing);
+        for (key, event) in &other.tournaments {
+            self.tournaments.entry(key.clone()).or_default().merge(event);
+        }
+    }
+
+    /// Joins each event's games with no year to its games of a year, when the event has games
+    /// of one year only (a game whose date was left off); call it once every game is added.
+    pub fn settle(&mut self) {
+        let undated: Vec<Tournament> = self.tournaments.keys().filter(|k| k.1.is_none()).cloned().collect();
+        for key in undated {
+            let mut years = self.tournaments.keys().filter(|k| k.0 == key.0 && k.1.is_some());
+            let (Some(dated), None) = (years.next().cloned(), years.next()) else { continue };
+            if let Some(event) = self.tournaments.remove(&key) {
+                let games = event.players.values().map(|s| s.games + s.no_result).sum::<u64>() / 2;
+                let target = self.tournaments.entry(dated).or_default();
+                target.merge(&event);
+                target.undated += games;
             }
         }
     }
@@ -191,10 +355,12 @@ impl Standings {
 }
 
 /// One tournament's standings, ranked.
-fn table<'a>(key: &'a Tournament, players: &'a HashMap<String, Standing>) -> Table<'a> {
+fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
+    let players = &event.players;
     let mut lines: Vec<Line<'a>> = players
-        .iter()
-        .map(|(player, standing)| {
+        .values()
+        .map(|standing| {
+            let player = standing.spellings.shown();
             let opponents_points2: i64 = standing
                 .opponents
                 .iter()
@@ -209,5 +375,12 @@ fn table<'a>(key: &'a Tournament, players: &'a HashMap<String, Standing>) -> Tab
         lines[i].rank = if i > 0 && order(&lines[i]) == order(&lines[i - 1]) { lines[i - 1].rank } else { i + 1 };
     }
     let games = lines.iter().map(|l| l.standing.games + l.standing.no_result).sum::<u64>() / 2;
-    Table { event: &key.0, year: key.1, games, lines }
+    Table {
+        event: event.spellings.shown(),
+        year: key.1,
+        games,
+        lines,
+        repeated: event.repeated,
+        undated: event.undated,
+    }
 }
