@@ -420,3 +420,43 @@ fn swapped_moves_are_named_where_the_record_gives_colours() {
     assert_eq!(row["status"], "illegal");
     assert_eq!(row["suggestion"], "moves 16 and 17 look swapped (d7 and f6): swapped, the whole game replays");
 }
+
+/// A wrong result is pointed at where the record writes it, in whatever form: SGF's and GGF's
+/// `RE[...]` (not the `SCORE[` beside it), a kifu grid's `Result:` line, a word after the moves.
+#[test]
+fn a_wrong_result_is_pointed_at_where_it_is_written() {
+    let at = |stdin: &str, from: &str| {
+        let (out, err, code) = validate(&["--from", from], stdin);
+        assert_eq!(code, 1, "{err}");
+        let place = out.split(": record").next().unwrap().to_owned();
+        (place, out)
+    };
+    let sgf = format!("(;GM[2]SZ[8]PB[A]RE[Draw]SCORE[41-23];{})\n", sgf_moves(GAME));
+    let (place, err) = at(&sgf, "sgf");
+    assert_eq!(place, format!("-:1:{}", sgf.find("Draw").unwrap() + 1), "{err}");
+    let (place, err) = at(&format!("{GAME} White wins 44-20\n"), "transcript");
+    assert_eq!(place, format!("-:1:{}", GAME.len() + 13), "{err}");
+    let (place, err) = at(&format!("{GAME} draw\n"), "transcript");
+    assert_eq!(place, format!("-:1:{}", GAME.len() + 2), "{err}");
+    // A resignation the board's loser won, after the moves.
+    let (_, err) = at(&format!("{GAME} W+R\n"), "transcript");
+    assert!(err.contains("the record says W+R (a resignation), the board gives a win for black"), "{err}");
+}
+
+/// A game's moves as SGF writes them (`fe` for f5).
+fn sgf_moves(game: &str) -> String {
+    let colors = ["B", "W"];
+    let mut out = String::new();
+    let mut position = kifu::core::Position::start(kifu::core::Rules::othello().shared());
+    for pair in game.as_bytes().chunks(2) {
+        let sq: kifu::core::Square = std::str::from_utf8(pair).unwrap().parse().unwrap();
+        if !position.legal_moves().contains(&kifu::core::Move::Place(sq)) {
+            out.push_str(&format!(";{}[tt]", colors[position.side_to_move().index()]));
+            position.play_mut(kifu::core::Move::Pass).unwrap();
+        }
+        let (file, rank) = (pair[0] as char, (b'a' + pair[1] - b'1') as char);
+        out.push_str(&format!(";{}[{file}{rank}]", colors[position.side_to_move().index()]));
+        position.play_mut(kifu::core::Move::Place(sq)).unwrap();
+    }
+    out.trim_start_matches(';').to_owned()
+}

@@ -179,6 +179,53 @@ pub struct Source<'a> {
     rules_cache: &'a Mutex<HashMap<String, Arc<Rules>>>,
 }
 
+/// Where a record's text gives its result in a field of its own: SGF's and GGF's `RE[...]`
+/// value, a kifu grid's `Result:` or `結果` line.
+fn result_field(text: &str) -> Option<Span> {
+    // (`RE[` as a property of its own, not the end of `SCORE[`.)
+    let property = text
+        .match_indices("RE[")
+        .map(|(at, _)| at)
+        .filter(|&at| !text[..at].chars().next_back().is_some_and(|c| c.is_ascii_alphabetic()));
+    if let Some(at) = property.last() {
+        let start = at + 3;
+        let end = text[start..].find(']').map_or(text.len(), |n| start + n);
+        return Some(Span { start, end });
+    }
+    let lower = text.to_ascii_lowercase();
+    for key in ["result:", "結果:", "結果："] {
+        if let Some(at) = lower.rfind(key) {
+            let start = at + key.len();
+            let line = &text[start..];
+            let value = line.split('\n').next().unwrap_or_default();
+            let skip = value.len() - value.trim_start().len();
+            return Some(Span { start: start + skip, end: start + value.trim_end().len() });
+        }
+    }
+    None
+}
+
+/// The last word of a record's text that reads as a result (`draw`, `40-24` after `White
+/// wins`, `白勝ち`).
+fn last_result_word(text: &str) -> Option<Span> {
+    let is_result = |word: &str| {
+        use crate::notation::pgn;
+        pgn::japanese_result(word).is_some()
+            || pgn::winner(word).is_some()
+            || pgn::worded_result(word).is_some()
+            || crate::notation::win_without_margin(word).is_some()
+    };
+    let mut end = text.len();
+    for word in text.split_whitespace().rev() {
+        let at = text[..end].rfind(word)?;
+        if is_result(word) {
+            return Some(Span { start: at, end: at + word.len() });
+        }
+        end = at;
+    }
+    None
+}
+
 impl Source<'_> {
     /// Parses one record.
     pub fn parse(&self, raw: &RawRecord) -> Result<Record, SyntaxError> {
@@ -251,17 +298,15 @@ impl Source<'_> {
                         m => format!("B+{m}"),
                     });
                     let text = raw.text();
-                    [Some(stored.to_owned()), sgf]
-                        .into_iter()
-                        .flatten()
-                        .filter(|form| !form.is_empty())
-                        .find_map(|form| text.rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
+                    result_field(text)
                         .or_else(|| {
-                            text.split_whitespace()
-                                .rev()
-                                .find(|word| crate::notation::pgn::japanese_result(word).is_some())
-                                .and_then(|word| text.rfind(word).map(|at| Span { start: at, end: at + word.len() }))
+                            [Some(stored.to_owned()), sgf]
+                                .into_iter()
+                                .flatten()
+                                .filter(|form| !form.is_empty())
+                                .find_map(|form| text.rfind(&form).map(|at| Span { start: at, end: at + form.len() }))
                         })
+                        .or_else(|| last_result_word(text))
                         .unwrap_or_default()
                 }
                 _ => p.span,

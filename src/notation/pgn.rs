@@ -541,6 +541,36 @@ pub(crate) fn margin(text: &str) -> Option<i32> {
     }
 }
 
+/// A result as players write one in words after the moves: `draw`, `Black wins`, `W wins`,
+/// with the counts after it (`White wins 40-24`: the winner has the larger count, whichever is
+/// first), as the tag it gives.
+pub(crate) fn worded_result(text: &str) -> Option<(&'static str, String)> {
+    let lower = text.trim().trim_end_matches(['.', '!']).to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let (winner, rest) = match words.as_slice() {
+        ["draw" | "drawn" | "tie"] | ["a", "draw"] => return Some(("outcome", "1/2-1/2".into())),
+        [who, "wins" | "won" | "win", rest @ ..] => (*who, rest),
+        _ => return None,
+    };
+    let black = match winner {
+        "black" | "b" => true,
+        "white" | "w" => false,
+        _ => return None,
+    };
+    match rest {
+        [] => Some(("outcome", if black { "1-0" } else { "0-1" }.into())),
+        [counts_text] | ["by", counts_text] => {
+            let (a, b) = counts(counts_text)?;
+            let (high, low) = (a.max(b), a.min(b));
+            if high == low {
+                return None;
+            }
+            Some(("result", if black { format!("{high}-{low}") } else { format!("{low}-{high}") }))
+        }
+        _ => None,
+    }
+}
+
 /// A result in Japanese, as Japanese software and clubs write it, as the tag it gives: `黒勝ち`
 /// (Black wins: `outcome` `1-0`), `白の4石勝ち` (White wins by 4: `result` `-4`), `黒2石負け`
 /// (Black loses by 2), `黒の負け`, `黒中押し勝ち` (Black wins by resignation: `result` `B+R`),
@@ -617,6 +647,10 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
     if let Some(tag) = japanese_result(text) {
         return vec![tag];
     }
+    // SGF's win by resignation or on time, or its winner alone (`B+R`, `W+T`, `B+`).
+    if super::win_without_margin(text).is_some() && !matches!(text, "1-0" | "0-1") {
+        return vec![("result", text.to_owned())];
+    }
     let words = text.to_ascii_lowercase();
     let outcome = match words.trim_end_matches('.') {
         _ if matches!(compact.as_str(), "1-0" | "0-1" | "1/2-1/2") => compact.as_str(),
@@ -672,7 +706,16 @@ pub(crate) fn result_text(record: &Record) -> String {
 
 /// `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts, followed by a space, a comment or the end.
 fn result_token(input: &str) -> IResult<&str, &str> {
-    let (rest, token) = alt((tag("1/2-1/2"), recognize((digit1, char('-'), digit1)), tag("*"))).parse(input)?;
+    // SGF's forms too: `B+4`, `W+12`, `B+R`, `W+T`, `W+Time`, `B+`.
+    let sgf = recognize((
+        satisfy(|c| matches!(c, 'B' | 'b' | 'W' | 'w')),
+        char('+'),
+        nom::combinator::opt(nom::character::complete::alphanumeric1),
+    ));
+    let (rest, token) = alt((tag("1/2-1/2"), recognize((digit1, char('-'), digit1)), tag("*"), sgf)).parse(input)?;
+    if token.contains('+') && margin(token).is_none() && super::win_without_margin(token).is_none() {
+        return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify)));
+    }
     match rest.chars().next() {
         None => Ok((rest, token)),
         Some(c) if c.is_whitespace() || c == '{' || c == ';' => Ok((rest, token)),

@@ -241,6 +241,9 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
     if let Some((black, white)) = super::pgn::japanese_counts(trimmed) {
         return Some(("result".into(), format!("{black}-{white}")));
     }
+    if let Some(tag) = super::pgn::worded_result(trimmed) {
+        return Some((tag.0.into(), tag.1));
+    }
     if trimmed.contains(char::is_whitespace) {
         return None;
     }
@@ -252,6 +255,8 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
     }
     match word {
         "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
+        // SGF's win by resignation or on time, or its winner alone (`W+R`, `B+T`, `B+`).
+        _ if super::win_without_margin(word).is_some() => Some(("result".into(), word.to_owned())),
         _ if super::pgn::margin(word).is_some() && !word.starts_with(['+', '-']) => {
             Some(("result".into(), word.to_owned()))
         }
@@ -634,6 +639,19 @@ mod tests {
         assert_eq!(parse("f5 d6 c3 B+2").unwrap().tag("result"), Some("B+2"));
         assert_eq!(parse("f5 d6 c3 W+4").unwrap().tag("result"), Some("W+4"));
         assert_eq!(parse("ｆ５ ｄ６ ｃ３ ３３－３１").unwrap().tag("result"), Some("33-31"));
+        // SGF's wins without a margin, and results in words.
+        for (text, tag, value) in [
+            ("f5 d6 c3 W+R", "result", "W+R"),
+            ("f5 d6 c3 B+T", "result", "B+T"),
+            ("f5 d6 c3 B+", "result", "B+"),
+            ("f5 d6 c3 draw", "outcome", "1/2-1/2"),
+            ("f5 d6 c3 Black wins", "outcome", "1-0"),
+            ("f5 d6 c3 W wins 44-20", "result", "20-44"),
+            ("f5 d6 c3 White wins by 20-44.", "result", "20-44"),
+        ] {
+            assert_eq!(parse(text).unwrap().tag(tag), Some(value), "{text}");
+        }
+        assert!(parse("f5 d6 c3 W wins 32-32").is_err());
     }
 
     #[test]
