@@ -256,6 +256,13 @@ fn bad_input_is_named_never_a_panic() {
     let (_, err, code) = run(&["show", "-"], "XXXX\n");
     assert_eq!(code, 1);
     assert!(err.contains("record 1"), "{err}");
+    // A game that stops at a loss on time shows its result under a kifu, which reads back.
+    let pgn = "[Event \"Open\"]\n[Result \"0-1\"]\n[Termination \"time forfeit\"]\n\n1. f5 d6 2. c3 d3 0-1\n";
+    let (out, err, code) = run(&["show", "--kifu", "-"], pgn);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("after move 4; black to move\nResult: W+T\n"), "{out}");
+    let (back, _, _) = run(&["convert", "--from", "kifu", "--to", "sgf", "-"], &out);
+    assert!(back.contains("RE[W+T]"), "{back}");
     // Nothing to draw is said, not a silent success.
     let (out, err, code) = run(&["show", "-"], "\n# only a comment\n");
     assert_eq!((out.as_str(), code), ("", 2));

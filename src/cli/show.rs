@@ -291,7 +291,16 @@ fn draw(
         let from = ply.unwrap_or(0);
         let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
         let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
-        Diagram::kifu(at(from), &moves, first, &end)
+        let mut diagram = Diagram::kifu(at(from), &moves, first, &end);
+        // A game that stops before its end (a resignation, a loss on time) shows the result its
+        // record states, as a kifu grid writes it (and reads it back), under the count.
+        if end.outcome().is_none()
+            && let Some(result) = crate::notation::kifu::written_result(&resolved.record)
+            && let Some(count) = diagram.notes.iter().position(|n| n.starts_with("black "))
+        {
+            diagram.notes.insert(count + 1, format!("Result: {result}"));
+        }
+        diagram
     } else {
         let to = ply.unwrap_or(total);
         let position = at(to);

@@ -671,7 +671,7 @@ pub fn write(record: &Record) -> String {
 /// has them (`41-23`), else the margin (`B+16`, `W+4`, `draw`) or the winner alone (`B+R` for a
 /// resignation, `W+T` on time, `B+` for PGN's `1-0`); `None` when it states none, or nothing
 /// the line reads back (text that is no result, a margin in fractions).
-fn written_result(record: &Record) -> Option<String> {
+pub(crate) fn written_result(record: &Record) -> Option<String> {
     if let Some((black, white)) = record.tag("score").and_then(super::pgn::counts) {
         return Some(format!("{black}-{white}"));
     }
@@ -682,7 +682,10 @@ fn written_result(record: &Record) -> Option<String> {
         (Some(m), _) if m > 0.0 => Some(format!("B+{m}")),
         (Some(m), _) if m < 0.0 => Some(format!("W+{}", -m)),
         (Some(_), _) | (None, "1/2-1/2") => Some("draw".to_owned()),
-        (None, other) => super::win_without_margin(other).map(|(winner, by)| super::winner_form(winner, by)),
+        (None, other) => super::win_without_margin(other).map(|(winner, by)| {
+            let by = if by == super::WinBy::Unsaid { super::termination_win_by(record) } else { by };
+            super::winner_form(winner, by)
+        }),
     }
 }
 

@@ -542,6 +542,17 @@ pub fn winner_form(winner: Color, by: WinBy) -> String {
     format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
 }
 
+/// How a game the record names the winner of alone was won, by its termination tag (PGN's
+/// `Termination "time forfeit"`, Othello Quest's `resign`): on time, by resignation, or unsaid.
+#[must_use]
+pub fn termination_win_by(record: &Record) -> WinBy {
+    match record.tag("termination").map(str::to_ascii_lowercase).as_deref() {
+        Some(t) if t.contains("time") => WinBy::Time,
+        Some(t) if t.contains("resign") => WinBy::Resignation,
+        _ => WinBy::Unsaid,
+    }
+}
+
 /// The winner of a result that names one without a margin: GGS's flagged results (`+64.000:r`
 /// black won by resignation, `-64.000:t` white on time: the sign says who), SGF's `B+R`,
 /// `W+T`, `W+Time`, `B+` and PGN's `1-0`, `0-1`; `None` for anything else (margins, draws).

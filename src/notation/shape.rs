@@ -253,7 +253,7 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
 fn use_result_forms(record: &mut Record, to: Format) {
     let result = record.tag("result").map(str::to_owned);
     let stated = result.as_deref().or(record.tag("outcome"));
-    let Some((winner, by)) = stated.and_then(super::win_without_margin) else {
+    let Some((winner, mut by)) = stated.and_then(super::win_without_margin) else {
         // A draw stated alone (`1/2-1/2`) is SGF's `0`, and WTHOR's 32 discs each.
         if matches!(to, Format::Sgf | Format::Wthor)
             && result.is_none()
@@ -264,6 +264,14 @@ fn use_result_forms(record: &mut Record, to: Format) {
         }
         return;
     };
+    // How the game was won, from a termination the record gives (PGN's `Termination "time
+    // forfeit"`, Othello Quest's `resign`), and back into PGN's tag.
+    if by == WinBy::Unsaid {
+        by = super::termination_win_by(record);
+    }
+    if matches!(to, Format::Pgn | Format::Playok) && record.tag("termination").is_none() && by != WinBy::Unsaid {
+        record.set_tag("termination", if by == WinBy::Time { "time forfeit" } else { "resignation" });
+    }
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
         Format::Sgf | Format::Kifu => super::winner_form(winner, by),
@@ -355,8 +363,15 @@ mod tests {
         // PGN names the winner.
         let ggf = "(;GM[Othello]PB[a]PW[b]TY[8]RE[-64.000:t]BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6];)";
         let record = format::parse(Format::Ggf, ggf, Default::default()).unwrap();
-        let shaped = for_format(record.resolve(rules).unwrap(), Format::Pgn).unwrap();
-        assert!(format::write(Format::Pgn, &shaped).contains("[Result \"0-1\"]"));
+        let shaped = for_format(record.resolve(rules.clone()).unwrap(), Format::Pgn).unwrap();
+        let pgn = format::write(Format::Pgn, &shaped);
+        assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
+        // ... and PGN's termination says how, for the formats that keep it.
+        let record = format::parse(Format::Pgn, &pgn, Default::default()).unwrap();
+        for (to, want) in [(Format::Ggf, "-64.000:t"), (Format::Sgf, "W+T"), (Format::Kifu, "W+T")] {
+            let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
+            assert_eq!(shaped.tag("result"), Some(want), "{to:?}");
+        }
     }
 
     /// Counts stated as a result become the margin under the rules: a finished game's plain
