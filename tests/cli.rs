@@ -98,6 +98,30 @@ fn a_missing_input_stops_the_run_before_any_output() {
     }
 }
 
+/// A folder given as an input is its record files, under it too, in path order; hidden files
+/// and files of no record format are left out.
+#[test]
+fn a_folder_is_read_as_its_record_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples");
+    std::fs::create_dir(dir.path().join("round2")).unwrap();
+    std::fs::copy(format!("{samples}/wthor-2004.pgn"), dir.path().join("round1.pgn")).unwrap();
+    std::fs::copy(format!("{samples}/logbook.gam"), dir.path().join("round2/games.gam")).unwrap();
+    std::fs::write(dir.path().join("notes.md"), "not a game\n").unwrap();
+    std::fs::write(dir.path().join(".hidden.pgn"), "junk\n").unwrap();
+    let folder = kifu().args(["validate", "-f", "csv", "-q"]).arg(dir.path()).output().unwrap();
+    assert_eq!(folder.status.code(), Some(0), "{}", String::from_utf8_lossy(&folder.stderr));
+    let files = kifu()
+        .args(["validate", "-f", "csv", "-q"])
+        .args([dir.path().join("round1.pgn"), dir.path().join("round2/games.gam")])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(folder.stdout).unwrap(), String::from_utf8(files.stdout).unwrap());
+    // A folder without record files is a usage error.
+    let empty = tempfile::tempdir().unwrap();
+    kifu().args(["stats"]).arg(empty.path()).assert().code(2).stderr(predicate::str::contains("holds no record files"));
+}
+
 #[test]
 fn output_file_is_written_whole() {
     let dir = tempfile::tempdir().unwrap();

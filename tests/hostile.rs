@@ -58,7 +58,7 @@ fn wthor_sample() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb")).unwrap()
 }
 
-/// A missing file or a directory anywhere among the inputs stops the run before any is read,
+/// A missing file or a folder with no record files anywhere among the inputs stops the run before any is read,
 /// and no output file is left.
 #[test]
 fn a_missing_input_stops_the_run_before_the_work() {
@@ -79,7 +79,13 @@ fn a_missing_input_stops_the_run_before_the_work() {
             out.to_str().unwrap(),
         ]);
         assert_eq!(run.code, Some(2), "{}", run.stderr);
-        assert!(run.stderr.contains(&format!("cannot read {}", bad.display())), "{}", run.stderr);
+        // (A folder is its record files: this one has none.)
+        let why = if bad == &folder {
+            format!("the folder {} holds no record files", bad.display())
+        } else {
+            format!("cannot read {}", bad.display())
+        };
+        assert!(run.stderr.contains(&why), "{}", run.stderr);
         assert!(!out.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
     }

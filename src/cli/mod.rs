@@ -160,8 +160,24 @@ pub fn worker_threads(threads: Option<usize>) -> usize {
 }
 
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<Status> {
+pub fn run(mut cli: Cli) -> anyhow::Result<Status> {
     output::handle_interrupts();
+    let input = match &mut cli.command {
+        Command::Convert(args) => Some(&mut args.input),
+        Command::Validate(args) => Some(&mut args.input),
+        Command::Export(args) => Some(&mut args.input),
+        Command::Solve(args) => Some(&mut args.input),
+        Command::Stats(args) => Some(&mut args.input),
+        Command::Annotate(args) => Some(&mut args.input),
+        Command::Eval(args) => Some(&mut args.input),
+        Command::Play(args) => Some(&mut args.input),
+        Command::Train(args) => Some(&mut args.input),
+        Command::Show(args) => Some(&mut args.input),
+        _ => None,
+    };
+    if let Some(input) = input {
+        input.expand_folders()?;
+    }
     match cli.command {
         Command::Perft(args) => perft::run(args),
         Command::Rules(args) => rules::run(args),

@@ -19,7 +19,8 @@ use crate::notation::{Record, Span, SyntaxError, wthor};
 /// Input options shared by the commands that read records.
 #[derive(clap::Args, Debug, Clone)]
 pub struct InputArgs {
-    /// Input files; `-` is stdin (the default). Gzip is read whatever the name.
+    /// Input files or folders (a folder's record files: .pgn, .ggf, .wtb, .txt, ... under it);
+    /// `-` is stdin (the default). Gzip is read whatever the name.
     pub inputs: Vec<String>,
     /// The input format (default: recognised from each file's name and first bytes): transcript,
     /// kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json.
@@ -44,13 +45,67 @@ pub struct InputArgs {
     pub names_unused: bool,
 }
 
+/// The file name endings a folder's record files have (each also with `.gz`).
+const RECORD_EXTENSIONS: [&str; 11] = ["txt", "pgn", "ggf", "sgf", "wtb", "obf", "gam", "json", "jsonl", "kifu", "oq"];
+
 impl InputArgs {
+    /// Puts each folder among the inputs in its place as its record files: every file under it
+    /// (its folders too) whose name ends in a record format's extension (`.pgn`, `.ggf`, `.wtb`,
+    /// `.txt`, ..., also with `.gz`), in path order, hidden ones left out. A folder with none
+    /// is an error.
+    pub fn expand_folders(&mut self) -> anyhow::Result<()> {
+        if !self.inputs.iter().any(|i| i != "-" && Path::new(i).is_dir()) {
+            return Ok(());
+        }
+        let mut inputs = Vec::with_capacity(self.inputs.len());
+        for input in &self.inputs {
+            let path = Path::new(input);
+            if input == "-" || !path.is_dir() {
+                inputs.push(input.clone());
+                continue;
+            }
+            let mut files = Vec::new();
+            record_files(path, &mut files).with_context(|| format!("cannot read the folder {input}"))?;
+            if files.is_empty() {
+                anyhow::bail!(
+                    "the folder {input} holds no record files (names ending in .{}, or those with .gz)",
+                    RECORD_EXTENSIONS.join(", .")
+                );
+            }
+            files.sort();
+            inputs.extend(files.into_iter().map(|f| f.to_string_lossy().into_owned()));
+        }
+        self.inputs = inputs;
+        Ok(())
+    }
+
     /// Checks the inputs before any output is written: every file is there and readable (see
     /// [`check_readable`]), and none is the `-o` file (see [`refuse_input_as_output`]).
     pub fn check(&self, output: Option<&Path>) -> anyhow::Result<()> {
         check_readable(&self.inputs)?;
         refuse_input_as_output(self.inputs.iter().filter(|i| *i != "-").map(Path::new), output)
     }
+}
+
+/// The record files under `dir` (see [`InputArgs::expand_folders`]), added to `files`.
+fn record_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
+        if name.starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        if entry.file_type()?.is_dir() || (entry.file_type()?.is_symlink() && path.is_dir()) {
+            record_files(&path, files)?;
+            continue;
+        }
+        let name = name.strip_suffix(".gz").unwrap_or(&name);
+        if name.rsplit_once('.').is_some_and(|(_, ext)| RECORD_EXTENSIONS.contains(&ext)) {
+            files.push(path);
+        }
+    }
+    Ok(())
 }
 
 /// Every input file is there and readable (stdin, `-`, aside): a missing one stops the run
