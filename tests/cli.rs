@@ -109,6 +109,9 @@ fn a_folder_is_read_as_its_record_files() {
     std::fs::copy(format!("{samples}/logbook.gam"), dir.path().join("round2/games.gam")).unwrap();
     std::fs::write(dir.path().join("notes.md"), "not a game\n").unwrap();
     std::fs::write(dir.path().join(".hidden.pgn"), "junk\n").unwrap();
+    // A link back up is not followed round.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("..", dir.path().join("round2/up")).unwrap();
     let folder = kifu().args(["validate", "-f", "csv", "-q"]).arg(dir.path()).output().unwrap();
     assert_eq!(folder.status.code(), Some(0), "{}", String::from_utf8_lossy(&folder.stderr));
     let files = kifu()

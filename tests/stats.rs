@@ -455,6 +455,8 @@ fn standings_tidy_what_sheets_get_wrong() {
     pgn += &club("", "Cid", "Bob", GAME);
     pgn += &club("2024.05.03", "Lee, Ann", "Cid", GAME);
     pgn += &club("2024.05.03", "A. Lee", "Cid", GAME);
+    // The same game again without its date, and under the event written in capitals.
+    pgn += &club("", "Cid", "Bob", GAME).replace("\"Club\"", "\"CLUB\"");
     let (out, err, code) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv"], &pgn);
     assert_eq!(code, 0, "{err}");
     let got: Vec<String> =
@@ -462,7 +464,8 @@ fn standings_tidy_what_sheets_get_wrong() {
     // (Black wins GAME: every player has one win.)
     assert_eq!(got, ["2024 Bob 3 1", "2024 Cid 3 1", "2024 Ann Lee 2 1", "2024 A. Lee 1 1", "2024 Lee, Ann 1 1"]);
     for said in [
-        "Club 2024: 1 game given again (the same players and moves, up to symmetry): each game counted once",
+        "Club 2024: 2 games given again (the same players and moves, up to symmetry): each game counted once",
+        "Club 2024: the event written `CLUB` counted as `Club`",
         "Club 2024: 1 game with no date counted in its one year",
         "Club 2024: `ann lee` counted as `Ann Lee`",
         "Club 2024: `bob` counted as `Bob`",
@@ -471,9 +474,17 @@ fn standings_tidy_what_sheets_get_wrong() {
     ] {
         assert!(err.contains(said), "{said}: {err}");
     }
+    // Undated games of an event of several years stand apart, said; a game whose two names
+    // read as one is said.
+    let mut open = pgn_game("Open", "2023.01.01", "Ann", "Bob", GAME, "*");
+    open += &pgn_game("Open", "2024.01.01", "Ann", "Bob", "f5 d6", "*");
+    open += &pgn_game("Open", "", "Cid", "cid", "f5", "*");
+    let (_, err, _) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv"], &open);
+    assert!(err.contains("Open: 1 game with no date, of an event of several years (2023, 2024)"), "{err}");
+    assert!(err.contains("Open: 1 game with one player's name on both sides"), "{err}");
     // The players table counts names equal but for case as one player too.
     let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "player", "--format", "csv", "-q"], &pgn);
-    assert!(out.contains("\nBob,4,") && out.contains("\nAnn Lee,3,"), "{out}");
+    assert!(out.contains("\nBob,5,") && out.contains("\nAnn Lee,3,"), "{out}");
 }
 
 /// One player's name however it was spaced or its accents typed; WTHOR's unknown is no one.

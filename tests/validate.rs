@@ -460,3 +460,25 @@ fn sgf_moves(game: &str) -> String {
     }
     out.trim_start_matches(';').to_owned()
 }
+
+/// PGN's movetext may say more than its Result tag (`W+R` after `0-1`, `B+20` after `1-0`):
+/// the two must name one winner, and a margin there is checked; a loss on time may overrule
+/// the board; a komi placeholder (`?`) is no komi.
+#[test]
+fn pgn_results_in_the_tag_and_the_movetext() {
+    let pgn = |tags: &str, token: &str| {
+        let moves: Vec<String> = GAME.as_bytes().chunks(2).map(|c| String::from_utf8(c.to_vec()).unwrap()).collect();
+        format!("[Event \"E\"]\n{tags}\n{} {token}\n", moves.join(" "))
+    };
+    let status = |text: String| rows(&["--from", "pgn"], &text)[0]["status"].as_str().unwrap().to_owned();
+    // GAME: black wins 41-23 (+18) on a full board, after a pass.
+    assert_eq!(status(pgn("[Result \"1-0\"]\n", "B+R")), "ok");
+    assert_eq!(status(pgn("[Result \"*\"]\n", "B+18")), "ok");
+    assert_eq!(status(pgn("[Result \"1-0\"]\n", "B+20")), "result_mismatch");
+    assert_eq!(status(pgn("[Result \"0-1\"]\n", "W+R")), "result_mismatch");
+    assert_eq!(status(pgn("[Result \"0-1\"]\n[Termination \"time forfeit\"]\n", "0-1")), "ok");
+    assert_eq!(status(pgn("[Result \"20-44\"]\n[Komi \"?\"]\n", "")), "result_mismatch");
+    let (out, _, code) = validate(&["--from", "pgn", "-q"], &pgn("[Result \"1-0\"]\n", "W+R"));
+    assert_eq!(code, 1);
+    assert!(out.contains("the result `W+R` differs from the Result tag `1-0`"), "{out}");
+}

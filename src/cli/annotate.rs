@@ -313,7 +313,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     if sink.fresh {
         sink.begin(&header(args.format, args.table()))?;
     }
-    let planned = total.map(|t| range.end.min(t).saturating_sub(range.start.max(resumed_from)));
+    // The records `--games` asks for among those this run reads (other criteria are known
+    // only once a record is read).
+    let (selector, mut chooser) = args.select.build();
+    let asked = chooser.numbers();
+    let planned = total.map(|t| asked.count_in(range.start.max(resumed_from)..range.end.min(t)));
     let bar = progress_bar(args.quiet, planned);
     let positions = AtomicU64::new(0);
     // Each worker keeps its solvers from game to game.
@@ -324,7 +328,6 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (mut games, mut invalid) = (0u64, 0u64);
     let mut lost_rules = LostRules::default();
     let first = sink.next;
-    let (selector, mut chooser) = args.select.build();
     // The games kept before this run's first record (by earlier shards, or before an
     // interruption) are the firsts of their duplicates for the rest too: judged again, in order.
     let before = first.max(range.start);
@@ -448,11 +451,16 @@ fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {
     let (bar, template) = match total {
         Some(n) => (
             ProgressBar::new(n),
-            "{bar:30} {human_pos}/{human_len} games ({per_sec}), {msg}, {elapsed} elapsed, ETA {eta}",
+            "{bar:30} {human_pos}/{human_len} games ({rate}), {msg}, {elapsed} elapsed, ETA {eta}",
         ),
-        None => (ProgressBar::new_spinner(), "{spinner} {human_pos} games ({per_sec}), {msg}, {elapsed}"),
+        None => (ProgressBar::new_spinner(), "{spinner} {human_pos} games ({rate}), {msg}, {elapsed}"),
     };
-    bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+    // Games a second with one decimal (indicatif's own rate shows four).
+    let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = write!(w, "{:.1}/s", state.per_sec());
+    };
+    let style = ProgressStyle::with_template(template).map(|s| s.with_key("rate", rate));
+    bar.set_style(style.unwrap_or_else(|_| ProgressStyle::default_bar()));
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }

@@ -116,7 +116,8 @@ const RESULT_TAGS: [&str; 3] = ["result", "score", "outcome"];
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
 /// not hold it), a game for the WTHOR writer, or an error.
 enum Converted {
-    Text(String, Option<String>),
+    /// The text, the rules spec it cannot name, and whether it lost the record's komi.
+    Text(String, Option<String>, bool),
     Wthor(Box<WthorGame>),
     Failed(RecordError),
     /// Left out by the selection (and not converted).
@@ -176,11 +177,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 progress.suspend(|| stderr!("{e}"));
                 failed += 1;
             }
-            Converted::Text(text, lost) => {
+            Converted::Text(text, lost, komi) => {
                 sink.write_text(&text, &mut out)?;
                 if let Some(spec) = lost {
                     sink.lost_rules.add(spec);
                 }
+                sink.komi_games += usize::from(komi);
                 converted += 1;
             }
             Converted::Wthor(game) => {
@@ -224,6 +226,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     // Rules given with --rules are known to the user; rules read from the records may be news.
     if args.input.rules.is_none() {
         sink.lost_rules.warn("kifu convert", args.to);
+    }
+    if sink.komi_games > 0 {
+        stderr!(
+            "kifu convert: warning: {} a komi, which {} cannot hold: the board's result is written (a finished \
+                 game's winner may differ from the one after the komi)",
+            games_have(sink.komi_games),
+            args.to
+        );
     }
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
@@ -354,7 +364,7 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
     if to != Format::Wthor {
         let text = format::write(to, &record);
         let lost = (!shape::rules_kept(&variant, to, &text)).then(|| variant.spec());
-        return Converted::Text(text, lost);
+        return Converted::Text(text, lost, shape::drops_komi(to) && shape::has_komi(&record));
     }
     match wthor::write_game(&record, [0; 3], black as u8) {
         Ok(bytes) => {
@@ -678,13 +688,6 @@ impl Sink {
     /// and the WTHOR inputs), warning where they cannot be trusted.
     fn header_facts(&mut self, target: Option<&Path>) {
         let warn = |line: String| stderr!("kifu convert: warning: {line}");
-        if self.komi_games > 0 {
-            warn(format!(
-                "{} a komi, which WTHOR cannot hold: the board's result is stored (a finished game's winner may differ \
-                 from the one after the komi)",
-                games_have(self.komi_games)
-            ));
-        }
         if let Some(year) = self.header.0 {
             self.year = year;
         } else if self.year == 0 && !self.games.is_empty() {

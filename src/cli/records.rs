@@ -65,7 +65,8 @@ impl InputArgs {
                 continue;
             }
             let mut files = Vec::new();
-            record_files(path, &mut files).with_context(|| format!("cannot read the folder {input}"))?;
+            let mut seen = std::collections::HashSet::new();
+            record_files(path, &mut files, &mut seen).with_context(|| format!("cannot read the folder {input}"))?;
             if files.is_empty() {
                 anyhow::bail!(
                     "the folder {input} holds no record files (names ending in .{}, or those with .gz)",
@@ -87,8 +88,16 @@ impl InputArgs {
     }
 }
 
-/// The record files under `dir` (see [`InputArgs::expand_folders`]), added to `files`.
-fn record_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The record files under `dir` (see [`InputArgs::expand_folders`]), added to `files`; a folder
+/// met again (through a link) is not read twice.
+fn record_files(
+    dir: &Path,
+    files: &mut Vec<PathBuf>,
+    seen: &mut std::collections::HashSet<PathBuf>,
+) -> std::io::Result<()> {
+    if !seen.insert(dir.canonicalize()?) {
+        return Ok(());
+    }
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().to_ascii_lowercase();
@@ -97,7 +106,7 @@ fn record_files(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         }
         let path = entry.path();
         if entry.file_type()?.is_dir() || (entry.file_type()?.is_symlink() && path.is_dir()) {
-            record_files(&path, files)?;
+            record_files(&path, files, seen)?;
             continue;
         }
         let name = name.strip_suffix(".gz").unwrap_or(&name);
@@ -270,15 +279,21 @@ fn last_result_word(text: &str) -> Option<Span> {
             || pgn::worded_result(word).is_some()
             || crate::notation::win_without_margin(word).is_some()
     };
+    // The words with their places, last first; a result in two words (`Black wins`) too.
+    let mut words: Vec<Span> = Vec::new();
     let mut end = text.len();
     for word in text.split_whitespace().rev() {
         let at = text[..end].rfind(word)?;
-        if is_result(word) {
-            return Some(Span { start: at, end: at + word.len() });
-        }
+        words.push(Span { start: at, end: at + word.len() });
         end = at;
     }
-    None
+    words.iter().enumerate().find_map(|(i, span)| {
+        if is_result(&text[span.start..span.end]) {
+            return Some(*span);
+        }
+        let before = words.get(i + 1)?;
+        is_result(&text[before.start..span.end]).then_some(Span { start: before.start, end: span.end })
+    })
 }
 
 impl Source<'_> {

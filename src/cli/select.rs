@@ -271,6 +271,31 @@ impl Numbers {
     fn contains_in(games: &[Bounds<u64>], index: u64) -> bool {
         games.is_empty() || games.iter().any(|b| b.contains(index + 1))
     }
+
+    /// How many of the 0-based record numbers in `range` are asked for.
+    #[must_use]
+    pub fn count_in(&self, range: std::ops::Range<u64>) -> u64 {
+        if self.0.is_empty() {
+            return range.end.saturating_sub(range.start);
+        }
+        // The asked numbers as 0-based half-open intervals, merged, each cut to `range`.
+        let mut spans: Vec<(u64, u64)> = self
+            .0
+            .iter()
+            .map(|b| (b.min.unwrap_or(1).saturating_sub(1), b.max.unwrap_or(u64::MAX)))
+            .filter(|(from, to)| from < to)
+            .collect();
+        spans.sort_unstable();
+        let (mut counted, mut reached) = (0, range.start);
+        for (from, to) in spans {
+            let (from, to) = (from.max(reached), to.min(range.end));
+            if from < to {
+                counted += to - from;
+                reached = to;
+            }
+        }
+        counted
+    }
 }
 
 /// Keeps records in input order: those `--games` names, the games the workers kept, the first
@@ -326,6 +351,21 @@ impl Chooser {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_counted_in_a_range() {
+        let bounds =
+            |list: &[(Option<u64>, Option<u64>)]| Numbers(list.iter().map(|&(min, max)| Bounds { min, max }).collect());
+        assert_eq!(bounds(&[]).count_in(10..25), 15);
+        // Records 1-30 and 20-40 (overlapping), 0-based 0..40; and 100 on.
+        let asked = bounds(&[(Some(20), Some(40)), (Some(1), Some(30)), (Some(100), None)]);
+        assert_eq!(asked.count_in(0..320), 40 + 221);
+        assert_eq!(asked.count_in(35..120), 5 + 21);
+        assert_eq!(asked.count_in(40..99), 0);
+        for i in 0..130 {
+            assert_eq!(asked.count_in(i..i + 1), u64::from(asked.contains(i)), "{i}");
+        }
+    }
 
     #[test]
     fn numbers_duplicates_and_refusals_are_kept_in_order() {

@@ -688,6 +688,24 @@ fn warn_standings(standings: &standings::Standings) {
         if t.undated > 0 {
             warn(format!("{} with no date counted in its one year", super::counted(t.undated, "game")));
         }
+        if !t.other_years.is_empty() {
+            let years: Vec<String> = t.other_years.iter().map(u16::to_string).collect();
+            warn(format!(
+                "{} with no date, of an event of several years ({}): counted as a tournament of their own",
+                super::counted(t.games, "game"),
+                years.join(", ")
+            ));
+        }
+        let others: Vec<String> = t.spellings.others().map(|n| format!("`{n}`")).collect();
+        if !others.is_empty() {
+            warn(format!("the event written {} counted as `{}`", others.join(", "), t.event));
+        }
+        if t.self_play > 0 {
+            warn(format!(
+                "{} with one player's name on both sides (written two ways that read as one): check the names",
+                super::counted(t.self_play, "game")
+            ));
+        }
         for line in &t.lines {
             let others: Vec<String> = line.standing.spellings.others().map(|n| format!("`{n}`")).collect();
             if !others.is_empty() {

@@ -129,7 +129,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     // does not report.
     let numbered = record.moves.iter().any(|t| t.number.is_some());
     if !numbered && let Some(mut check) = quick_check(record, rules, format, &stored) {
-        judge_outcome(&mut check, record.tag("outcome"), komi_of(record));
+        judge_outcome(&mut check, record, komi_of(record));
         return check;
     }
     let game = match record.game_before_bad_square(rules.clone()) {
@@ -216,7 +216,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
             judge_result(&mut check, format, komi_of(record));
-            judge_outcome(&mut check, record.tag("outcome"), komi_of(record));
+            judge_outcome(&mut check, record, komi_of(record));
             // A position (a board string, an OBF line, a diagram) is a position to play on, not
             // a game that stopped: a legal one is all it has to be.
             if format.is_position() && record.moves.is_empty() && check.status == Status::Unfinished {
@@ -453,10 +453,15 @@ fn verdict(status: Status, plies: usize, pos: &Position, passes: u32, stored: Op
 }
 
 /// The komi a record states (GGS's `KM`, PGN's `Komi`), the points taken from black's margin:
-/// `None` without one, `Some(None)` for one that is no number.
+/// `None` without one (or with a placeholder: empty, `?`, `-`, `*`, `none`), `Some(None)` for
+/// one that is no number.
 #[must_use]
 pub fn komi_of(record: &Record) -> Option<Option<f64>> {
-    record.tag("komi").map(|text| text.trim().parse::<f64>().ok().filter(|k| k.is_finite()))
+    let text = record.tag("komi")?.trim();
+    if matches!(text.to_ascii_lowercase().as_str(), "" | "?" | "-" | "*" | "none" | "n/a") {
+        return None;
+    }
+    Some(text.parse::<f64>().ok().filter(|k| k.is_finite()))
 }
 
 /// The winner of a finished game whose black margin is `margin`, after `komi` points are
@@ -504,8 +509,10 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
         return;
     }
     let Some(stored) = check.stored.as_deref() else { return };
+    // A komi that is no number leaves a margin or a winner unjudged; disc counts still add up.
     let komi = match komi {
         None => 0.0,
+        Some(None) if matches!(stated_margin(stored), Stated::Counts(..)) => 0.0,
         Some(None) => return,
         Some(Some(k)) => k,
     };
@@ -691,10 +698,12 @@ pub fn stated_result(stored: &str, cells: i32) -> Option<StatedResult> {
 /// Sets `ResultMismatch` on a finished game whose record states only the winner (PGN's `1-0`,
 /// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared, nor is a game
 /// with a stored margin or already found wanting.
-fn judge_outcome(check: &mut Check, outcome: Option<&str>, komi: Option<Option<f64>>) {
-    if check.status != Status::Ok || check.stored.is_some() {
+fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) {
+    // A loss on time (PGN's `Termination "time forfeit"`) may overrule the board.
+    if check.status != Status::Ok || check.stored.is_some() || super::termination_win_by(record) == super::WinBy::Time {
         return;
     }
+    let outcome = record.tag("outcome");
     let Some(text) = outcome else { return };
     let stated = match super::pgn::winner(text).or_else(|| super::win_without_margin(text).map(|(w, _)| Some(w))) {
         Some(stated) => stated,

@@ -350,7 +350,16 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     .into_iter()
                     .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
                     .collect();
-                add_result(&mut players, stated_result(&words)?.or_else(|| other_result(&value)))?;
+                // In words too (`Black wins`); other text is kept as the result, for `validate`
+                // to say it is none, rather than dropped.
+                let read = stated_result(&words)?
+                    .or_else(|| other_result(&value))
+                    .or_else(|| super::pgn::worded_result(&value).map(|(tag, v)| (tag.to_owned(), v)))
+                    .or_else(|| {
+                        let text = value.trim();
+                        (!matches!(text, "" | "*")).then(|| ("result".to_owned(), text.to_owned()))
+                    });
+                add_result(&mut players, read)?;
             }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };

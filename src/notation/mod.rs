@@ -261,12 +261,7 @@ impl Record {
             let winner = check::winner_after_komi(margin, komi);
             let agrees = self.tag("outcome").is_none_or(|o| pgn::winner(o) == Some(winner));
             if agrees {
-                let result = if komi == 0.0 {
-                    wthor::signed(margin)
-                } else {
-                    let after = format!("{:+.3}", f64::from(margin) - komi);
-                    after.trim_end_matches('0').trim_end_matches('.').to_owned()
-                };
+                let result = margin_after_komi(margin, komi);
                 self.set_tag("result", result);
                 // (The winner stated alone says no more than the margin now beside it.)
                 self.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
@@ -540,6 +535,17 @@ pub fn winner_form(winner: Color, by: WinBy) -> String {
         WinBy::Unsaid => "",
     };
     format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
+}
+
+/// Black's margin after `komi` points are taken from it, as a result is written: `+2` without
+/// a komi, `-1` or `-22.867` with one (to three decimals, trailing zeros dropped).
+#[must_use]
+pub fn margin_after_komi(margin: i32, komi: f64) -> String {
+    if komi == 0.0 {
+        return wthor::signed(margin);
+    }
+    let after = format!("{:+.3}", f64::from(margin) - komi);
+    after.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// How a game the record names the winner of alone was won, by its termination tag (PGN's

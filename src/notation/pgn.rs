@@ -159,7 +159,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         }
         if let Ok((after, token)) = result_token(rest) {
             let span = Span { start: offset, end: text.len() - after.len() };
-            match &header_result {
+            // A tag that says nothing (`*`, `?`) is no result to agree with.
+            let header = header_result.as_deref().filter(|h| !matches!(h.trim(), "*" | "?" | ""));
+            match header {
                 // `*` (result unknown) in the movetext leaves the tag's result standing.
                 Some(header) if header != token && token != "*" => {
                     // The same result written two ways (`35-29` and `1-0`): the counts are
@@ -170,7 +172,10 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                             message: format!("the result `{token}` differs from the Result tag `{header}`"),
                         });
                     }
-                    if counts(token).is_some() {
+                    // The counts, a margin or how the game was won, when the movetext says more
+                    // than the tag (`33-31`, `B+20` or `W+R` after `1-0`).
+                    if counts(token).is_some() || margin(token).is_some() || super::win_without_margin(token).is_some()
+                    {
                         for (name, value) in result_tags(token) {
                             record.set_tag(name, value);
                         }
@@ -485,10 +490,13 @@ pub(crate) fn winner(result: &str) -> Option<Option<Color>> {
         "1-0" => Some(Some(Color::Black)),
         "0-1" => Some(Some(Color::White)),
         "1/2-1/2" => Some(None),
-        text => stated_margin(text).map(by_sign).or_else(|| match japanese_result(text)? {
-            ("outcome", outcome) => winner(&outcome),
-            (_, result) => super::win_without_margin(&result).map(|(color, _)| Some(color)),
-        }),
+        text => stated_margin(text)
+            .map(by_sign)
+            .or_else(|| super::win_without_margin(text).map(|(color, _)| Some(color)))
+            .or_else(|| match japanese_result(text)? {
+                ("outcome", outcome) => winner(&outcome),
+                (_, result) => super::win_without_margin(&result).map(|(color, _)| Some(color)),
+            }),
     }
 }
 

@@ -182,6 +182,14 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
     } else if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
+    // A format with no komi stores a finished komi game with its board's result.
+    if drops_komi(to)
+        && has_komi(&record)
+        && let Some(outcome) = resolved.end.outcome()
+    {
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
+        record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
+    }
     // The logbook's score is the plain difference of the discs on the final board (its own
     // games fill the board; a game that ends early differs from the empties-to-winner margin):
     // a stated margin the board gives becomes that; a wrong one stays as stated.
@@ -197,14 +205,6 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         use_pgn_forms(&mut record, &resolved.end);
     }
     use_result_forms(&mut record, to);
-    // WTHOR has no komi: a finished game with one is stored with its board's discs.
-    if to == Format::Wthor
-        && has_komi(&record)
-        && let Some(outcome) = resolved.end.outcome()
-    {
-        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("outcome"));
-        record.set_tag("result", super::wthor::signed(outcome.score(Color::Black)));
-    }
     // SGF's dates are ISO's (`1999-10-22`, `1988`).
     if to == Format::Sgf
         && let Some(date) = record.tag("date").and_then(Date::parse)
@@ -212,6 +212,13 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         record.set_tag("date", date.iso());
     }
     record
+}
+
+/// Whether `to` writes a result but has no place for a komi (WTHOR, the logbook, kifu grids,
+/// Othello Quest): a finished komi game is written there with its board's result.
+#[must_use]
+pub fn drops_komi(to: Format) -> bool {
+    matches!(to, Format::Wthor | Format::Logbook | Format::Kifu | Format::Oq)
 }
 
 /// Whether the record has a komi that changes its result (not none, not 0).
@@ -242,7 +249,9 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
     if record.tag("score").is_none() {
         record.set_tag("score", format!("{black}-{white}"));
     }
-    record.set_tag("result", super::wthor::signed(margin));
+    // A komi game's result is stated after the komi (its counts stay the discs).
+    let komi = super::check::komi_of(record).flatten().unwrap_or(0.0);
+    record.set_tag("result", super::margin_after_komi(margin, komi));
 }
 
 /// A result won without a margin (by resignation, on time) in the form of `to`: SGF's (and a

@@ -135,6 +135,13 @@ pub struct Table<'a> {
     pub repeated: u64,
     /// Games with no year joined to the event's one dated year.
     pub undated: u64,
+    /// For an event's undated games: the years of its dated games when there are several (the
+    /// undated ones are then a tournament of their own).
+    pub other_years: Vec<u16>,
+    /// Games with one player's name on both sides (written two ways that are one name).
+    pub self_play: u64,
+    /// How the event's name was written (the others than [`Table::event`] were merged into it).
+    pub spellings: &'a Spellings,
 }
 
 impl Table<'_> {
@@ -180,7 +187,12 @@ impl Table<'_> {
 
 /// A name's words, to compare names: lower case, without accents or punctuation, sorted.
 fn name_words(name: &str) -> Vec<String> {
-    let plain = crate::notation::without_accents(name).to_lowercase();
+    // (An apostrophe joins: `O'Brien` is `OBrien`.)
+    let plain: String = crate::notation::without_accents(name)
+        .to_lowercase()
+        .chars()
+        .filter(|c| !matches!(c, '\'' | '’' | '`'))
+        .collect();
     let mut words: Vec<String> =
         plain.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_owned).collect();
     words.sort();
@@ -228,12 +240,14 @@ struct Event {
     spellings: Spellings,
     /// The players, by [`name_key`].
     players: HashMap<String, Standing>,
-    /// The games counted, by their players and moves: a game given twice counts once.
-    seen: HashSet<(String, String, u64)>,
     /// Games given again.
     repeated: u64,
     /// Undated games joined to this year.
     undated: u64,
+    /// See [`Table::other_years`].
+    other_years: Vec<u16>,
+    /// Games with one player on both sides.
+    self_play: u64,
 }
 
 impl Event {
@@ -242,11 +256,9 @@ impl Event {
         for (name, standing) in &other.players {
             self.players.entry(name.clone()).or_default().merge(standing);
         }
-        // (Games given in two runs, or in both an undated and a dated event, are not known
-        // to be one game: a run's games are counted as it counted them.)
-        self.seen.extend(other.seen.iter().cloned());
         self.repeated += other.repeated;
         self.undated += other.undated;
+        self.self_play += other.self_play;
     }
 }
 
@@ -254,6 +266,9 @@ impl Event {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Standings {
     tournaments: HashMap<Tournament, Event>,
+    /// The games counted, by event (whatever the year), players and moves: a game given twice
+    /// counts once.
+    seen: HashSet<(String, String, String, u64)>,
 }
 
 impl Standings {
@@ -277,14 +292,18 @@ impl Standings {
             (None, None) => None,
         };
         let (black, white) = (name_key(&facts.black_player), name_key(&facts.white_player));
-        let event = self.tournaments.entry((name_key(&facts.event), facts.year)).or_default();
+        let event_key = name_key(&facts.event);
+        // A game given twice (both players handed in their sheet, one of them without its
+        // date) counts once; games with no moves (a forfeit, a bye) are never the same game.
+        let repeated =
+            facts.length > 0 && !self.seen.insert((event_key.clone(), black.clone(), white.clone(), facts.game_hash));
+        let event = self.tournaments.entry((event_key, facts.year)).or_default();
         event.spellings.add(&facts.event, 1);
-        // A game given twice (both players handed in their sheet) counts once; games with no
-        // moves (a forfeit, a bye) are never the same game.
-        if facts.length > 0 && !event.seen.insert((black.clone(), white.clone(), facts.game_hash)) {
+        if repeated {
             event.repeated += 1;
             return;
         }
+        event.self_play += u64::from(black == white);
         let players = &mut event.players;
         for (me, name, opponent, color) in
             [(&black, &facts.black_player, &white, Color::Black), (&white, &facts.white_player, &black, Color::White)]
@@ -315,15 +334,31 @@ impl Standings {
         for (key, event) in &other.tournaments {
             self.tournaments.entry(key.clone()).or_default().merge(event);
         }
+        // (A game in two runs' inputs is not known to be one: each run counted its own.)
+        self.seen.extend(other.seen.iter().cloned());
     }
 
     /// Joins each event's games with no year to its games of a year, when the event has games
     /// of one year only (a game whose date was left off); call it once every game is added.
     pub fn settle(&mut self) {
-        let undated: Vec<Tournament> = self.tournaments.keys().filter(|k| k.1.is_none()).cloned().collect();
+        // (Games with neither an event nor a date are no one event's.)
+        let undated: Vec<Tournament> =
+            self.tournaments.keys().filter(|k| k.1.is_none() && !k.0.is_empty()).cloned().collect();
         for key in undated {
-            let mut years = self.tournaments.keys().filter(|k| k.0 == key.0 && k.1.is_some());
-            let (Some(dated), None) = (years.next().cloned(), years.next()) else { continue };
+            let mut years: Vec<&Tournament> =
+                self.tournaments.keys().filter(|k| k.0 == key.0 && k.1.is_some()).collect();
+            years.sort();
+            let dated = match years[..] {
+                [one] => one.clone(),
+                [] => continue,
+                _ => {
+                    let years = years.iter().filter_map(|k| k.1).collect();
+                    if let Some(event) = self.tournaments.get_mut(&key) {
+                        event.other_years = years;
+                    }
+                    continue;
+                }
+            };
             if let Some(event) = self.tournaments.remove(&key) {
                 let games = event.players.values().map(|s| s.games + s.no_result).sum::<u64>() / 2;
                 let target = self.tournaments.entry(dated).or_default();
@@ -382,5 +417,8 @@ fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
         lines,
         repeated: event.repeated,
         undated: event.undated,
+        other_years: event.other_years.clone(),
+        self_play: event.self_play,
+        spellings: &event.spellings,
     }
 }
