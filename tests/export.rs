@@ -132,6 +132,11 @@ fn ggf_games_export_with_their_players_and_rules() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 4, "{out}");
     assert!(lines.contains(&"james,\"othello,size=4\",ok,13"), "{out}");
+    // GGS's metadata for a database: ISO dates (from seconds since 1970), ratings, the time
+    // control, the komi, and the komi game's winner after it.
+    let columns = "date,place,black_rating,time_control,komi,winner,stated_winner";
+    let (out, _, _) = export(&[ggf.to_str().unwrap(), "--table", "games", "--columns", columns], "");
+    assert!(out.contains("\n1999-10-22,GGS/os,1084.65,15:00//02:00,-3.133,white,white\n"), "{out}");
     let (out, err, code) = kifu_stats(&[ggf.to_str().unwrap(), "--format", "csv"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.lines().any(|l| l == "games,3"), "{out}");

@@ -189,6 +189,12 @@ fn names(table: Table) -> &'static [&'static str] {
             "status",
             "opening",
             "canonical_hash",
+            "place",
+            "round",
+            "black_rating",
+            "white_rating",
+            "time_control",
+            "komi",
         ],
         Table::Moves => &[
             "source",

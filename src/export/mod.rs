@@ -62,6 +62,18 @@ pub struct GameRow {
     /// A hash of the moves up to the symmetries of the start position (equal for games that are
     /// the same game turned or mirrored), 16 hex digits.
     pub canonical_hash: String,
+    /// Where the game was played (PGN's `Site`, GGF's `PC`).
+    pub place: String,
+    /// The round.
+    pub round: String,
+    /// Black's rating, when the record gives one as a number.
+    pub black_rating: Option<f64>,
+    /// White's rating, when the record gives one as a number.
+    pub white_rating: Option<f64>,
+    /// The time control as written (GGF's `TI`, PGN's `TimeControl`).
+    pub time_control: String,
+    /// The komi, when the record gives one as a number.
+    pub komi: Option<f64>,
 }
 
 /// One move.
@@ -145,7 +157,8 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         source: source.to_owned(),
         game: index,
         event: record.name_or_number("event").unwrap_or_default(),
-        date: tag("date"),
+        // ISO dates, whatever the record wrote (`2003.12.21`, GGS's seconds since 1970).
+        date: crate::notation::date::Date::iso_or_as_written(&tag("date")),
         black_player: record.name_or_number("black").unwrap_or_default(),
         white_player: record.name_or_number("white").unwrap_or_default(),
         rules: rules.variant().spec(),
@@ -176,7 +189,18 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         status: check.status.name(),
         opening: opening_name(game, &trail),
         canonical_hash: format!("{:016x}", trail.last()),
+        place: tag("place"),
+        round: tag("round"),
+        black_rating: number(&tag("black_rating")),
+        white_rating: number(&tag("white_rating")),
+        time_control: tag("time"),
+        komi: crate::notation::check::komi_of(record).flatten(),
     }
+}
+
+/// A tag's value as a number (a rating, `2100.7`), when it is one.
+fn number(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 /// The row of a record that could not be read: its place and `parse_error`, nothing else.
@@ -207,6 +231,12 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
         status: "parse_error",
         opening: String::new(),
         canonical_hash: String::new(),
+        place: String::new(),
+        round: String::new(),
+        black_rating: None,
+        white_rating: None,
+        time_control: String::new(),
+        komi: None,
     }
 }
 
