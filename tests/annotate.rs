@@ -664,3 +664,30 @@ fn players_are_counted_by_game() {
     );
     assert_eq!((row("?")["games"].as_str(), row("?")["moves"].as_str()), ("1", "3"));
 }
+
+/// A run on an output another run is writing (its journal locked) is refused before it touches
+/// either file.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_second_run_on_the_same_output_is_refused() {
+    use std::os::fd::AsRawFd;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a.csv");
+    let journal_path = dir.path().join("a.csv.partial.log");
+    std::fs::write(&journal_path, "the other run's journal\n").unwrap();
+    let journal = std::fs::File::open(&journal_path).unwrap();
+    // SAFETY: flock only reads the descriptor, which `journal` keeps open.
+    assert_eq!(unsafe { libc::flock(journal.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    let sample = sample("wthor-2004.pgn");
+    for resume in [false, true] {
+        let mut args = vec![sample.to_str().unwrap(), "--depth", "2", "-q", "-o", out.to_str().unwrap()];
+        if resume {
+            args.push("--resume");
+        }
+        let result = run(&args);
+        assert_eq!(result.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&result.stderr).contains("another kifu is writing"));
+        assert_eq!(std::fs::read_to_string(&journal_path).unwrap(), "the other run's journal\n");
+        assert!(!out.exists());
+    }
+}

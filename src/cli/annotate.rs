@@ -1186,6 +1186,24 @@ impl Sink {
                 Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal_path.display())),
             }
         }
+        // The journal is locked before anything is cut: a second run on the same output (a
+        // job started again while the first still runs) is refused, not let to spoil it.
+        let mut journal = std::fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(false)
+            .open(&journal_path)
+            .with_context(|| format!("cannot create {}", journal_path.display()))?;
+        if !lock(&journal) {
+            anyhow::bail!(
+                "another kifu is writing {} (its journal {} is locked): wait for it, or stop it first",
+                target.display(),
+                journal_path.display()
+            );
+        }
+        if entries.is_empty() {
+            journal.set_len(0)?;
+        }
         let mut file = std::fs::OpenOptions::new()
             .create(true)
             .write(true)
@@ -1193,12 +1211,6 @@ impl Sink {
             .truncate(entries.is_empty())
             .open(&partial)
             .with_context(|| format!("cannot create {}", partial.display()))?;
-        let mut journal = std::fs::OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(entries.is_empty())
-            .open(&journal_path)
-            .with_context(|| format!("cannot create {}", journal_path.display()))?;
         let settings_line = serde_json::to_string(&RunSettings { settings: settings.to_owned() })? + "\n";
         if entries.is_empty() {
             journal.write_all(settings_line.as_bytes())?;
@@ -1277,7 +1289,10 @@ impl Sink {
         self.out.flush()?;
         drop(self.out);
         if let Some(files) = self.file {
-            File::open(&files.partial)?.sync_all()?;
+            // (Gone when another run writing the same output finished first.)
+            File::open(&files.partial).and_then(|f| f.sync_all()).with_context(|| {
+                format!("cannot finish {} (did another run write this output?)", files.partial.display())
+            })?;
             super::output::finishing(|| {
                 std::fs::rename(&files.partial, &files.target)
                     .with_context(|| format!("cannot move output to {}", files.target.display()))?;
@@ -1288,4 +1303,19 @@ impl Sink {
         }
         Ok(())
     }
+}
+
+/// Takes an exclusive lock on `file` for as long as it is open, without waiting: `false` when
+/// another process holds one. (Linux only; elsewhere no lock is taken.)
+#[cfg(target_os = "linux")]
+fn lock(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock only reads the descriptor, which `file` keeps open for the call.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// See the Linux one: no lock is taken here.
+#[cfg(not(target_os = "linux"))]
+fn lock(_file: &File) -> bool {
+    true
 }
