@@ -127,7 +127,13 @@ fn property(record: &mut Record, text: &str, name: &str, name_span: Span, conten
         "GM" => {
             let game = unescape(raw);
             if !game.trim().eq_ignore_ascii_case("othello") {
-                return Err(error(content, format!("`GM[{game}]` is not an Othello game")));
+                // SGF names Othello `GM[2]`: an SGF game among GGF ones.
+                let sgf = if game.trim() == "2" {
+                    ": SGF's Othello, so an SGF game in a GGF file (give SGF games a file of their own)"
+                } else {
+                    ""
+                };
+                return Err(error(content, format!("`GM[{game}]` is not an Othello game{sgf}")));
             }
         }
         "B" | "W" => {
