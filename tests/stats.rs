@@ -482,6 +482,9 @@ fn standings_tidy_what_sheets_get_wrong() {
     let (_, err, _) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv"], &open);
     assert!(err.contains("Open: 1 game with no date, of an event of several years (2023, 2024)"), "{err}");
     assert!(err.contains("Open: 1 game with one player's name on both sides"), "{err}");
+    // The tournaments table counts events equal but for case as one event too.
+    let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "tournament", "--format", "csv", "-q"], &pgn);
+    assert_eq!(out.lines().filter(|l| l.to_ascii_lowercase().starts_with("club,")).count(), 1, "{out}");
     // The players table counts names equal but for case as one player too.
     let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "player", "--format", "csv", "-q"], &pgn);
     assert!(out.contains("\nBob,5,") && out.contains("\nAnn Lee,3,"), "{out}");

@@ -205,8 +205,8 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         use_pgn_forms(&mut record, &resolved.end);
     }
     use_result_forms(&mut record, to);
-    // SGF's dates are ISO's (`1999-10-22`, `1988`).
-    if to == Format::Sgf
+    // SGF's dates are ISO's (`1999-10-22`, `1988`), and a kifu grid's (not GGS's seconds).
+    if matches!(to, Format::Sgf | Format::Kifu)
         && let Some(date) = record.tag("date").and_then(Date::parse)
     {
         record.set_tag("date", date.iso());

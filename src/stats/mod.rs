@@ -654,8 +654,9 @@ pub struct Summary {
     pub named: HashMap<&'static str, Tally>,
     /// Games per player, by [`standings::name_key`] (names equal but for case and spaces).
     pub players: HashMap<String, PlayerTally>,
-    /// Games per event.
-    pub tournaments: HashMap<String, Tally>,
+    /// Games per event, by [`standings::name_key`] (names equal but for case and spaces), with
+    /// how the name was written.
+    pub tournaments: HashMap<String, (standings::Spellings, Tally)>,
     /// Games per year.
     pub years: BTreeMap<u16, Tally>,
     /// Each tournament's standings, when asked for (`Some` before the games are added: they
@@ -724,7 +725,9 @@ impl Summary {
             }
         }
         if !facts.event.is_empty() {
-            self.tournaments.entry(facts.event.clone()).or_default().add(facts.result, facts.margin);
+            let (spellings, tally) = self.tournaments.entry(standings::name_key(&facts.event)).or_default();
+            spellings.add(&facts.event, 1);
+            tally.add(facts.result, facts.margin);
         }
         if let Some(y) = facts.year {
             self.years.entry(y).or_default().add(facts.result, facts.margin);
@@ -794,8 +797,10 @@ impl Summary {
         for (k, v) in other.players {
             self.players.entry(k).or_default().merge(&v);
         }
-        for (k, v) in other.tournaments {
-            self.tournaments.entry(k).or_default().merge(&v);
+        for (k, (spellings, tally)) in other.tournaments {
+            let (mine, mine_tally) = self.tournaments.entry(k).or_default();
+            mine.merge(&spellings);
+            mine_tally.merge(&tally);
         }
         for (k, v) in other.years {
             self.years.entry(k).or_default().merge(&v);
@@ -840,7 +845,7 @@ impl Summary {
     /// The tournaments, most games first (ties by name).
     #[must_use]
     pub fn tournaments_ranked(&self) -> Vec<(&str, &Tally)> {
-        let mut v: Vec<(&str, &Tally)> = self.tournaments.iter().map(|(k, t)| (k.as_str(), t)).collect();
+        let mut v: Vec<(&str, &Tally)> = self.tournaments.values().map(|(names, t)| (names.shown(), t)).collect();
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then_with(|| a.0.cmp(b.0)));
         v
     }
