@@ -18,11 +18,13 @@ pub const BQ_FACTOR: i64 = 6;
 /// and its year (`None` when they give no date).
 pub type Tournament = (String, Option<u16>);
 
-/// A name as standings compare names: in lower case, its spaces single, so that `Anna Berg`
-/// and `anna  berg` are one player (and one event).
+/// A name as standings compare names: as kifu tidies names ([`tidy_name`]), in lower case, so
+/// that `Anna Berg` and `anna  berg` are one player (and one event).
+///
+/// [`tidy_name`]: crate::notation::tidy_name
 #[must_use]
 pub fn name_key(name: &str) -> String {
-    name.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    crate::notation::tidy_name(name).to_lowercase()
 }
 
 /// The ways one name was written, with how often.
