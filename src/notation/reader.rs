@@ -104,6 +104,73 @@ impl<R: BufRead> Read for Gunzip<R> {
     }
 }
 
+/// The UTF-16 a file's start is in: that of its byte-order mark, or, without one, the byte
+/// order its ASCII text shows (a zero byte after, or before, nine in ten characters).
+fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    if head.starts_with(b"\xFF\xFE") {
+        return Some(encoding_rs::UTF_16LE);
+    }
+    if head.starts_with(b"\xFE\xFF") {
+        return Some(encoding_rs::UTF_16BE);
+    }
+    let pairs: Vec<&[u8]> = head[..head.len().min(1024)].chunks_exact(2).collect();
+    let share = |test: fn(&[u8]) -> bool| pairs.iter().filter(|p| test(p)).count() * 10 >= pairs.len() * 9;
+    if pairs.len() < 2 {
+        None
+    } else if share(|p| p[0] != 0 && p[1] == 0) {
+        Some(encoding_rs::UTF_16LE)
+    } else if share(|p| p[0] == 0 && p[1] != 0) {
+        Some(encoding_rs::UTF_16BE)
+    } else {
+        None
+    }
+}
+
+/// Text as the parsers read it: line ends as `\n` (Windows' `\r\n`, old Macs' `\r`), the
+/// UTF-8 byte-order mark dropped at the start of every line (files joined by `copy a+b` keep
+/// the second file's), and DOS's end-of-file mark (Ctrl-Z, 0x1A, a control character no text
+/// encoding uses inside another character) dropped.
+struct TidyText<R> {
+    input: R,
+    /// The next byte starts a line.
+    line_start: bool,
+    /// The last byte was a `\r` (written as `\n`): a `\n` right after it is the same line end.
+    cr: bool,
+}
+
+impl<R: BufRead> Read for TidyText<R> {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        const BOM: &[u8] = b"\xEF\xBB\xBF";
+        loop {
+            let buf = self.input.fill_buf()?;
+            if buf.is_empty() || out.is_empty() {
+                return Ok(0);
+            }
+            let (mut read, mut written) = (0, 0);
+            while read < buf.len() && written < out.len() {
+                let b = buf[read];
+                if self.line_start && buf[read..].starts_with(BOM) {
+                    read += BOM.len();
+                    continue;
+                }
+                read += 1;
+                if b == 0x1A || b == b'\n' && self.cr {
+                    self.cr = false;
+                    continue;
+                }
+                out[written] = if b == b'\r' { b'\n' } else { b };
+                written += 1;
+                self.cr = b == b'\r';
+                self.line_start = matches!(b, b'\r' | b'\n');
+            }
+            self.input.consume(read);
+            if written > 0 {
+                return Ok(written);
+            }
+        }
+    }
+}
+
 /// One record cut from a file, not parsed yet.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct RawRecord {
@@ -113,7 +180,8 @@ pub struct RawRecord {
     pub line: usize,
     /// The 1-based column (in characters) its text starts at.
     pub column: usize,
-    /// The byte offset of its first byte in the (decompressed) stream.
+    /// The byte offset of its first byte in the (decompressed) stream; in text, the text as
+    /// read (UTF-8, line ends as `\n`, byte-order marks and Ctrl-Z left out).
     pub offset: u64,
     /// The text or bytes.
     pub body: Body,
@@ -358,14 +426,20 @@ impl Reader {
     /// A reader over `input`, named `name` in its records' errors, in `format` or the one its start
     /// shows. Its own errors (a file too short for its format) leave the name to the caller.
     pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
-        // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
-        // byte-order mark: read as the same text in UTF-8, the mark left out. (No WTHOR header
-        // starts so: its first byte is the century.)
-        if format != Some(Format::Wthor)
-            && matches!(input.fill_buf(), Ok(head) if head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF"))
-        {
-            let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new().strip_bom(true).build(input);
-            input = Box::new(BufReader::with_capacity(BUFFER, decoded));
+        let binary = format == Some(Format::Wthor)
+            || format.is_none() && matches!(input.fill_buf(), Ok(head) if format::sniff(name, head) == Format::Wthor);
+        if !binary {
+            // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
+            // byte-order mark or by the zero bytes of its ASCII: read as the same text in UTF-8,
+            // the mark left out.
+            if let Some(encoding) = input.fill_buf().ok().and_then(utf16) {
+                let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new()
+                    .encoding(Some(encoding))
+                    .strip_bom(true)
+                    .build(input);
+                input = Box::new(BufReader::with_capacity(BUFFER, decoded));
+            }
+            input = Box::new(BufReader::with_capacity(BUFFER, TidyText { input, line_start: true, cr: false }));
         }
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
@@ -421,19 +495,6 @@ impl Reader {
         if let Some(e) = damaged {
             reader.fail(e);
             return Ok(reader);
-        }
-        if format != Format::Wthor {
-            // A UTF-8 byte-order mark: skipped, and counted in byte offsets.
-            const BOM: &[u8] = b"\xEF\xBB\xBF";
-            match reader.input.fill_buf() {
-                Ok(head) if head.starts_with(BOM) => {
-                    reader.input.consume(BOM.len());
-                    reader.offset = BOM.len() as u64;
-                }
-                Ok(_) => {}
-                Err(e) if is_damaged(&e) => reader.fail(e),
-                Err(e) => return Err(e),
-            }
         }
         if format == Format::Wthor {
             let mut bytes = [0u8; wthor::HEADER_LEN];
@@ -1386,13 +1447,38 @@ mod tests {
     fn a_byte_order_mark_is_skipped() {
         let got = read("\u{feff}f5d6\nf5f6\n", Some(Format::Transcript));
         let first = got[0].as_ref().unwrap();
-        assert_eq!((first.line, first.column, first.offset, first.text()), (1, 1, 3, "f5d6"));
+        assert_eq!((first.line, first.column, first.text()), (1, 1, "f5d6"));
         let got = read("\u{feff}(;GM[Othello];)", None);
         let first = got[0].as_ref().unwrap();
-        assert_eq!((first.line, first.column, first.offset, first.text()), (1, 1, 3, "(;GM[Othello];)"));
+        assert_eq!((first.line, first.column, first.text()), (1, 1, "(;GM[Othello];)"));
         let got = read("\u{feff}[Event \"a\"]\n\n1. f5 *\n", None);
         assert_eq!(got.len(), 1);
         assert!(got[0].as_ref().unwrap().text().starts_with("[Event"));
+        // Files joined with `copy a+b`: the second file's mark starts a line.
+        for (text, format) in [
+            ("[Event \"a\"]\r\n\r\n1. f5 *\r\n\u{feff}[Event \"b\"]\r\n\r\n1. f5 *\r\n", Format::Pgn),
+            ("f5d6\r\n\u{feff}f5f6\r\n", Format::Transcript),
+            ("(;GM[Othello];)\n\u{feff}(;GM[Othello];)\n", Format::Ggf),
+        ] {
+            let got = read(text, None);
+            assert_eq!(got.len(), 2, "{got:?}");
+            let second = got[1].as_ref().unwrap();
+            assert!(second.text().starts_with(['[', 'f', '(']), "{second:?}");
+            assert_eq!(read(text, Some(format)).len(), 2);
+        }
+    }
+
+    #[test]
+    fn dos_line_ends_and_end_marks_are_no_text() {
+        // Ctrl-Z after the last game, with or without a line end; old Macs' `\r` lines.
+        assert_eq!(cut("f5d6\r\nf5f6\x1a", Format::Transcript), [(1, 1, "f5d6".into()), (2, 1, "f5f6".into())]);
+        assert_eq!(cut("f5d6\r\nf5f6\r\n\x1a", Format::Transcript).len(), 2);
+        assert_eq!(cut("f5d6\rf5f6\r", Format::Transcript), [(1, 1, "f5d6".into()), (2, 1, "f5f6".into())]);
+        let got = cut("[Event \"a\"]\r\n\r\n1. f5 d6 *\x1a", Format::Pgn);
+        assert_eq!(got, [(1, 1, "[Event \"a\"]\n\n1. f5 d6 *".into())]);
+        // Comments keep one kind of line end.
+        let got = cut("(;GM[Othello]C[one\r\ntwo\rthree];)\r\n", Format::Ggf);
+        assert_eq!(got, [(1, 1, "(;GM[Othello]C[one\ntwo\nthree];)".into())]);
     }
 
     #[test]
@@ -1532,7 +1618,9 @@ mod tests {
         let little: Vec<u8> =
             b"\xFF\xFE".iter().copied().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
         let big: Vec<u8> = b"\xFE\xFF".iter().copied().chain(text.encode_utf16().flat_map(u16::to_be_bytes)).collect();
-        for bytes in [little, big] {
+        // Without the mark: told by the zero bytes.
+        let (bare_little, bare_big) = (little[2..].to_vec(), big[2..].to_vec());
+        for bytes in [little, big, bare_little, bare_big] {
             let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
             let reader = Reader::new("t", input, None).unwrap();
             assert_eq!(reader.format(), Format::Pgn);

@@ -464,7 +464,7 @@ fn result_of(re: &str) -> String {
 }
 
 /// The `RE` text of a `result` tag: a signed whole margin without leading zeros (`-04` →
-/// `W+4`, `+0` a draw, `0`), other margins and texts as written.
+/// `W+4`, `+0` a draw, `0`), a margin with zero decimals whole (`-18.000` → `W+18`), other margins and texts as written.
 fn re_of(result: &str, tie_taker: Option<Color>) -> String {
     let signed = result.starts_with(['+', '-']);
     let level = match tie_taker {
@@ -483,10 +483,15 @@ fn re_of(result: &str, tie_taker: Option<Color>) -> String {
     if signed && result[1..].parse::<f64>().is_ok_and(|m| m == 0.0) {
         return level.into();
     }
+    // A whole margin with zero decimals (GGS's `-18.000`) is written whole: `W+18`.
+    let tidy = |m: &str| match m.split_once('.') {
+        Some((whole, decimals)) if decimals.bytes().all(|b| b == b'0') => whole.trim_start_matches('0').to_owned(),
+        _ => m.to_owned(),
+    };
     if let Some(margin) = result.strip_prefix('+').filter(|m| unsigned(m)) {
-        format!("B+{margin}")
+        format!("B+{}", tidy(margin))
     } else if let Some(margin) = result.strip_prefix('-').filter(|m| unsigned(m)) {
-        format!("W+{margin}")
+        format!("W+{}", tidy(margin))
     } else {
         result.to_owned()
     }
@@ -721,7 +726,15 @@ pub(super) mod tests {
         assert_eq!(parse("(;RE[黒33-31])").unwrap().tag("result"), Some("+2"));
         assert_eq!(parse("(;RE[白 34-30 黒])").unwrap().tag("result"), Some("-4"));
         // A logbook's zero-padded margin is written as SGF writes margins.
-        for (result, re) in [("-04", "W+4"), ("+08", "B+8"), ("-00", "0"), ("+0.000", "0"), ("-2.500", "W+2.500")] {
+        for (result, re) in [
+            ("-04", "W+4"),
+            ("+08", "B+8"),
+            ("-00", "0"),
+            ("+0.000", "0"),
+            ("-2.500", "W+2.500"),
+            ("-18.000", "W+18"),
+            ("+10.0", "B+10"),
+        ] {
             let r = Record { tags: vec![("result".into(), result.into())], ..Record::default() };
             assert!(write(&r).contains(&format!("RE[{re}]")), "{}", write(&r));
         }

@@ -125,7 +125,7 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
                 record.tags.push(("name".into(), text[offset..].trim().to_owned()));
                 return Ok(record);
             }
-            Err(_) => return Err(unexpected(text, offset)),
+            Err(_) => return Err(after_result(rest, offset, &record).unwrap_or_else(|| unexpected(text, offset))),
         }
     }
 }
@@ -262,6 +262,24 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
         }
         _ => super::pgn::counts(word).map(|_| ("result".into(), word.to_owned())),
     }
+}
+
+/// The error for a result after the moves followed by something that is not a name (`44-20
+/// draw`): the words after the result, not the result, are what cannot be read.
+fn after_result(rest: &str, offset: usize, record: &Record) -> Option<SyntaxError> {
+    let word_end = rest.find(char::is_whitespace)?;
+    let (word, after) = (&rest[..word_end], rest[word_end..].trim_start());
+    trailing_result(word, record)?;
+    let start = offset + rest.len() - after.len();
+    let end = offset + rest.trim_end().len();
+    Some(SyntaxError {
+        span: Span { start, end },
+        message: format!(
+            "`{}` after the result `{word}` is neither that result in words nor a name (a name after a \
+             result follows two spaces or a tab)",
+            after.trim_end()
+        ),
+    })
 }
 
 /// A result after the moves followed by a name ([`is_trailing_name`]): the result's tag and
