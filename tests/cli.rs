@@ -225,6 +225,54 @@ fn broken_pipe_is_not_an_error() {
     }
 }
 
+/// A program that writes one position and waits for the answer gets it before it writes the
+/// next: the commands answer each record as it is read, not when the input ends.
+#[test]
+fn each_record_piped_in_is_answered_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command as Std, Stdio};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let runs: [(&[&str], &str); 6] = [
+        (&["eval", "-q"], "to move"),
+        (&["eval", "-q", "-f", "csv"], "-,1,"),
+        (&["validate", "-q", "-f", "csv"], "-,1,ok"),
+        (&["export", "-q", "-t", "positions"], "-,1,0,"),
+        (&["show", "--all"], "to move"),
+        (&["solve", "-q", "--depth", "2"], "best"),
+    ];
+    for (args, answer) in runs {
+        let mut child = Std::new(assert_cmd::cargo::cargo_bin("kifu"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // A hang guard, not a timing: a command that waits for the end of its input is killed
+        // (and the test fails on its missing answer) long after any answer is due.
+        let done = std::sync::Arc::new(AtomicBool::new(false));
+        let (pid, guard_done) = (child.id(), done.clone());
+        std::thread::spawn(move || {
+            for _ in 0..600 {
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                if guard_done.load(Ordering::Relaxed) {
+                    return;
+                }
+            }
+            let _ = Std::new("kill").args(["-9", &pid.to_string()]).status();
+        });
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(START.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let answered = lines.by_ref().map_while(Result::ok).any(|line| line.contains(answer));
+        done.store(true, Ordering::Relaxed);
+        drop(stdin);
+        let _ = child.wait();
+        assert!(answered, "{args:?}: no answer before the input ended");
+    }
+}
+
 // ---- eval and train -------------------------------------------------------------------------
 
 const START: &str = "---------------------------OX------XO--------------------------- X\n";

@@ -144,9 +144,10 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
     if args.format == Format::Csv {
         writeln!(out, "source,index,empties,side,eval")?;
     }
-    let problems = records::for_each(
+    let problems = records::for_each_to(
         &args.input,
         progress,
+        out,
         |source, raw| {
             let pos = match Cut::from_args(args.ply, args.empties) {
                 Some(cut) => match position_at(source, raw, cut)? {
@@ -169,7 +170,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
                 eval: static_eval(evaluator, &pos),
             }))
         },
-        |_, result| {
+        |out, _, result| {
             match result.and_then(|r: Result<Option<Row>, RecordError>| r) {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));

@@ -106,7 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let mut stop = None;
     let (selector, mut chooser) = args.select.build();
     let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns, &selector);
-    let problems = records::for_each(&args.input, &progress, render, |_, result| {
+    let problems = records::for_each_to(&args.input, &progress, &mut out, render, |out, _, result| {
         if stop.is_some() {
             return Ok(());
         }

@@ -2,6 +2,7 @@
 //! loop that handles records in parallel batches and hands the results back in input order.
 
 use std::collections::HashMap;
+use std::io::Write as _;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -9,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::Context as _;
 use rayon::prelude::*;
 
+use super::output::Output;
 use super::progress::Progress;
 use crate::core::{RowNumbering, Rules};
 use crate::notation::board::Digits;
@@ -416,9 +418,34 @@ pub fn for_each<T: Send>(
     args: &InputArgs,
     progress: &Progress,
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
-    sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
+    mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<FileProblems> {
-    for_each_in_batches(args, progress, BATCH, work, sink)
+    in_batches(args, progress, BATCH, work, &mut (), |(), source, result| sink(source, result), |()| Ok(()))
+}
+
+/// [`for_each`] for a sink that writes to `out`: `out` is flushed whenever no record is ready,
+/// so that a record piped in alone (a program asking and waiting) is answered at once.
+pub fn for_each_to<T: Send>(
+    args: &InputArgs,
+    progress: &Progress,
+    out: &mut Output,
+    work: impl Fn(&Source, &RawRecord) -> T + Sync,
+    sink: impl FnMut(&mut Output, &Source, Result<T, RecordError>) -> anyhow::Result<()>,
+) -> anyhow::Result<FileProblems> {
+    in_batches(args, progress, BATCH, work, out, sink, |out| Ok(out.flush()?))
+}
+
+/// [`for_each`] with a `state` the sink gets, and `idle` run on it whenever no record is
+/// ready (to flush what the sink wrote, as [`for_each_to`] does).
+pub fn for_each_with<S, T: Send>(
+    args: &InputArgs,
+    progress: &Progress,
+    state: &mut S,
+    work: impl Fn(&Source, &RawRecord) -> T + Sync,
+    sink: impl FnMut(&mut S, &Source, Result<T, RecordError>) -> anyhow::Result<()>,
+    idle: impl FnMut(&mut S) -> anyhow::Result<()>,
+) -> anyhow::Result<FileProblems> {
+    in_batches(args, progress, BATCH, work, state, sink, idle)
 }
 
 /// [`for_each`] with `batch` records at a time (1: one after the other, each result passed on
@@ -430,39 +457,73 @@ pub fn for_each_in_batches<T: Send>(
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<FileProblems> {
+    in_batches(args, progress, batch_size, work, &mut (), |(), source, result| sink(source, result), |()| Ok(()))
+}
+
+/// The loop of [`for_each`]: a reader thread cuts records one by one, and the workers take
+/// every record ready, up to `batch_size`, as a batch (a slow input, such as a pipe fed line by
+/// line, is not held back until a batch fills); `idle` runs whenever the workers have handled
+/// every record read so far.
+fn in_batches<S, T: Send>(
+    args: &InputArgs,
+    progress: &Progress,
+    batch_size: usize,
+    work: impl Fn(&Source, &RawRecord) -> T + Sync,
+    state: &mut S,
+    mut sink: impl FnMut(&mut S, &Source, Result<T, RecordError>) -> anyhow::Result<()>,
+    mut idle: impl FnMut(&mut S) -> anyhow::Result<()>,
+) -> anyhow::Result<FileProblems> {
+    use std::sync::mpsc::TryRecvError;
     each_input(args, |input, source, reader, problems| {
-        // A reader thread cuts batches while the workers handle the previous one; the bounded
-        // channel keeps at most a few batches in memory.
-        let (batches, received) = std::sync::mpsc::sync_channel::<Result<Vec<_>, std::io::Error>>(2);
+        // The bounded channel keeps at most a few batches in memory.
+        let (records, received) =
+            std::sync::mpsc::sync_channel::<Result<Result<RawRecord, RecordError>, std::io::Error>>(2 * batch_size);
         std::thread::scope(|scope| -> anyhow::Result<ControlFlow<()>> {
             let reading = scope.spawn(move || {
-                let mut reader = reader;
                 let mut problems = Vec::new();
-                loop {
-                    let mut batch = Vec::with_capacity(batch_size);
-                    for item in reader.by_ref().take(batch_size) {
-                        match item {
-                            Ok(raw) => batch.push(Ok(raw)),
-                            Err(ReadError::Record(e)) => batch.push(Err(e)),
-                            Err(ReadError::File(e)) => problems.push(e),
-                            Err(ReadError::Io(e)) => {
-                                let _ = batches.send(Err(e));
-                                return problems;
-                            }
+                for item in reader {
+                    let sent = match item {
+                        Ok(raw) => records.send(Ok(Ok(raw))),
+                        Err(ReadError::Record(e)) => records.send(Ok(Err(e))),
+                        Err(ReadError::File(e)) => {
+                            problems.push(e);
+                            Ok(())
                         }
-                    }
-                    if batch.is_empty() || batches.send(Ok(batch)).is_err() {
-                        return problems;
+                        Err(ReadError::Io(e)) => {
+                            let _ = records.send(Err(e));
+                            break;
+                        }
+                    };
+                    if sent.is_err() {
+                        break;
                     }
                 }
+                problems
             });
-            for batch in received {
-                let batch = batch.with_context(|| format!("reading {input}"))?;
+            let mut batch = Vec::with_capacity(batch_size);
+            loop {
+                let first = match received.try_recv() {
+                    Ok(item) => item,
+                    Err(TryRecvError::Disconnected) => break,
+                    Err(TryRecvError::Empty) => {
+                        idle(state)?;
+                        match received.recv() {
+                            Ok(item) => item,
+                            Err(_) => break,
+                        }
+                    }
+                };
+                batch.push(first.with_context(|| format!("reading {input}"))?);
+                while batch.len() < batch_size
+                    && let Ok(item) = received.try_recv()
+                {
+                    batch.push(item.with_context(|| format!("reading {input}"))?);
+                }
                 let results: Vec<Result<T, RecordError>> =
-                    batch.into_par_iter().map(|item| item.map(|raw| work(source, &raw))).collect();
+                    batch.par_drain(..).map(|item| item.map(|raw| work(source, &raw))).collect();
                 for result in results {
                     progress.inc();
-                    sink(source, result)?;
+                    sink(state, source, result)?;
                 }
             }
             problems.extend(reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?);

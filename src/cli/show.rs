@@ -140,6 +140,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let format = args.format.unwrap_or(if svg_named && !args.all { ShowFormat::Svg } else { ShowFormat::Text });
     let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
         Some(dir) if args.all => {
+            if svg_named && !dir.is_dir() {
+                anyhow::bail!(
+                    "with --all, -o names a folder (one file per record), not an SVG file: for SVG files give \
+                     --format svg -o FOLDER"
+                );
+            }
             if dir.exists() && !dir.is_dir() {
                 anyhow::bail!("with --all, -o names a folder (one file per record); {} is a file", dir.display());
             }
@@ -195,6 +201,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                             writeln!(out)?;
                         }
                         out.write_all(text.as_bytes())?;
+                        // Each diagram goes out whole as soon as it is drawn (a program piping
+                        // positions in one by one waits for it).
+                        out.flush()?;
                     }
                 }
                 shown += 1;

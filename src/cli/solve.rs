@@ -62,8 +62,10 @@ pub struct Args {
     /// reaches the end).
     #[arg(long, conflicts_with = "wld", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
-    /// Search as deep as this many seconds allow, up to the exact solve (with --depth: at most
-    /// that deep); with --exact or --wld: solve exactly or give up after this many seconds.
+    /// Search as deep as this many seconds allow, going on to the exact solve 8 moves from the
+    /// end (with --depth: at most that deep; --all-moves and --best-moves then search every
+    /// move to the depth reached, beyond the time); with --exact or --wld: solve exactly or
+    /// give up after this many seconds.
     #[arg(long, value_parser = super::parse_seconds)]
     pub time: Option<f64>,
     /// Like --time with nodes instead of seconds: search as deep as about this many nodes allow
@@ -322,8 +324,6 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
 /// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).
 fn text(row: &Row, wld: bool) -> String {
     let how = if row.exact { String::new() } else { format!(" estimated at depth {},", row.depth) };
-    // A finished position has no best move (an empty field in csv and json).
-    let best = if row.best_move.is_empty() { "game over".to_string() } else { format!("best {}", row.best_move) };
     let score = match (wld, row.score.signum()) {
         (false, 0)
             if row.exact
@@ -336,10 +336,18 @@ fn text(row: &Row, wld: bool) -> String {
         (true, 0) => "draw (0)".to_owned(),
         (true, _) => "loss (-1)".to_owned(),
     };
-    let mut s = format!(
-        "{}#{}: {} empties, {} to move: {best},{how} {score} ({} nodes, {:.3} s)",
-        row.source, row.index, row.empties, row.side, row.nodes, row.seconds
-    );
+    // A finished position has no one to move: its score is the side's the row names.
+    let mut s = if row.best_move.is_empty() {
+        format!(
+            "{}#{}: {} empties, game over: {score} for {} ({} nodes, {:.3} s)",
+            row.source, row.index, row.empties, row.side, row.nodes, row.seconds
+        )
+    } else {
+        format!(
+            "{}#{}: {} empties, {} to move: best {},{how} {score} ({} nodes, {:.3} s)",
+            row.source, row.index, row.empties, row.side, row.best_move, row.nodes, row.seconds
+        )
+    };
     if !row.pv.is_empty() {
         s.push_str(&format!("\n  pv: {}", row.pv));
     }
@@ -692,6 +700,11 @@ fn solve_row(
         if args.all_moves || args.best_moves {
             let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
             found.nodes += solver.nodes();
+            // The headline is the best of the moves' searches, which can differ from the first
+            // search's (its window and the table it met): one answer, not two that disagree.
+            if let Some((_, top)) = all.first().filter(|(_, top)| found.exact == top.exact) {
+                (found.best, found.score, found.units, found.pv) = (top.best, top.score, top.units, top.pv.clone());
+            }
             if args.all_moves {
                 moves = estimates_text(&pos, &all);
             }

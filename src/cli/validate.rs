@@ -126,21 +126,26 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     };
     let (selector, mut chooser) = args.select.build();
     let work = |source: &Source, raw: &RawRecord| validate(source, raw, &selector);
-    let problems = records::for_each(&args.input, &progress, work, |source, result| {
+    let keep = |sink: &mut Sink, source: &Source, result: Result<Checked, RecordError>| {
         let checked = result.unwrap_or_else(|e| unreadable(source, e));
         if !chooser.keep(checked.pick) {
             return Ok(());
         }
         counts[status_index(checked.row.status)] += 1;
         positions += u64::from(source.format.is_position());
-        match &mut sink {
+        match sink {
             Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
             Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
             Sink::Lines(..) => {}
             Sink::Csv(w) => w.serialize(&checked.row)?,
         }
         Ok(())
-    })?;
+    };
+    let flush = |sink: &mut Sink| match sink {
+        Sink::Lines(out, _) => Ok(out.flush()?),
+        Sink::Csv(w) => Ok(w.flush()?),
+    };
+    let problems = records::for_each_with(&args.input, &progress, &mut sink, work, keep, flush)?;
     progress.finish();
     // A file that disagrees with itself: listed with the records' problems in text, a warning
     // beside the rows of csv and json.

@@ -101,6 +101,11 @@ impl Target {
     }
 }
 
+/// How close to the end (in moves) a depth-limited search meant to reach the end goes on to the
+/// exact search: from 20 to 22 empties, the exact solve costs about what depth 12 to 14 does
+/// (FFO #20-24 and #40-42, one thread; docs/BENCHMARKS.md).
+pub const EXACT_GAP: u32 = 8;
+
 /// Bounds on one search; a search that reaches one stops with [`SolveError::Stopped`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
@@ -129,6 +134,18 @@ impl Limits {
             // Without a depth before, assume the next costs twice the last.
             let growth = if before == 0 { 2.0 } else { (last as f64 / before as f64).max(1.0) };
             spent as f64 + last as f64 * growth <= budget as f64
+        })
+    }
+
+    /// Whether a deepening search may go on to the exact solve from a depth [`EXACT_GAP`]
+    /// or fewer moves from the end, as [`Limits::may_deepen`] with the exact solve taken to
+    /// cost what five more depths would (at 14 empties, 8 moves from the end, it costs up to
+    /// about that: FFO #1-5; nearer 20 empties, about what two more do).
+    #[must_use]
+    pub fn may_solve(&self, spent: u64, last: u64, before: u64) -> bool {
+        self.deepening_nodes.is_none_or(|budget| {
+            let growth = if before == 0 { 2.0 } else { (last as f64 / before as f64).max(1.0) };
+            spent as f64 + last as f64 * growth.powi(5) <= budget as f64
         })
     }
 }
@@ -431,9 +448,22 @@ impl Solver {
         let mut done: Option<(u32, i32)> = None;
         // The positions searched for the last depth and the one before.
         let (mut last, mut before) = (0, 0);
-        for d in 1..=depth.min(empties).max(1) {
+        // A finished game (a side wiped out, or no move for either) is its final margin, exact
+        // at any depth.
+        let over = legal_moves(p, o) == 0 && legal_moves(o, p) == 0;
+        let (mut d, deepest) = if over { (empties, empties) } else { (1, depth.min(empties).max(1)) };
+        while d <= deepest {
             if done.is_some() && !limits.may_deepen(nodes, last, before) {
                 break;
+            }
+            // A search meant to reach the end solves exactly once the depths searched come
+            // within [`EXACT_GAP`] of it: the exact search, with its own faster code, costs
+            // no more there than the next few depths would.
+            if depth >= empties
+                && done.is_some_and(|(finished, _)| finished + EXACT_GAP >= empties)
+                && limits.may_solve(nodes, last, before)
+            {
+                d = empties;
             }
             let guess = done.map(|(_, v)| v);
             let stop = if d == 1 { &unlimited } else { &stop };
@@ -449,6 +479,7 @@ impl Solver {
             }
             done = Some((d, value));
             (last, before) = (n, last);
+            d += 1;
         }
         self.nodes = nodes;
         let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
@@ -972,7 +1003,7 @@ mod tests {
     fn limits_stop_the_search() {
         let pos = random_position(3, 42, "othello");
         let mut solver = Solver::new(4, Counting::EmptiesToWinner);
-        // Below the first check of the limits (every 16,384 nodes), so that any search is cut.
+        // Above the first check of the limits (every 4,096 nodes), so that any search is cut.
         let limits = Limits { nodes: Some(10_000), ..Limits::default() };
         assert!(matches!(solver.solve_with(&pos, Target::Exact, limits), Err(SolveError::Stopped { .. })));
         let limits = Limits { empties: Some(12), ..Limits::default() };
