@@ -356,6 +356,8 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
         shape::from_logbook(&mut resolved.record, &resolved.end);
     }
     let black = resolved.end.count(Color::Black);
+    let unfinished = !resolved.end.is_game_over()
+        && ["result", "outcome", "score"].iter().all(|tag| resolved.record.tag(tag).is_none());
     let variant = resolved.start.rules().variant().clone();
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
@@ -370,6 +372,7 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
         Ok(bytes) => {
             let mut game = WthorGame::new(&record, bytes);
             game.from_wthor = source.format == Format::Wthor;
+            game.unfinished = unfinished;
             Converted::Wthor(Box::new(game))
         }
         Err(message) => Converted::Failed(raw.error(source.name, Span::default(), message)),
@@ -426,6 +429,8 @@ struct Sink {
     scored_elsewhere: usize,
     /// Games with a komi, stored with their board's result.
     komi_games: usize,
+    /// Games not over that state no result, stored with their discs as they stand.
+    unfinished: usize,
     games: Vec<[u8; wthor::RECORD_LEN]>,
     kept_ids: Vec<Option<[u16; 3]>>,
     new_ids: Vec<[u16; 3]>,
@@ -480,6 +485,8 @@ struct WthorGame {
     from_wthor: bool,
     /// Whether the record has a komi (which WTHOR cannot hold).
     komi: bool,
+    /// Whether the game is not over and states no result (stored as its discs as they stand).
+    unfinished: bool,
 }
 
 impl WthorGame {
@@ -501,6 +508,7 @@ impl WthorGame {
             theoretical: record.tag("theoretical").is_some(),
             from_wthor: false,
             komi: crate::notation::shape::has_komi(record),
+            unfinished: false,
         }
     }
 }
@@ -561,7 +569,19 @@ impl Names {
     /// another name of the base.
     fn warn(&self, what: &str) {
         let lossy = |written: &str, stored: &str| stored != written;
-        let keeps = format!("a WTHOR names file keeps {} Latin-1 characters", self.width - 1);
+        // Why names are stored otherwise: cut, or characters Windows-1252 lacks.
+        let why = |group: &[&str]| {
+            let composed: Vec<String> = group.iter().map(|w| crate::notation::compose_accents(w)).collect();
+            let replaced = composed.iter().any(|w| w.chars().any(|c| wthor::cp1252_byte(c).is_none()));
+            let cut = composed.iter().any(|w| w.chars().count() > self.width - 1);
+            let keeps = format!("a WTHOR names file keeps {} bytes", self.width - 1);
+            let only = "Western European letters only, as Windows-1252 has them";
+            match (cut, replaced) {
+                (true, true) => format!("{keeps}, {only}"),
+                (false, true) => format!("a WTHOR names file holds {only}"),
+                _ => keeps,
+            }
+        };
         let mut done: Vec<&str> = Vec::new();
         for (written, stored) in &self.written {
             if done.contains(&stored.as_str()) {
@@ -581,6 +601,7 @@ impl Names {
                 );
                 continue;
             }
+            let keeps = why(&group);
             let line = match (shown.as_slice(), base) {
                 ([one], None) if lossy(written, stored) => {
                     format!("the {what} {one} is stored as `{stored}` ({keeps})")
@@ -672,6 +693,7 @@ impl Sink {
             unscored: 0,
             scored_elsewhere: 0,
             komi_games: 0,
+            unfinished: 0,
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
@@ -709,6 +731,13 @@ impl Sink {
         let depth = given.or(self.depth).unwrap_or(0);
         self.depth = Some(depth);
         let whose = if given.is_some() { "given" } else { "the WTHOR input's" };
+        if self.unfinished > 0 {
+            warn(format!(
+                "{} not over and state no result: WTHOR has no such result, and stores the discs as they \
+                 stand, which read back as the game's result",
+                if self.unfinished == 1 { "1 game is".to_owned() } else { format!("{} games are", self.unfinished) }
+            ));
+        }
         if depth > 0 && self.unscored > 0 {
             warn(format!(
                 "{} no theoretical score: the real result is stored as one, though the header's depth \
@@ -763,6 +792,7 @@ impl Sink {
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
         self.komi_games += usize::from(game.komi);
+        self.unfinished += usize::from(game.unfinished);
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
         self.new_ids.push(new);

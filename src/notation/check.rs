@@ -495,15 +495,18 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
             Stated::Counts(black, white) => black - white != plain,
             _ => false,
         };
+        let text = check.stored.as_deref().unwrap_or_default().trim();
         if differs {
             let board = match stated {
                 Stated::Counts(..) => format!("{}-{}", check.black, check.white),
                 _ => super::wthor::signed(plain),
             };
-            reason.push_str(&format!(
-                "; the record says {}, the board as it stands gives {board}",
-                check.stored.as_deref().unwrap_or_default().trim(),
-            ));
+            reason.push_str(&format!("; the record says {text}, the board as it stands gives {board}"));
+        } else if matches!(stated, Stated::Winner(_) | Stated::NotCompared) && !unknown_result(text) {
+            // A winner without a margin (a resignation, a loss on time) is shown as it is.
+            reason.push_str(&format!("; the record says {text}"));
+        } else if matches!(stated, Stated::Unreadable) && !unknown_result(text) {
+            reason.push_str(&format!("; {}", no_result_reason(text)));
         }
         check.problem = Some(Problem { ply: 0, mv: String::new(), reason, span: Span::default() });
         return;
@@ -599,11 +602,21 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
 
 /// Sets `ResultMismatch` for a stored result that is none of the forms results take.
 fn no_result(check: &mut Check, text: &str) {
-    let reason = format!(
-        "the record's result `{}` is neither a margin (+4, -12, B+4), disc counts (34-30) nor a winner (1-0, 0-1, 1/2-1/2)",
-        text.trim()
-    );
-    mismatch(check, reason);
+    mismatch(check, no_result_reason(text));
+}
+
+/// Why `text` is no result.
+fn no_result_reason(text: &str) -> String {
+    let text = text.trim();
+    let double = if text == "0-0" { " (a double forfeit is no result a game can have)" } else { "" };
+    format!(
+        "the record's result `{text}` is neither a margin (+4, -12, B+4), disc counts (34-30) nor a winner (1-0, 0-1, 1/2-1/2){double}"
+    )
+}
+
+/// Whether a stated result says only that the result is unknown (`*`, `?`, `void`).
+fn unknown_result(text: &str) -> bool {
+    matches!(text.trim().to_ascii_lowercase().as_str(), "" | "?" | "*" | "void" | "unknown")
 }
 
 /// Sets `ResultMismatch`, with the problem (not a move's) in `reason`.
@@ -699,6 +712,22 @@ pub fn stated_result(stored: &str, cells: i32) -> Option<StatedResult> {
 /// `0-1`, `1/2-1/2`) and names the wrong one; any other text is not compared, nor is a game
 /// with a stored margin or already found wanting.
 fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) {
+    // An unfinished game's winner (a resignation, a loss on time) is shown with the board;
+    // text that is no result is named.
+    if check.status == Status::Unfinished
+        && check.stored.is_none()
+        && let (Some(text), Some(problem)) = (record.tag("outcome").map(str::trim), check.problem.as_mut())
+        && !unknown_result(text)
+    {
+        let known = super::pgn::winner(text).is_some() || super::win_without_margin(text).is_some();
+        problem.reason.push_str(&match (known, super::termination_win_by(record)) {
+            (false, _) => format!("; {}", no_result_reason(text)),
+            (true, super::WinBy::Resignation) => format!("; the record says {text} (by resignation)"),
+            (true, super::WinBy::Time) => format!("; the record says {text} (on time)"),
+            (true, _) => format!("; the record says {text}"),
+        });
+        return;
+    }
     // A loss on time (PGN's `Termination "time forfeit"`) may overrule the board.
     if check.status != Status::Ok || check.stored.is_some() || super::termination_win_by(record) == super::WinBy::Time {
         return;
@@ -708,7 +737,7 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
     let stated = match super::pgn::winner(text).or_else(|| super::win_without_margin(text).map(|(w, _)| Some(w))) {
         Some(stated) => stated,
         // An unknown result says nothing to compare.
-        None if matches!(text.trim().to_ascii_lowercase().as_str(), "" | "?" | "*" | "void" | "unknown") => return,
+        None if unknown_result(text) => return,
         None => {
             no_result(check, text);
             return;
@@ -907,6 +936,28 @@ mod tests {
     use crate::core::splitmix64;
     use crate::notation::transcript;
     use proptest::prelude::*;
+
+    /// An unfinished game's stated result is shown beside the board: a winner alone (with how
+    /// it was won), and text that is no result named as such (a double forfeit's `0-0`).
+    #[test]
+    fn an_unfinished_games_result_is_shown() {
+        let rules = Rules::othello().shared();
+        let reason = |result: &str, termination: &str| {
+            let text =
+                format!("[Result \"{result}\"]\n[Termination \"{termination}\"]\n\n1. f5 d6 2. c3 d3 {result}\n");
+            let c = check(&super::super::pgn::parse(&text).unwrap(), &rules, Format::Pgn);
+            assert_eq!(c.status, Status::Unfinished, "{result}");
+            c.problem.unwrap().reason
+        };
+        assert!(reason("1-0", "resignation").ends_with("; the record says 1-0 (by resignation)"));
+        assert!(reason("0:1", "time forfeit").ends_with("; the record says 0-1 (on time)"));
+        assert!(reason("½-½", "normal").ends_with("; the record says 1/2-1/2"));
+        assert!(reason("B+R", "").ends_with("; the record says B+R"));
+        assert!(reason("0-0", "").contains("`0-0` is neither a margin"));
+        assert!(reason("*", "").ends_with("(56 empty cells)"));
+        // `0-0` is no count: no winner, no discs, in the standings either.
+        assert_eq!(stated_result("0-0", 64), None);
+    }
 
     /// A random game as a logbook line, possibly cut short, spoiled or given a wrong score.
     fn line(seed: u64, cut: usize, spoil: Option<usize>, score_off: i32) -> String {

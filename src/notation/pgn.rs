@@ -464,7 +464,8 @@ fn apply_tag(
 
 /// Black's and White's discs in a disc-count result (`33-31`), not `1-0` or `0-1`.
 pub(crate) fn counts(result: &str) -> Option<(i32, i32)> {
-    if result == "1-0" || result == "0-1" {
+    // (`0-0` is no game's count: a double forfeit, as some pairing programs write it.)
+    if result == "1-0" || result == "0-1" || result == "0-0" {
         return None;
     }
     let (b, w) = result.split_once('-')?;
@@ -645,7 +646,20 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
     if text == "*" {
         return vec![];
     }
-    let compact: String = text.chars().filter(|c| !c.is_whitespace()).map(|c| if c == ':' { '-' } else { c }).collect();
+    // `33:31`, `1:0` and `½-½` as `33-31`, `1-0` and `1/2-1/2`.
+    let compact: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| {
+            if c == ':' {
+                "-".to_owned()
+            } else if c == '½' {
+                "1/2".to_owned()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect();
     if let Some((b, w)) = counts(&compact).or_else(|| japanese_counts(text)) {
         return vec![("result", signed(b - w)), ("score", format!("{b}-{w}"))];
     }
@@ -720,7 +734,17 @@ fn result_token(input: &str) -> IResult<&str, &str> {
         char('+'),
         nom::combinator::opt(nom::character::complete::alphanumeric1),
     ));
-    let (rest, token) = alt((tag("1/2-1/2"), recognize((digit1, char('-'), digit1)), tag("*"), sgf)).parse(input)?;
+    // A colon for the dash too (`1:0`, `33:31`), and `½` for a half (`½-½`).
+    let (rest, token) = alt((
+        tag("1/2-1/2"),
+        tag("½-½"),
+        tag("½:½"),
+        tag("1/2:1/2"),
+        recognize((digit1, alt((char('-'), char(':'))), digit1)),
+        tag("*"),
+        sgf,
+    ))
+    .parse(input)?;
     if token.contains('+') && margin(token).is_none() && super::win_without_margin(token).is_none() {
         return Err(nom::Err::Error(nom::error::Error::new(input, nom::error::ErrorKind::Verify)));
     }

@@ -7,7 +7,7 @@
 //! A `.wtb` game record is 68 bytes: tournament id, black id, white id (u16 each), black's disc
 //! count, black's theoretical disc count, then 60 move bytes (`10 * row + column`, both 1-based,
 //! `0` = no move). Passes are not stored. Names are 20 bytes (players) or 26 bytes
-//! (tournaments), NUL-padded, in Latin-1.
+//! (tournaments), NUL-padded, in Windows-1252 (Latin-1 and a few more letters and signs).
 //!
 //! In a [`Record`], the stored disc counts become the tags `result` and `theoretical` as black's
 //! margin (`2 * discs - 64`, the empties going to the winner as WTHOR counts them); the ids stay
@@ -102,7 +102,7 @@ pub fn parse_names(bytes: &[u8], width: usize) -> Result<Vec<String>, String> {
     if !body.len().is_multiple_of(width) {
         return Err(format!("{} bytes of names is not a whole number of {width}-byte names", body.len()));
     }
-    Ok(body.chunks(width).map(latin1).collect())
+    Ok(body.chunks(width).map(cp1252).collect())
 }
 
 /// Writes a `.JOU` (`width` 20) or `.TRN` (`width` 26) file, each name as [`encode_name`] stores
@@ -117,26 +117,41 @@ pub fn write_names(names: &[String], width: usize, created: (u16, u8, u8)) -> Ve
     out
 }
 
-/// A name as a `width`-byte field of a names file: Latin-1, cut to `width - 1` bytes and ended
-/// by a zero. A letter followed by a combining accent (`e` and U+0301, as some systems type
-/// `é`) is the Latin-1 letter with the accent; a character Latin-1 does not have is `?`.
+/// A name as a `width`-byte field of a names file: Windows-1252 (Latin-1 and `Œ œ Š š Ž ž Ÿ`,
+/// quotes and dashes), cut to `width - 1` bytes and ended by a zero. A letter followed by a
+/// combining accent (`e` and U+0301, as some systems type `é`) is the letter with the accent;
+/// a character Windows-1252 does not have is `?`.
 #[must_use]
 pub fn encode_name(name: &str, width: usize) -> Vec<u8> {
-    let mut bytes: Vec<u8> =
-        super::compose_accents(name).chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?')).collect();
+    let mut bytes: Vec<u8> = super::compose_accents(name).chars().map(|c| cp1252_byte(c).unwrap_or(b'?')).collect();
     bytes.resize(width - 1, 0);
     bytes.push(0);
     bytes
 }
 
+/// The Windows-1252 byte of a character, if it has one (not the C1 controls, which names never
+/// hold).
+#[must_use]
+pub fn cp1252_byte(c: char) -> Option<u8> {
+    if ('\u{80}'..='\u{9F}').contains(&c) {
+        return None;
+    }
+    let mut buf = [0; 4];
+    let (bytes, _, unmappable) = encoding_rs::WINDOWS_1252.encode(c.encode_utf8(&mut buf));
+    (!unmappable && bytes.len() == 1).then(|| bytes[0])
+}
+
 /// The name as a names file gives it back once written ([`encode_name`], then read).
 #[must_use]
 pub fn stored_name(name: &str, width: usize) -> String {
-    latin1(&encode_name(name.trim(), width))
+    cp1252(&encode_name(name.trim(), width))
 }
 
-fn latin1(field: &[u8]) -> String {
-    field.iter().take_while(|&&b| b != 0).map(|&b| char::from(b)).collect::<String>().trim_end().to_owned()
+/// A names file's field as text: Windows-1252 up to its first zero byte, as the text files of
+/// the same systems are read.
+fn cp1252(field: &[u8]) -> String {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    encoding_rs::WINDOWS_1252.decode_without_bom_handling(&field[..end]).0.trim_end().to_owned()
 }
 
 /// Decodes one 68-byte game record. Spans are byte offsets within the record. `year` is the
@@ -299,11 +314,13 @@ mod tests {
         assert_eq!(bytes.len(), HEADER_LEN + 3 * PLAYER_LEN);
         assert_eq!(parse_names(&bytes, PLAYER_LEN).unwrap(), names);
         assert!(parse_names(&bytes[..HEADER_LEN + 5], PLAYER_LEN).is_err());
-        // What a names file keeps of a name: 19 Latin-1 bytes, accents typed as combining marks
-        // composed, other characters `?`.
+        // What a names file keeps of a name: 19 Windows-1252 bytes, accents typed as combining
+        // marks composed, other characters `?`.
         assert_eq!(stored_name("Jean-Christophe Dupont-Aignan", PLAYER_LEN), "Jean-Christophe Dup");
         assert_eq!(stored_name("Fre\u{301}de\u{301}ric Le\u{301}ve\u{302}que", PLAYER_LEN), "Frédéric Lévêque");
-        assert_eq!(stored_name("Coupe de l\u{2019}\u{152}uvre", TOURNAMENT_LEN), "Coupe de l??uvre");
+        assert_eq!(stored_name("Coupe de l\u{2019}\u{152}uvre", TOURNAMENT_LEN), "Coupe de l\u{2019}\u{152}uvre");
+        assert_eq!(encode_name("\u{152}\u{20AC}", PLAYER_LEN)[..2], [0x8C, 0x80]);
+        assert_eq!(stored_name("\u{141}ukasz \u{0080}", PLAYER_LEN), "?ukasz ?");
         assert_eq!(stored_name(" Ann  ", PLAYER_LEN), "Ann");
     }
 }
