@@ -229,3 +229,25 @@ fn openings_are_named_whatever_the_row_numbering() {
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), "opening\nTiger\n");
 }
+
+/// `--excel`: a byte-order mark for Excel's sake, and names that a spreadsheet would run as
+/// formulas written after a `'`; numbers and other text as they are, and json untouched.
+#[test]
+fn excel_csv_has_a_mark_and_no_formulas() {
+    let pgn =
+        "[Event \"=HYPERLINK(\\\"x\\\")\"]\n[Black \"@Ann\"]\n[White \"Zo\u{eb}\"]\n[Result \"+16\"]\n\n1. f5 d6 *\n";
+    let columns = ["--table", "games", "--columns", "event,black_player,white_player,stored_result,black", "-q"];
+    let (out, err, code) = export(&[&columns[..], &["--excel"]].concat(), pgn);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        "\u{feff}event,black_player,white_player,stored_result,black\n\"'=HYPERLINK(\"\"x\"\")\",'@Ann,Zo\u{eb},+16,3\n"
+    );
+    let (plain, _, _) = export(&columns, pgn);
+    assert!(plain.starts_with("event,") && plain.contains("\n\"=HYPERLINK("), "{plain}");
+    let (json, _, _) = export(&[&columns[..], &["--excel", "-f", "json"]].concat(), pgn);
+    assert!(json.starts_with("{\"event\":\"=HYPERLINK("), "{json}");
+    // All the columns when none are asked for.
+    let (all, _, _) = export(&["--table", "games", "-q", "--excel"], pgn);
+    assert!(all.starts_with("\u{feff}source,game,event,") && all.contains(",'@Ann,"), "{all}");
+}

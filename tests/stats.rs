@@ -543,3 +543,15 @@ fn players_count_results_the_records_state() {
     // The stated 1-0 has no margin: the mean is the finished game's +18 alone.
     assert_eq!(got, ["3", "2", "0", "1", "1", "18.0"]);
 }
+
+/// `--excel` tables: a byte-order mark, and a name a spreadsheet would run as a formula after
+/// a `'` (numbers, negative ones too, as they are).
+#[test]
+fn excel_tables_run_no_formulas() {
+    let pgn = "[Black \"=1+1\"]\n[White \"Ann\"]\n\n1. f5 d6 *\n";
+    let (out, err, code) = run(&["stats", "--by", "player", "-f", "csv", "--excel", "-q"], pgn);
+    // (An unfinished game is not `ok`.)
+    assert_eq!(code, 1, "{err}");
+    assert!(out.starts_with("\u{feff}player,"), "{out}");
+    assert!(out.contains("\n'=1+1,1,") && out.contains("\nAnn,1,"), "{out}");
+}

@@ -35,6 +35,11 @@ pub struct Args {
     /// Only these columns, in this order (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub columns: Vec<String>,
+    /// For spreadsheets (csv): a UTF-8 byte-order mark first, so that Excel reads accents and
+    /// Japanese right, and text a spreadsheet would run as a formula (starting with = + - @,
+    /// and no number) written after a `'`.
+    #[arg(long)]
+    pub excel: bool,
     /// What to do with invalid records: include them (with their status), skip them, or stop
     /// at the first one.
     #[arg(long, value_enum, default_value_t = Invalid::Include)]
@@ -95,10 +100,18 @@ struct Rendered {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     let started = Instant::now();
-    let columns = check_columns(args.table, &args.columns)?;
+    let mut columns = check_columns(args.table, &args.columns)?;
+    let excel = args.excel && args.format == TableFormat::Csv;
+    if excel && columns.is_empty() {
+        // Every cell is looked at: all the columns, by name.
+        columns = names(args.table).iter().map(|&c| c.to_owned()).collect();
+    }
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     if args.format == TableFormat::Csv {
+        if excel {
+            out.write_all("\u{feff}".as_bytes())?;
+        }
         out.write_all(header(args.table, &columns).as_bytes())?;
     }
     let progress = Progress::new(args.quiet, "exporting");
@@ -242,7 +255,9 @@ fn header(table: Table, columns: &[String]) -> String {
 fn unreadable(e: RecordError, args: &Args, columns: &[String]) -> Rendered {
     let mut text = Vec::new();
     let rows = match args.table {
-        Table::Games => write_rows(&mut text, &[export::unreadable_row(&e.file, e.record)], args.format, columns),
+        Table::Games => {
+            write_rows(&mut text, &[export::unreadable_row(&e.file, e.record)], args.format, columns, args.excel)
+        }
         Table::Moves | Table::Positions => 0,
     };
     Rendered { text, rows, invalid: true, error: Some(e), pick: None }
@@ -271,15 +286,15 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String], sel
     let rows = match args.table {
         Table::Games => {
             let row: GameRow = export::game_row(source.name, index, &record, &game, &check);
-            write_rows(&mut text, std::slice::from_ref(&row), args.format, columns)
+            write_rows(&mut text, std::slice::from_ref(&row), args.format, columns, args.excel)
         }
         Table::Moves => {
             let rows = export::move_rows(source.name, index, &game, check.status.name());
-            write_rows(&mut text, &rows, args.format, columns)
+            write_rows(&mut text, &rows, args.format, columns, args.excel)
         }
         Table::Positions => {
             let rows = export::position_rows(source.name, index, &game, check.status.name());
-            write_rows(&mut text, &rows, args.format, columns)
+            write_rows(&mut text, &rows, args.format, columns, args.excel)
         }
     };
     // An invalid record's problem is reported at its place, as `validate` reports it.
@@ -287,8 +302,15 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String], sel
     Rendered { text, rows, invalid, error, pick }
 }
 
-/// Renders rows as CSV (no header) or JSON Lines, keeping only `columns` when given.
-fn write_rows<R: Serialize>(out: &mut Vec<u8>, rows: &[R], format: TableFormat, columns: &[String]) -> usize {
+/// Renders rows as CSV (no header) or JSON Lines, keeping only `columns` when given (`excel`:
+/// CSV text cells as [`super::output::for_spreadsheets`] writes them).
+fn write_rows<R: Serialize>(
+    out: &mut Vec<u8>,
+    rows: &[R],
+    format: TableFormat,
+    columns: &[String],
+    excel: bool,
+) -> usize {
     for row in rows {
         let value = if columns.is_empty() {
             None
@@ -317,6 +339,7 @@ fn write_rows<R: Serialize>(out: &mut Vec<u8>, rows: &[R], format: TableFormat, 
                     .into_iter()
                     .map(|v| match v {
                         serde_json::Value::Null => String::new(),
+                        serde_json::Value::String(s) if excel => super::output::for_spreadsheets(s),
                         serde_json::Value::String(s) => s,
                         other => other.to_string(),
                     })

@@ -99,6 +99,15 @@ pub struct Output {
     inner: Inner,
 }
 
+/// A CSV text cell as a spreadsheet should show it: text that starts as a formula does (`=`,
+/// `+`, `-`, `@`, a tab or a carriage return) and is no number gets a `'` first, so that a
+/// name such as `=HYPERLINK(...)` is shown, not run; numbers (`-12`, `+4`) are left as they are.
+#[must_use]
+pub fn for_spreadsheets(text: String) -> String {
+    let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    if formula && text.trim().parse::<f64>().is_err() { format!("'{text}") } else { text }
+}
+
 enum Inner {
     Stdout(BufWriter<Stdout>),
     Through { writer: BufWriter<File>, path: PathBuf },

@@ -54,6 +54,11 @@ pub struct Args {
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// For spreadsheets (csv): a UTF-8 byte-order mark first, so that Excel reads accents and
+    /// Japanese right, and text a spreadsheet would run as a formula (starting with = + - @,
+    /// and no number) written after a `'`.
+    #[arg(long)]
+    pub excel: bool,
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
@@ -159,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Format::Text => out.write_all(report(&summary, &book, &args)?.as_bytes())?,
         format => {
             let (columns, rows) = table(&summary, &book, &args)?;
-            write_rows(&mut out, format, &columns, rows)?;
+            write_rows(&mut out, format, &columns, rows, args.excel)?;
         }
     }
     out.finish()?;
@@ -423,6 +428,7 @@ fn write_rows(
     format: Format,
     columns: &[&str],
     rows: impl Iterator<Item = Vec<Value>>,
+    excel: bool,
 ) -> anyhow::Result<()> {
     if format == Format::Json {
         for row in rows {
@@ -432,10 +438,16 @@ fn write_rows(
         }
         return Ok(());
     }
+    if excel {
+        out.write_all("\u{feff}".as_bytes())?;
+    }
     let mut w = csv::Writer::from_writer(&mut *out);
     w.write_record(columns)?;
     for row in rows {
-        w.write_record(row.iter().map(cell))?;
+        w.write_record(row.iter().map(|v| match v {
+            Value::String(_) if excel => super::output::for_spreadsheets(cell(v)),
+            _ => cell(v),
+        }))?;
     }
     w.flush()?;
     Ok(())
