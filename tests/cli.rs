@@ -196,17 +196,43 @@ fn completions_and_man_page() {
     kifu().args(["completions", "bash"]).assert().stdout(predicate::str::contains("transcript kifu board obf"));
 }
 
+/// Kills process `pid` unless the flag it returns is set within two minutes: a hang guard for
+/// tests that wait on a child (not a timing: the test fails on what the killed child did not do).
+fn hang_guard(pid: u32) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    let flag = done.clone();
+    std::thread::spawn(move || {
+        for _ in 0..600 {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            if flag.load(Ordering::Relaxed) {
+                return;
+            }
+        }
+        let _ = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status();
+    });
+    done
+}
+
 #[test]
 fn broken_pipe_is_not_an_error() {
     use std::io::Read;
     use std::process::{Command as Std, Stdio};
     let logbook = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/logbook.gam");
-    let runs: [&[&str]; 4] = [
+    // More records than the reader keeps ahead of the workers: a reader stuck on a full queue
+    // once the output is gone must not be waited for.
+    let dir = tempfile::tempdir().unwrap();
+    let many = dir.path().join("many.gam");
+    std::fs::write(&many, std::fs::read_to_string(logbook).unwrap().repeat(600)).unwrap();
+    let many = many.to_str().unwrap();
+    let runs: [&[&str]; 6] = [
         &["perft", "8", "--all", "--divide"],
         // The csv writer wraps the output's error in its own.
         &["validate", logbook, "--format", "csv"],
         &["validate", logbook, "--format", "json"],
         &["export", logbook, "--table", "moves"],
+        &["validate", many, "--format", "csv", "-j", "1"],
+        &["convert", many, "--to", "transcript", "-j", "1"],
     ];
     for args in runs {
         let mut child = Std::new(assert_cmd::cargo::cargo_bin("kifu"))
@@ -215,9 +241,11 @@ fn broken_pipe_is_not_an_error() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let guard = hang_guard(child.id());
         // Close the reading end before kifu writes its (buffered) output.
         drop(child.stdout.take());
         let status = child.wait().unwrap();
+        guard.store(true, std::sync::atomic::Ordering::Relaxed);
         let mut err = String::new();
         child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
         assert!(status.success(), "{args:?}: exit {status:?}, stderr {err}");
@@ -231,7 +259,7 @@ fn broken_pipe_is_not_an_error() {
 fn each_record_piped_in_is_answered_at_once() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command as Std, Stdio};
-    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::atomic::Ordering;
     let runs: [(&[&str], &str); 6] = [
         (&["eval", "-q"], "to move"),
         (&["eval", "-q", "-f", "csv"], "-,1,"),
@@ -248,19 +276,9 @@ fn each_record_piped_in_is_answered_at_once() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        // A hang guard, not a timing: a command that waits for the end of its input is killed
-        // (and the test fails on its missing answer) long after any answer is due.
-        let done = std::sync::Arc::new(AtomicBool::new(false));
-        let (pid, guard_done) = (child.id(), done.clone());
-        std::thread::spawn(move || {
-            for _ in 0..600 {
-                std::thread::sleep(std::time::Duration::from_millis(200));
-                if guard_done.load(Ordering::Relaxed) {
-                    return;
-                }
-            }
-            let _ = Std::new("kill").args(["-9", &pid.to_string()]).status();
-        });
+        // A command that waits for the end of its input is killed (and the test fails on its
+        // missing answer) long after any answer is due.
+        let done = hang_guard(child.id());
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(START.as_bytes()).unwrap();
         stdin.flush().unwrap();
@@ -694,14 +712,17 @@ fn an_exact_solve_far_from_the_end_warns_first() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("warning: --exact-empties 50 solves positions with up to 50 empty squares"), "{err}");
     }
-    // A board without its side to move: black is taken to move, with a warning (not with -q).
+    // A board without its side to move: black is taken to move, with a warning (with -q too:
+    // it is about the input, as a record's error is).
     let start = format!("{}OX{}XO{}\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
-    for args in [&["solve", "-", "--depth", "2"][..], &["eval", "-"]] {
-        let out = kifu().args(args).args(["-j", "1"]).write_stdin(start.clone()).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("warning: -#1: no side to move given: black to move assumed"), "{args:?}: {err}");
-        let out = kifu().args(args).args(["-j", "1", "-q"]).write_stdin(start.clone()).output().unwrap();
-        assert!(out.status.success() && out.stderr.is_empty(), "{args:?}");
+    for args in [&["solve", "-", "--depth", "2", "-j", "1"][..], &["eval", "-", "-j", "1"], &["show"]] {
+        let quiet_too: &[&[&str]] = if args[0] == "show" { &[&[]] } else { &[&[], &["-q"]] };
+        for quiet in quiet_too {
+            let out = kifu().args(args).args(*quiet).write_stdin(start.clone()).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{args:?}: {err}");
+            assert!(err.contains("warning: -#1: no side to move given: black to move assumed"), "{args:?}: {err}");
+        }
     }
 }
 

@@ -795,3 +795,38 @@ fn check_theoretical(games: &str) {
     assert_eq!(code, 0, "{err}");
     assert!(text(out).contains("[Theoretical \"+64\"]"));
 }
+
+/// GGS's result flags: a resignation keeps its margin written back to GGF (`-40.00:r`), and
+/// goes through PGN and SGF as a resignation with no second `Termination` property coming
+/// back; an agreed score (`:s`) is a margin; an anti-reversi game's PGN result names its
+/// winner, never disc counts that would read as the other one.
+#[test]
+fn ggs_result_flags_and_anti_results_survive_conversion() {
+    let board = "BO[8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6];)";
+    let resigned = format!("(;GM[Othello]PB[a]PW[b]TY[8]RE[-40.00:r]{board}\n");
+    let (out, err, _) = convert(&["--from", "ggf", "--to", "ggf", "-q"], resigned.as_bytes());
+    assert!(text(out).contains("RE[-40.00:r]"), "{err}");
+    let (pgn, _, _) = convert(&["--from", "ggf", "--to", "pgn", "-q"], resigned.as_bytes());
+    let pgn = text(pgn);
+    assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"resignation\"]"), "{pgn}");
+    let (back, _, _) = convert(&["--from", "pgn", "--to", "ggf", "-q"], pgn.as_bytes());
+    let back = text(back);
+    assert!(back.contains("RE[-64.000:r]") && !back.contains("TERMINATION"), "{back}");
+    let agreed = format!("(;GM[Othello]PB[a]PW[b]TY[8]RE[-12.000:s]{board}\n");
+    let (pgn, _, _) = convert(&["--from", "ggf", "--to", "pgn", "-q"], agreed.as_bytes());
+    assert!(text(pgn).contains("[Result \"26-38\"]"));
+    // A finished anti-reversi game (the first 6x6 game kifu plays), its result edited to the
+    // other winner: PGN keeps the stated winner.
+    let play = kifu()
+        .args(["play", "--rules", "anti,size=6", "-n", "1", "--depth", "1", "--to", "ggf", "-j", "1", "-q"])
+        .output()
+        .unwrap();
+    let game = String::from_utf8(play.stdout).unwrap();
+    let re = game.split("RE[").nth(1).and_then(|r| r.split(']').next()).unwrap().to_owned();
+    let flipped =
+        if let Some(m) = re.strip_prefix('-') { format!("+{m}") } else { format!("-{}", re.trim_start_matches('+')) };
+    let edited = game.replace(&format!("RE[{re}]"), &format!("RE[{flipped}]"));
+    let (pgn, _, _) = convert(&["--from", "ggf", "--to", "pgn", "-q"], edited.as_bytes());
+    let want = if flipped.starts_with('+') { "[Result \"1-0\"]" } else { "[Result \"0-1\"]" };
+    assert!(text(pgn).contains(want), "{re} -> {flipped}");
+}

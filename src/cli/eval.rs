@@ -77,6 +77,17 @@ struct Row {
     empties: u32,
     side: &'static str,
     eval: f64,
+    /// For the text: the game is over, or the side to move must pass.
+    #[serde(skip)]
+    turn: Turn,
+}
+
+/// What the side to move can do, for the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Turn {
+    Moves,
+    Pass,
+    Over,
 }
 
 /// One line of the `--check` table; the field order is the documented column order.
@@ -156,7 +167,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
                 },
                 None => {
                     let (pos, _, unstated) = source.end_position(raw)?;
-                    if let Some(warning) = unstated.filter(|_| !args.quiet) {
+                    if let Some(warning) = unstated {
                         progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
                     }
                     pos
@@ -168,6 +179,13 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
                 empties: pos.empties(),
                 side: pos.side_to_move().name(),
                 eval: static_eval(evaluator, &pos),
+                turn: if pos.is_game_over() {
+                    Turn::Over
+                } else if pos.legal_moves().contains(&crate::core::Move::Pass) {
+                    Turn::Pass
+                } else {
+                    Turn::Moves
+                },
             }))
         },
         |out, _, result| {
@@ -178,10 +196,15 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
                 }
                 Ok(None) => short += 1,
                 Ok(Some(row)) => write_row(out, args.format, &row, || {
-                    format!(
-                        "{}#{}: {} empties, {} to move: {:+.2}",
-                        row.source, row.index, row.empties, row.side, row.eval
-                    )
+                    let (source, index, empties, side, eval) =
+                        (&row.source, row.index, row.empties, row.side, row.eval);
+                    match row.turn {
+                        Turn::Over => format!("{source}#{index}: {empties} empties, game over: {eval:+.2} for {side}"),
+                        Turn::Pass => {
+                            format!("{source}#{index}: {empties} empties, {side} to move (must pass): {eval:+.2}")
+                        }
+                        Turn::Moves => format!("{source}#{index}: {empties} empties, {side} to move: {eval:+.2}"),
+                    }
                 })?,
             }
             Ok(())

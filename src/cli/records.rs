@@ -336,16 +336,23 @@ impl Source<'_> {
     ) -> Result<(crate::core::Position, Record, Option<String>), RecordError> {
         let (record, rules) = self.read(raw)?;
         let resolved = record.resolve(rules).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        let warning = self.unstated_side(raw, &record, &resolved.end);
+        Ok((resolved.end, record, warning))
+    }
+
+    /// For a board given without its side to move and no moves (a board string or a diagram
+    /// alone, read as the rules' first player's turn), a warning saying so, since a score's
+    /// sign and the moves shown depend on it.
+    pub fn unstated_side(&self, raw: &RawRecord, record: &Record, pos: &crate::core::Position) -> Option<String> {
         let unstated = record.moves.is_empty() && record.start.as_ref().is_some_and(|b| b.side.is_none());
-        let warning = unstated.then(|| {
+        unstated.then(|| {
             format!(
                 "{}#{}: no side to move given: {} to move assumed (write X or O after the board)",
                 self.name,
                 raw.index + 1,
-                resolved.end.side_to_move().name()
+                pos.side_to_move().name()
             )
-        });
-        Ok((resolved.end, record, warning))
+        })
     }
 
     /// The first problem `check` found in the record, as an error at its place: the move at
@@ -500,6 +507,9 @@ fn in_batches<S, T: Send>(
                 }
                 problems
             });
+            // Owned here: an early return (a closed output) drops it, so that a reader
+            // waiting on a full channel stops instead of being waited for.
+            let received = received;
             let mut batch = Vec::with_capacity(batch_size);
             loop {
                 let first = match received.try_recv() {

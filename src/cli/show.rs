@@ -271,6 +271,9 @@ fn draw(
         }
         Err(e) => return Err(raw.error(source.name, e.span, e.message)),
     };
+    if let Some(warning) = source.unstated_side(raw, &record, &resolved.end) {
+        stderr!("kifu show: warning: {warning}");
+    }
     let moves = resolved.record.moves_under(&rules).map_err(|i| fail(format!("move {} is off the board", i + 1)))?;
     // Every ply: the position before it and the move.
     let mut plies: Vec<(Position, Move)> = Vec::with_capacity(moves.len());

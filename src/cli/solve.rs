@@ -464,7 +464,7 @@ fn solve(
     let (pos, stored) = match cut {
         None => {
             let (pos, record, unstated) = source.end_position(raw)?;
-            if let Some(warning) = unstated.filter(|_| !args.quiet) {
+            if let Some(warning) = unstated {
                 stderr!("kifu solve: warning: {warning}");
             }
             (pos, record.tag("scores").map(str::to_owned))
@@ -658,9 +658,7 @@ fn solve_row(
         raw.error(source.name, Default::default(), e.to_string())
     };
     // A board no game reaches (an empty board, a centre cell cleared): its score is no label.
-    if !args.quiet
-        && let Some(why) = pos.unreachable()
-    {
+    if let Some(why) = pos.unreachable() {
         stderr!(
             "kifu solve: warning: {}#{}: {}",
             source.name,

@@ -313,6 +313,14 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         _ => side_line(side_text),
     };
     if side_color.is_none() && !side_text.trim().is_empty() {
+        // Cells run on past the board (`...-X X`, 65 cells): the count is what is wrong.
+        let more = rest.chars().take_while(|&c| cell(c, digits).is_some()).count();
+        if more > 0 && square_size(cells.len() + more).is_none() {
+            return Err(SyntaxError {
+                span: Span { start: offset, end: offset + end + more },
+                message: no_board(cells.len() + more),
+            });
+        }
         let start = offset + end + (side_text.len() - side_text.trim_start().len());
         return Err(SyntaxError {
             span: Span { start, end: offset + end + side_text.trim_end().len() },

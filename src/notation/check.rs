@@ -643,6 +643,10 @@ enum Stated {
 fn stated_margin(stored: &str) -> Stated {
     let text = stored.trim();
     let number = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
+    // GGS's score the players agreed on (`-12.000:s`): that margin.
+    if let Some(v) = text.strip_suffix(":s").and_then(|m| number(m.strip_prefix('+').unwrap_or(m))) {
+        return Stated::Margin(v);
+    }
     if text.contains(':') || text == "?" || text.eq_ignore_ascii_case("void") {
         return Stated::NotCompared;
     }

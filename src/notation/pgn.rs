@@ -691,7 +691,9 @@ pub(crate) fn result_text(record: &Record) -> String {
     if let Some(score) = record.tag("score").filter(|s| counts(s).is_some()) {
         return score.to_owned();
     }
-    let margin = record.tag("result").and_then(|m| m.trim().trim_start_matches('+').parse::<f64>().ok());
+    // (GGS's agreed score, `-12.000:s`, is a margin too.)
+    let margin =
+        record.tag("result").and_then(|m| m.trim().trim_end_matches(":s").trim_start_matches('+').parse::<f64>().ok());
     // Counts follow from the margin only when the empties go to the winner (then the two
     // counts fill the board's playable squares); a plain or anti-reversi margin says nothing
     // of the empties, and a rules tag that does not read leaves the board unknown.
@@ -1206,7 +1208,8 @@ f4 4. pass PA 5. @@ 33-31
         prop_oneof![
             Just(vec![]),
             (0i32..=64, 0i32..=64)
-                .prop_filter("not 1-0", |&(b, w)| (b, w) != (1, 0) && (b, w) != (0, 1))
+                // (`0-0` is a double forfeit, no count.)
+                .prop_filter("not 1-0", |&(b, w)| ![(1, 0), (0, 1), (0, 0)].contains(&(b, w)))
                 .prop_map(|(b, w)| vec![("result".into(), signed(b - w)), ("score".into(), format!("{b}-{w}"))]),
             prop::sample::select(vec!["1-0", "0-1", "1/2-1/2"]).prop_map(|o| vec![("outcome".into(), o.into())]),
         ]

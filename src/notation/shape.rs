@@ -281,9 +281,18 @@ fn use_result_forms(record: &mut Record, to: Format) {
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("termination").is_none() && by != WinBy::Unsaid {
         record.set_tag("termination", if by == WinBy::Time { "time forfeit" } else { "resignation" });
     }
+    // Formats whose result says how it was won (`W+R`, `-64.000:r`) need no PGN tag beside it.
+    if matches!(to, Format::Sgf | Format::Kifu | Format::Ggf)
+        && by != WinBy::Unsaid
+        && super::termination_win_by(record) == by
+    {
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("termination"));
+    }
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
         Format::Sgf | Format::Kifu => super::winner_form(winner, by),
+        // GGF's own form keeps its margin (`-40.00:r`, the discs when the game was given up).
+        Format::Ggf if result.as_deref().is_some_and(|r| r.contains(':')) => return,
         Format::Ggf if by != WinBy::Unsaid => {
             let sign = if winner == Color::Black { '+' } else { '-' };
             format!("{sign}64.000:{}", if by == WinBy::Resignation { 'r' } else { 't' })
@@ -303,7 +312,14 @@ pub fn use_pgn_forms(record: &mut Record, end: &Position) {
     }
     let (black, white) = (end.count(Color::Black), end.count(Color::White));
     let margin = record.tag("result").and_then(|m| m.trim_start_matches('+').parse::<f64>().ok());
-    if record.tag("score").is_none() && end.is_game_over() && margin == Some(f64::from(black) - f64::from(white)) {
+    // Counts say black's margin as most discs wins; under anti-reversi they would say the
+    // other winner.
+    let most_wins = end.rules().variant().scoring != crate::core::Scoring::Anti;
+    if record.tag("score").is_none()
+        && most_wins
+        && end.is_game_over()
+        && margin == Some(f64::from(black) - f64::from(white))
+    {
         record.set_tag("score", format!("{black}-{white}"));
     }
 }

@@ -296,7 +296,7 @@ fn result_before_name(text: &str, offset: usize, record: &Record) -> Option<((St
 /// opening lists write them): at least two spaces, a tab or a full-width space before it (one
 /// space before a name in another script: `f5d6 山田`), moves before it, starting
 /// with a letter or a digit, its first word not a score (`29-35`), and nothing square-like (a
-/// letter then a digit) anywhere in it: a garbled move (`bb3`, `(b3)`, `c4!`) followed by the
+/// letter then a digit) anywhere in it: a garbled move (`bb3`, `(b3)`, `c4!`, `3a` rank first) followed by the
 /// rest of the game is an error at that move, never a name.
 fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
     let before = &text[..offset];
@@ -308,7 +308,12 @@ fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
     let starts_well = rest.starts_with(|c: char| c.is_alphanumeric());
     let score =
         rest.split_whitespace().next().is_some_and(|w| w.chars().all(|c| c.is_ascii_digit() || "-:+.".contains(c)));
-    let square_like = rest.as_bytes().windows(2).any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit());
+    // (A square written rank first, `3a`, too.)
+    let square_like = rest.as_bytes().windows(2).any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit())
+        || rest.split_whitespace().any(|w| {
+            let b = w.as_bytes();
+            b.len() == 2 && b[0].is_ascii_digit() && b[1].is_ascii_alphabetic()
+        });
     gap && !record.moves.is_empty() && starts_well && !score && !square_like
 }
 
@@ -637,7 +642,13 @@ mod tests {
         assert_eq!(parse("f5PAd6").unwrap().moves[1].mv, MoveSyntax::Pass);
         // A garbled move and the rest of the game after a tab or two spaces are no name: an
         // error at the garbled token (the game had been cut short there).
-        for (text, at) in [("f5\td6\tbb3\tc2", 6), ("f5  d6  (b3)  c2", 8), ("f5  d6  c4!", 10), ("f5  d6  ??", 8)] {
+        for (text, at) in [
+            ("f5\td6\tbb3\tc2", 6),
+            ("f5  d6  (b3)  c2", 8),
+            ("f5  d6  c4!", 10),
+            ("f5  d6  ??", 8),
+            ("f5 d6 c4  3a", 10),
+        ] {
             let err = parse(text).unwrap_err();
             assert_eq!(err.span.start, at, "{text}: {err:?}");
         }
