@@ -205,8 +205,12 @@ pub fn counted(n: u64, noun: &str) -> String {
 
 /// A `--threads` value: a whole number of at least 1 (leaving the option out takes every core).
 pub fn parse_threads(text: &str) -> Result<usize, String> {
+    // More threads than cores only share them (and each search thread has its tables): four
+    // per core, and 64 on any machine, are plenty.
+    let most = (4 * std::thread::available_parallelism().map_or(1, usize::from)).max(64);
     match text.trim().parse::<usize>() {
         Ok(0) => Err("at least 1 thread (leave -j out to use every core)".into()),
+        Ok(n) if n > most => Err(format!("at most {most} threads on this machine (four per core, at least 64)")),
         Ok(n) => Ok(n),
         Err(_) => Err(format!("`{text}` is not a number of threads")),
     }

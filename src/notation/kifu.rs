@@ -53,8 +53,30 @@ pub(crate) fn grid_cell(word: &str) -> Option<Option<u16>> {
 /// too), commas and the bars of a drawn grid (`|`, `│`), brackets around a cell dropped
 /// (`[44]`), full-width forms narrowed (`４４` is `44`, `ａ` is `a`).
 pub(crate) fn grid_words(line: &str) -> Vec<(String, Span)> {
+    // A spreadsheet's row (`1,,,28,,` or, in Europe, `1;;;28;;`): an empty field is an empty
+    // cell, the spreadsheet writing nothing there.
+    if let Some(delimiter) = [';', ','].into_iter().find(|&d| spreadsheet_row(line, d)) {
+        let mut words = Vec::new();
+        let mut start = 0;
+        for field in line.split(delimiter) {
+            let end = start + field.len();
+            let trimmed = field.trim();
+            let at = start + (field.len() - field.trim_start().len());
+            if trimmed.is_empty() {
+                words.push((".".to_owned(), Span { start: at.min(end), end: (at + 1).min(line.len()).max(at) }));
+            } else {
+                words.extend(
+                    grid_words(trimmed)
+                        .into_iter()
+                        .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end })),
+                );
+            }
+            start = end + delimiter.len_utf8();
+        }
+        return words;
+    }
     let separator =
-        |c: char| c.is_whitespace() || matches!(c, ',' | '，' | '、' | '|' | '│' | '┃' | '[' | ']' | '［' | '］');
+        |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '，' | '、' | '|' | '│' | '┃' | '[' | ']' | '［' | '］');
     let mut words = Vec::new();
     let mut word: Option<(String, usize)> = None;
     for (i, c) in line.char_indices() {
@@ -70,6 +92,18 @@ pub(crate) fn grid_words(line: &str) -> Vec<(String, Span)> {
         words.push((w, Span { start, end: line.len() }));
     }
     words
+}
+
+/// Whether a line is a spreadsheet's row with `delimiter` between its fields and some field
+/// empty: two delimiters in a row, or one first; a row of empty fields only when it has the
+/// fields of a rank of the smallest board (`,,` alone is separators to skip).
+fn spreadsheet_row(line: &str, delimiter: char) -> bool {
+    let line = line.trim();
+    let doubled: String = [delimiter, delimiter].iter().collect();
+    let content = line.chars().any(|c| c != delimiter && !c.is_whitespace());
+    line.contains(delimiter)
+        && (line.contains(&doubled) || line.starts_with(delimiter))
+        && (content || line.matches(delimiter).count() >= 3)
 }
 
 /// Whether a line is the border of a drawn grid (`+--+--+`, `┌──┬──┐`, `--------`): drawing
@@ -781,6 +815,22 @@ mod tests {
         assert_eq!(moves(&parse(&flipped.join("\n")).unwrap()), game);
         let swapped: Vec<String> = lines.iter().map(|l| l[2..].to_owned()).collect();
         assert_eq!(moves(&parse(&swapped.join("\n")).unwrap()), game);
+    }
+
+    /// A partial game saved from a spreadsheet: its empty cells are empty fields, separated by
+    /// commas or (European settings) semicolons.
+    #[test]
+    fn a_spreadsheets_empty_fields_are_empty_cells() {
+        let ranks =
+            [",,,,,,,", ",,,,,,,", ",,3,4,,8,,", ",,5,O,X,6,,", ",,,X,O,1,,", ",,,2,9,7,,", ",,,,10,,,", ",,,,,,,"];
+        let moves = |r: &Record| transcript::write(r, transcript::Style::Compact);
+        let comma = ranks.join("\r\n");
+        assert_eq!(moves(&parse(&comma).unwrap()), "f5d6c3d3c4f4f6f3e6e7");
+        assert_eq!(moves(&parse(&comma.replace(',', ";")).unwrap()), "f5d6c3d3c4f4f6f3e6e7");
+        // A full grid with semicolons.
+        let full = "1;2;3\n4;X;O\n5;O;X";
+        assert_eq!(grid_words(full.lines().next().unwrap()).len(), 3);
+        assert_eq!(grid_words(";;3").iter().map(|(w, _)| w.as_str()).collect::<Vec<_>>(), [".", ".", "3"]);
     }
 
     /// A stated result is written under the grid and read back in the tag it came from:
