@@ -797,6 +797,12 @@ fn solve_generic(
                 e.score = outcome_sign(pos, e.score);
             }
         }
+        // The headline agrees with the moves, as for standard Othello.
+        if !args.wld
+            && let Some((_, top)) = all.first().filter(|(_, top)| top.exact == found.exact)
+        {
+            (found.best, found.score, found.units, found.pv) = (top.best, top.score, top.units, top.pv.clone());
+        }
         if args.all_moves {
             moves = estimates_text(pos, &all);
         }

@@ -287,7 +287,9 @@ impl GenericSearcher {
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
         let empties = position.empties();
         let mut run = self.run(position, limits)?;
-        let mut done: Option<(u32, i32, Option<Move>)> = None;
+        // The last finished depth, its value and its line (read from the table as it stands
+        // then, before a deeper iteration the limits may stop overwrites it).
+        let mut done: Option<(u32, i32, Vec<Move>)> = None;
         // The positions searched for the last depth and the one before.
         let (mut last, mut before) = (0, 0);
         for d in 1..=depth.min(empties).max(1) {
@@ -300,30 +302,25 @@ impl GenericSearcher {
             if d == 1 {
                 (run.node_limit, run.deadline) = (u64::MAX, None);
             }
-            let value = match done {
-                Some((_, guess, _)) => around(guess, |low, high| (run.search(position, d, low, high), run.stopped)),
+            let value = match &done {
+                Some((_, guess, _)) => around(*guess, |low, high| (run.search(position, d, low, high), run.stopped)),
                 None => run.search(position, d, -INFINITY, INFINITY),
             };
             (run.node_limit, run.deadline) = limits_held;
             if run.stopped {
                 break;
             }
-            // The root's entry is the last one written: its move is this iteration's choice.
-            let best = run.table.probe(run.key(position)).and_then(|e| decode(e.best));
-            done = Some((d, value, best));
+            let line = run.principal_line(position, d);
+            done = Some((d, value, line));
             (last, before) = (run.nodes - start, last);
         }
-        let Some((depth, units, best)) = done else {
+        let Some((depth, units, line)) = done else {
             self.nodes = run.nodes;
             return Err(SolveError::Stopped { nodes: self.nodes });
         };
         let exact = depth >= empties || position.is_game_over();
-        // A search stopped by a limit gives the last finished iteration's move, no line.
-        let pv = if run.stopped {
-            best.into_iter().collect()
-        } else {
-            run.principal_line(position, if exact { TO_THE_END } else { depth })
-        };
+        // A search stopped by a limit gives the last finished iteration's line.
+        let pv = if run.stopped { line } else { run.principal_line(position, if exact { TO_THE_END } else { depth }) };
         let nodes = run.nodes;
         self.nodes = nodes;
         Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
@@ -563,6 +560,6 @@ mod tests {
         let pos = random_position("grand", 1, 80);
         let limits = Limits { nodes: Some(100), ..Limits::default() };
         let stopped = searcher.search_with(&pos, 12, limits).unwrap();
-        assert!(stopped.depth < 12 && stopped.pv.len() == 1, "{stopped:?}");
+        assert!(stopped.depth < 12 && stopped.pv.len() as u32 == stopped.depth, "{stopped:?}");
     }
 }
