@@ -755,3 +755,14 @@ fn zero_threads_is_a_usage_error() {
         assert!(err.contains("at least 1 thread"), "{command}: {err}");
     }
 }
+
+/// An input of two formats is read in the format of its start; a record of the other says so.
+#[test]
+fn a_record_of_another_format_than_the_inputs_says_so() {
+    let obf = format!("{}OX{}XO{} X;\n", "-".repeat(27), "-".repeat(6), "-".repeat(27));
+    let out =
+        kifu().args(["solve", "--depth", "2", "-q", "-j", "1"]).write_stdin(format!("f5d6c3\n{obf}")).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("(the input is read as transcript, the format of its start; this record is obf"), "{err}");
+}

@@ -243,6 +243,8 @@ pub struct Source<'a> {
     forced: Option<Arc<Rules>>,
     default_rules: Arc<Rules>,
     rules_cache: &'a Mutex<HashMap<String, Arc<Rules>>>,
+    /// The format was told from the input's start, not given with `--from`.
+    sniffed: bool,
 }
 
 /// Where a record's text gives its result in a field of its own: SGF's and GGF's `RE[...]`
@@ -302,7 +304,19 @@ impl Source<'_> {
     /// Parses one record.
     pub fn parse(&self, raw: &RawRecord) -> Result<Record, SyntaxError> {
         match &raw.body {
-            Body::Text(text) => format::parse(self.format, text, self.options),
+            Body::Text(text) => format::parse(self.format, text, self.options).map_err(|mut e| {
+                // An input whose records are of several formats is read in the format of its
+                // start: a record that reads in another says so.
+                let own = format::sniff("", text.as_bytes());
+                if self.sniffed && own != self.format && format::parse(own, text, self.options).is_ok() {
+                    e.message.push_str(&format!(
+                        " (the input is read as {}, the format of its start; this record is {own}: give \
+                         --from {own}, or put the records of each format in a file of their own)",
+                        self.format
+                    ));
+                }
+                e
+            }),
             Body::Binary(bytes) => wthor::parse_game(bytes, self.header.map_or(0, |h| h.year), &self.names),
         }
     }
@@ -666,6 +680,7 @@ fn each_input(
             forced: args.rules.clone().map(Rules::shared),
             default_rules: default_rules.clone(),
             rules_cache: &rules_cache,
+            sniffed: args.from.is_none(),
         };
         wthor_read |= header.is_some();
         if each(input, &source, reader, &mut problems)?.is_break() {
