@@ -733,8 +733,9 @@ impl Sink {
         let whose = if given.is_some() { "given" } else { "the WTHOR input's" };
         if self.unfinished > 0 {
             warn(format!(
-                "{} not over and state no result: WTHOR has no such result, and stores the discs as they \
-                 stand, which read back as the game's result",
+                "{} not over and state no result: WTHOR has no such result, and stores black's discs as \
+                 they stand, which read back as a finished game's count (black's discs against the rest of \
+                 the board: 3-3 becomes a 3-61 win for white)",
                 if self.unfinished == 1 { "1 game is".to_owned() } else { format!("{} games are", self.unfinished) }
             ));
         }

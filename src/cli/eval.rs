@@ -167,7 +167,7 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
                 },
                 None => {
                     let (pos, _, unstated) = source.end_position(raw)?;
-                    if let Some(warning) = unstated {
+                    for warning in unstated.into_iter().chain(source.unreachable(raw, &pos)) {
                         progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
                     }
                     pos

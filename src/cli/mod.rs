@@ -141,7 +141,12 @@ impl ThreadsArgs {
     /// Sizes the worker pool the record loops run on: `--threads` when given, else rayon's
     /// default (`RAYON_NUM_THREADS`, else every core). The pool is made once per process.
     pub fn apply(self) -> anyhow::Result<()> {
-        let Some(n) = self.threads else { return Ok(()) };
+        // `RAYON_NUM_THREADS` is held to the same bound as `--threads`.
+        let from_env = || std::env::var("RAYON_NUM_THREADS").ok()?.trim().parse::<usize>().ok();
+        let Some(n) = self.threads.or_else(|| from_env().filter(|&n| n > most_threads()).map(|_| most_threads()))
+        else {
+            return Ok(());
+        };
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build_global()
@@ -156,7 +161,14 @@ pub fn worker_threads(threads: Option<usize>) -> usize {
     threads
         .or_else(|| std::env::var("RAYON_NUM_THREADS").ok()?.trim().parse().ok().filter(|&n| n > 0))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1)
+        .clamp(1, most_threads())
+}
+
+/// The most threads a command takes: more than cores only share them (and each search thread
+/// has its tables), so four per core, and 64 on any machine, are plenty.
+#[must_use]
+pub fn most_threads() -> usize {
+    (4 * std::thread::available_parallelism().map_or(1, usize::from)).max(64)
 }
 
 /// Runs a parsed command line.
@@ -205,9 +217,7 @@ pub fn counted(n: u64, noun: &str) -> String {
 
 /// A `--threads` value: a whole number of at least 1 (leaving the option out takes every core).
 pub fn parse_threads(text: &str) -> Result<usize, String> {
-    // More threads than cores only share them (and each search thread has its tables): four
-    // per core, and 64 on any machine, are plenty.
-    let most = (4 * std::thread::available_parallelism().map_or(1, usize::from)).max(64);
+    let most = most_threads();
     match text.trim().parse::<usize>() {
         Ok(0) => Err("at least 1 thread (leave -j out to use every core)".into()),
         Ok(n) if n > most => Err(format!("at most {most} threads on this machine (four per core, at least 64)")),

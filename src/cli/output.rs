@@ -105,7 +105,10 @@ pub struct Output {
 #[must_use]
 pub fn for_spreadsheets(text: String) -> String {
     let formula = text.starts_with(['=', '+', '-', '@', '\t', '\r']);
-    if formula && text.trim().parse::<f64>().is_err() { format!("'{text}") } else { text }
+    // A number as a spreadsheet reads one: digits, a sign, a point, an exponent (not `-inf`).
+    let number = text.trim().parse::<f64>().is_ok_and(f64::is_finite)
+        && text.trim().chars().all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'));
+    if formula && !number { format!("'{text}") } else { text }
 }
 
 enum Inner {
@@ -186,6 +189,28 @@ impl Drop for Output {
             let mut pending = pending();
             let _ = std::fs::remove_file(temp);
             pending.temps.retain(|t| t != temp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spreadsheet_cells_run_no_formulas() {
+        for (text, shown) in [
+            ("=SUM(A1)", "'=SUM(A1)"),
+            ("@Ann", "'@Ann"),
+            ("-inf", "'-inf"),
+            ("+NaN", "'+NaN"),
+            ("-", "'-"),
+            ("-12", "-12"),
+            ("+16", "+16"),
+            ("-1e5", "-1e5"),
+            ("Ann", "Ann"),
+        ] {
+            assert_eq!(for_spreadsheets(text.to_owned()), shown);
         }
     }
 }

@@ -354,6 +354,13 @@ impl Source<'_> {
         Ok((resolved.end, record, warning))
     }
 
+    /// For a board no game reaches (an empty board, a centre cell cleared), a warning saying
+    /// so: its scores are no labels, its legal moves no game's.
+    pub fn unreachable(&self, raw: &RawRecord, pos: &crate::core::Position) -> Option<String> {
+        let why = pos.unreachable()?;
+        Some(format!("{}#{}: {}", self.name, raw.index + 1, crate::notation::check::unreachable(pos.rules(), why)))
+    }
+
     /// For a board given without its side to move and no moves (a board string or a diagram
     /// alone, read as the rules' first player's turn), a warning saying so, since a score's
     /// sign and the moves shown depend on it.

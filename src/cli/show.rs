@@ -274,6 +274,9 @@ fn draw(
     if let Some(warning) = source.unstated_side(raw, &record, &resolved.end) {
         stderr!("kifu show: warning: {warning}");
     }
+    if let Some(warning) = source.unreachable(raw, &resolved.start) {
+        stderr!("kifu show: warning: {warning}");
+    }
     let moves = resolved.record.moves_under(&rules).map_err(|i| fail(format!("move {} is off the board", i + 1)))?;
     // Every ply: the position before it and the move.
     let mut plies: Vec<(Position, Move)> = Vec::with_capacity(moves.len());

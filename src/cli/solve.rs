@@ -658,13 +658,8 @@ fn solve_row(
         raw.error(source.name, Default::default(), e.to_string())
     };
     // A board no game reaches (an empty board, a centre cell cleared): its score is no label.
-    if let Some(why) = pos.unreachable() {
-        stderr!(
-            "kifu solve: warning: {}#{}: {}",
-            source.name,
-            raw.index + 1,
-            crate::notation::check::unreachable(pos.rules(), why)
-        );
+    if let Some(warning) = source.unreachable(raw, &pos) {
+        stderr!("kifu solve: warning: {warning}");
     }
     // An exact solve far from the end can run for hours: say so before it starts.
     let far = if Solver::counting_for(&pos).is_some() { 36 } else { 24 };

@@ -136,10 +136,26 @@ struct TidyText<R> {
     line_start: bool,
     /// The last byte was a `\r` (written as `\n`): a `\n` right after it is the same line end.
     cr: bool,
+    /// Fill the caller's buffer, not just give what one read of the input gave.
+    eager: bool,
 }
 
 impl<R: BufRead> Read for TidyText<R> {
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let mut written = self.read_some(out)?;
+        while self.eager && written > 0 && written < out.len() {
+            match self.read_some(&mut out[written..])? {
+                0 => break,
+                more => written += more,
+            }
+        }
+        Ok(written)
+    }
+}
+
+impl<R: BufRead> TidyText<R> {
+    /// What one read of the input gives, tidied (at least a byte, unless the input ends).
+    fn read_some(&mut self, out: &mut [u8]) -> io::Result<usize> {
         const BOM: &[u8] = b"\xEF\xBB\xBF";
         loop {
             let buf = self.input.fill_buf()?;
@@ -426,20 +442,26 @@ impl Reader {
     /// A reader over `input`, named `name` in its records' errors, in `format` or the one its start
     /// shows. Its own errors (a file too short for its format) leave the name to the caller.
     pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
+        // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
+        // byte-order mark or by the zero bytes of its ASCII (which WTHOR's moves, never zero,
+        // do not have): read as the same text in UTF-8, the mark left out.
+        let utf16 = if format == Some(Format::Wthor) { None } else { input.fill_buf().ok().and_then(utf16) };
         let binary = format == Some(Format::Wthor)
-            || format.is_none() && matches!(input.fill_buf(), Ok(head) if format::sniff(name, head) == Format::Wthor);
+            || format.is_none()
+                && utf16.is_none()
+                && matches!(input.fill_buf(), Ok(head) if format::sniff(name, head) == Format::Wthor);
         if !binary {
-            // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
-            // byte-order mark or by the zero bytes of its ASCII: read as the same text in UTF-8,
-            // the mark left out.
-            if let Some(encoding) = input.fill_buf().ok().and_then(utf16) {
+            if let Some(encoding) = utf16 {
                 let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new()
                     .encoding(Some(encoding))
                     .strip_bom(true)
                     .build(input);
                 input = Box::new(BufReader::with_capacity(BUFFER, decoded));
             }
-            input = Box::new(BufReader::with_capacity(BUFFER, TidyText { input, line_start: true, cr: false }));
+            // (Decoded UTF-16 comes a little at a time: read on, so that the start the format
+            // is told from is whole.)
+            let eager = utf16.is_some();
+            input = Box::new(BufReader::with_capacity(BUFFER, TidyText { input, line_start: true, cr: false, eager }));
         }
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
@@ -1630,6 +1652,16 @@ mod tests {
             assert!(record.text().starts_with("[Black \"J\u{e9}r\u{f4}me\"]"), "{record:?}");
             assert_eq!((record.line, record.column), (1, 1));
         }
+    }
+
+    /// A kifu grid in UTF-16 without its mark is told from its whole start, decoded.
+    #[test]
+    fn a_utf16_grid_without_its_mark_is_a_grid() {
+        let grid = "A (black) - B (white)\r\n    a b c d\r\n 1 . . . .\r\n 2 . O X 1\r\n 3 . X O .\r\n 4 . . . .\r\n";
+        let bytes: Vec<u8> = grid.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let reader = Reader::new("t", Box::new(io::Cursor::new(bytes)), None).unwrap();
+        assert_eq!(reader.format(), Format::Kifu);
+        assert_eq!(reader.count(), 1);
     }
 
     #[test]
