@@ -629,3 +629,26 @@ fn number_puts_each_diagrams_number_over_it_and_reads_back() {
     let (svg, _, _) = run(&["show", "--number", "-f", "svg"], "f5d6c3\n");
     assert!(svg.contains(">Diagram 1<"), "{svg}");
 }
+
+/// `--line`: a puzzle's solution, its moves numbered from 1 on their squares, with its score
+/// (FFO #1: black's g8 first, +18 exact); estimated short of the end; the game over has none.
+#[test]
+fn the_best_line_is_drawn_numbered() {
+    let ffo = std::fs::read_to_string(sample("ffo-1-5.obf")).unwrap();
+    let first = ffo.lines().next().unwrap().to_owned() + "\n";
+    let (out, err, code) = run(&["show", "--line", "--color", "never"], &first);
+    assert_eq!(code, 0, "{err}");
+    let rank8: Vec<&str> = out.lines().find(|l| l.starts_with("8 ")).unwrap().split_whitespace().collect();
+    assert_eq!(rank8[7], "1", "{out}");
+    let note = out.lines().find(|l| l.starts_with("best line for black: g8 ")).unwrap();
+    assert!(note.ends_with("(score +18, exact)"), "{note}");
+    let moves = note.split(": ").nth(1).unwrap().split(" (").next().unwrap().split(' ').count();
+    for n in 1..=moves {
+        assert!(out.split_whitespace().any(|w| w == n.to_string()), "move {n} not numbered: {out}");
+    }
+    let (out, _, _) = run(&["show", "--line", "--exact-empties", "8", "--depth", "3"], &first);
+    assert!(out.contains("estimated at depth 3)"), "{out}");
+    let full = "X".repeat(64) + " O\n";
+    let (out, _, code) = run(&["show", "--line"], &full);
+    assert!(code == 0 && out.contains("the game is over: no line"), "{out}");
+}

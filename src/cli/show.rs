@@ -20,6 +20,7 @@ use crate::render::svg::Theme;
 
 /// Arguments of `kifu show`.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("engine").multiple(true).args(["annotate", "line"])))]
 #[command(after_help = "A position: X black, O white, - empty, . a legal move, # a hole, the last move in \
 brackets; on a terminal, discs in colour (unless NO_COLOR is set or --color never). --kifu draws the game with \
 each move's number on its square, passes listed under the board. Plies count every move, passes included (0 is \
@@ -52,28 +53,33 @@ pub struct Args {
     /// generic engine.
     #[arg(long, conflicts_with = "kifu")]
     pub annotate: bool,
+    /// The best line from the position, its moves numbered on their squares (a puzzle's
+    /// solution): solved exactly when the position has at most --exact-empties empty squares,
+    /// else searched --depth moves ahead.
+    #[arg(long, conflicts_with_all = ["kifu", "annotate"])]
+    pub line: bool,
     /// No legal-move marks and no list of the legal moves: a position to solve, for a puzzle
     /// sheet.
-    #[arg(long, conflicts_with_all = ["kifu", "annotate"])]
+    #[arg(long, conflicts_with_all = ["kifu", "annotate", "line"])]
     pub hide_moves: bool,
     /// Number the diagrams drawn (`Diagram 1`, `Diagram 2`, ... over each board, in the order
     /// drawn): for puzzle and exercise sheets, with --all.
     #[arg(long)]
     pub number: bool,
     /// With --annotate: solve exactly the moves that leave at most this many empty squares
-    /// [default: 18; 14 for other variants].
-    #[arg(long, requires = "annotate")]
+    /// (with --line: the positions with at most this many) [default: 18; 14 for other variants].
+    #[arg(long, requires = "engine")]
     pub exact_empties: Option<u32>,
     /// With --annotate: moves searched ahead after each move that leaves more empty squares
-    /// [default: 10; 6 for other variants].
-    #[arg(long, requires = "annotate", value_parser = clap::value_parser!(u32).range(1..))]
+    /// (with --line: from the position) [default: 10; 6 for other variants].
+    #[arg(long, requires = "engine", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
-    /// With --annotate: the depth-limited search's selectivity in percent (73, 87, 95, 98, 99;
-    /// 100 for none).
-    #[arg(long, default_value_t = 87, requires = "annotate")]
+    /// With --annotate or --line: the depth-limited search's selectivity in percent (73, 87,
+    /// 95, 98, 99; 100 for none).
+    #[arg(long, default_value_t = 87, requires = "engine")]
     pub selectivity: u32,
-    /// With --annotate: the solver's transposition table, in MiB.
-    #[arg(long, default_value_t = 64, requires = "annotate", value_parser = super::parse_hash_mb)]
+    /// With --annotate or --line: the solver's transposition table, in MiB.
+    #[arg(long, default_value_t = 64, requires = "engine", value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format [default: svg when -o names a .svg file, else text].
     #[arg(long, short, value_enum)]
@@ -165,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let (selector, mut chooser) = select.build();
     let settings =
         Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10), probcut };
-    let mut scorer = args.annotate.then(|| {
+    let mut scorer = (args.annotate || args.line).then(|| {
         MoveScorer::new(args.hash_mb, settings).with_generic(
             args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
             args.depth.unwrap_or(generic::DEFAULT_DEPTH),
@@ -228,6 +234,36 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
 
+/// The best line from `position` drawn on it, its moves numbered from 1, with its score: a
+/// puzzle's solution.
+fn line_diagram(position: &Position, scorer: &mut MoveScorer) -> Result<Diagram, String> {
+    let found = match scorer.line(position) {
+        Ok(found) => found,
+        Err(ScoreError::GameOver) => {
+            let mut diagram = Diagram::position(position, None, None, None);
+            diagram.notes.push("the game is over: no line".to_owned());
+            return Ok(diagram);
+        }
+        Err(ScoreError::Engine(e)) => return Err(format!("no line: {e}")),
+    };
+    let mut end = position.clone();
+    let mut moves = Vec::with_capacity(found.pv.len());
+    for &mv in &found.pv {
+        moves.push((mv, end.side_to_move()));
+        end = end.play(mv).map_err(|e| format!("the line's {mv} does not play: {e}"))?;
+    }
+    let mut diagram = Diagram::kifu(position, &moves, 1, &end);
+    let how = if found.exact { "exact".to_owned() } else { format!("estimated at depth {}", found.depth) };
+    let names: Vec<String> = found.pv.iter().map(|&mv| position.rules().move_name(mv)).collect();
+    diagram.notes.push(format!(
+        "best line for {}: {} (score {:+}, {how})",
+        position.side_to_move().name(),
+        names.join(" "),
+        found.score
+    ));
+    Ok(diagram)
+}
+
 /// Where diagrams go: one output (stdout or a file), or a folder with a file per record.
 enum Sink {
     One(Output),
@@ -253,7 +289,7 @@ fn draw(
     raw: &RawRecord,
     args: &Args,
     (format, color): (ShowFormat, bool),
-    scorer: Option<&mut MoveScorer>,
+    mut scorer: Option<&mut MoveScorer>,
     number: Option<u64>,
 ) -> Result<(String, Option<RecordError>), RecordError> {
     let fail = |message: String| raw.error(source.name, Default::default(), message);
@@ -302,7 +338,9 @@ fn draw(
         let before = if illegal.is_some() { " before its illegal move" } else { "" };
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
-    let mut diagram = if args.kifu {
+    let mut diagram = if let (true, Some(scorer)) = (args.line, scorer.as_mut()) {
+        line_diagram(at(ply.unwrap_or(total)), scorer).map_err(fail)?
+    } else if args.kifu {
         let from = ply.unwrap_or(0);
         let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
         let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();

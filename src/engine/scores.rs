@@ -4,7 +4,7 @@
 
 use crate::core::{Move, Position};
 use crate::engine::generic::{self, GenericSearcher};
-use crate::engine::solve::{Limits, SolveError, Solver, SolverSet, probcut_for};
+use crate::engine::solve::{Estimate, Limits, SolveError, Solver, SolverSet, probcut_for};
 
 /// One legal move and its score: the final disc margin for the side to move after playing it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -123,6 +123,29 @@ impl MoveScorer {
         // Best first; ties in board order (the legal moves' order).
         moves.sort_by_key(|(units, _)| std::cmp::Reverse(*units));
         Ok(moves.into_iter().map(|(_, score)| score).collect())
+    }
+
+    /// The best line from `position` and its value: solved when the position has at most
+    /// [`Settings::exact_empties`] empty squares, else searched [`Settings::depth`] moves ahead
+    /// (exact all the same when that reaches the end). Positions of other variants go to the
+    /// generic engine with the settings of [`MoveScorer::with_generic`].
+    ///
+    /// # Errors
+    /// [`ScoreError::GameOver`] for a finished game.
+    pub fn line(&mut self, position: &Position) -> Result<Estimate, ScoreError> {
+        if position.is_game_over() {
+            return Err(ScoreError::GameOver);
+        }
+        let empties = position.empties();
+        let Some(counting) = Solver::counting_for(position) else {
+            let settings = self.generic_settings;
+            let hash_mb = self.hash_mb;
+            let searcher = self.generic.get_or_insert_with(|| GenericSearcher::new(hash_mb));
+            let depth = if empties <= settings.exact_empties { empties } else { settings.depth };
+            return Ok(searcher.search_with(position, depth, Limits::default())?);
+        };
+        let depth = if empties <= self.settings.exact_empties { empties } else { self.settings.depth };
+        Ok(self.solvers.get(counting).search_with(position, depth, Limits::default())?)
     }
 
     /// [`MoveScorer::score`] for a position of another variant than standard 8x8.
