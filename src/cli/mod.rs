@@ -141,11 +141,12 @@ impl ThreadsArgs {
     /// Sizes the worker pool the record loops run on: `--threads` when given, else rayon's
     /// default (`RAYON_NUM_THREADS`, else every core). The pool is made once per process.
     pub fn apply(self) -> anyhow::Result<()> {
-        // `RAYON_NUM_THREADS` is held to the same bound as `--threads`.
-        let from_env = || std::env::var("RAYON_NUM_THREADS").ok()?.trim().parse::<usize>().ok();
-        let Some(n) = self.threads.or_else(|| from_env().filter(|&n| n > most_threads()).map(|_| most_threads()))
-        else {
-            return Ok(());
+        // `RAYON_NUM_THREADS` (which rayon reads itself) is held to the same bound as `--threads`.
+        let from_env = std::env::var("RAYON_NUM_THREADS").ok().and_then(|n| n.trim().parse::<usize>().ok());
+        let n = match self.threads {
+            Some(n) => n,
+            None if from_env.is_some_and(|n| n > most_threads()) => most_threads(),
+            None => return Ok(()),
         };
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))

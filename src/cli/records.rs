@@ -446,9 +446,9 @@ pub fn for_each<T: Send>(
     args: &InputArgs,
     progress: &Progress,
     work: impl Fn(&Source, &RawRecord) -> T + Sync,
-    mut sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
+    sink: impl FnMut(&Source, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<FileProblems> {
-    in_batches(args, progress, BATCH, work, &mut (), |(), source, result| sink(source, result), |()| Ok(()))
+    for_each_in_batches(args, progress, BATCH, work, sink)
 }
 
 /// [`for_each`] for a sink that writes to `out`: `out` is flushed whenever no record is ready,

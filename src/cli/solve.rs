@@ -693,11 +693,7 @@ fn solve_row(
         if args.all_moves || args.best_moves {
             let all = solver.search_moves_with(&pos, found.depth, Limits::default()).map_err(fail)?;
             found.nodes += solver.nodes();
-            // The headline is the best of the moves' searches, which can differ from the first
-            // search's (its window and the table it met): one answer, not two that disagree.
-            if let Some((_, top)) = all.first().filter(|(_, top)| found.exact == top.exact) {
-                (found.best, found.score, found.units, found.pv) = (top.best, top.score, top.units, top.pv.clone());
-            }
+            headline_from_moves(&mut found, &all);
             if args.all_moves {
                 moves = estimates_text(&pos, &all);
             }
@@ -792,11 +788,8 @@ fn solve_generic(
                 e.score = outcome_sign(pos, e.score);
             }
         }
-        // The headline agrees with the moves, as for standard Othello.
-        if !args.wld
-            && let Some((_, top)) = all.first().filter(|(_, top)| top.exact == found.exact)
-        {
-            (found.best, found.score, found.units, found.pv) = (top.best, top.score, top.units, top.pv.clone());
+        if !args.wld {
+            headline_from_moves(&mut found, &all);
         }
         if args.all_moves {
             moves = estimates_text(pos, &all);
@@ -806,6 +799,15 @@ fn solve_generic(
         }
     }
     Ok(row(source, raw, pos, &found, (moves, best), nodes, started))
+}
+
+/// Makes the headline the best of the moves' searches (`all`, best first), which can differ
+/// from the first search's (its window and the table it met): one answer, not two that
+/// disagree.
+fn headline_from_moves(found: &mut Estimate, all: &[(Move, Estimate)]) {
+    if let Some((_, top)) = all.first().filter(|(_, top)| top.exact == found.exact) {
+        (found.best, found.score, found.units, found.pv) = (top.best, top.score, top.units, top.pv.clone());
+    }
 }
 
 /// The moves whose value is the best of `scores`, named, in board order.
