@@ -176,14 +176,25 @@ fn an_illegal_game_is_annotated_up_to_its_illegal_move_and_the_others_go_on() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("games.txt:2:11: record 2: annotated up to move 6, a1, which is illegal"), "{stderr}");
     assert!(stderr.contains("2 | f5d6c3d3c4a1\n  |           ^^"), "{stderr}");
-    // A record that does not even read keeps its row, figures empty, the reason in `error`.
-    std::fs::write(&input, "f5d6c3d3c4f4\nf5zz\nf5f6e6f4\n").unwrap();
-    let out = run(&[input.to_str().unwrap(), "-q", "-f", "csv", "-t", "games", "--depth", "2"]);
+    // A token that is no move, or a square off the board: annotated up to it. A record that does
+    // not read at all keeps its row, figures empty, the reason in `error`.
+    std::fs::write(&input, "f5d6c3d3c4f4\nf5zz\nf5f6e6f4\nzz\nf5d6i3\n").unwrap();
+    let out = run(&[input.to_str().unwrap(), "-f", "csv", "-t", "games", "--depth", "2"]);
     assert_eq!(out.status.code(), Some(1));
     let table = rows(&stdout(&out));
-    assert_eq!(table.iter().map(|r| r["game"].as_str()).collect::<Vec<_>>(), ["1", "2", "3"]);
-    assert_eq!((table[1]["plies"].as_str(), table[1]["black_moves"].as_str()), ("", ""));
-    assert!(table[1]["error"].contains("`zz` is not a move"), "{:?}", table[1]);
+    assert_eq!(table.iter().map(|r| r["game"].as_str()).collect::<Vec<_>>(), ["1", "2", "3", "4", "5"]);
+    assert_eq!((table[1]["plies"].as_str(), table[1]["black_moves"].as_str()), ("1", "1"));
+    assert!(
+        table[1]["error"].contains("annotated up to ply 2, which does not read: `zz` is not a move"),
+        "{:?}",
+        table[1]
+    );
+    assert_eq!((table[3]["plies"].as_str(), table[3]["black_moves"].as_str()), ("", ""));
+    assert!(table[3]["error"].contains("`zz` is not a move"), "{:?}", table[3]);
+    assert_eq!(table[4]["plies"], "2");
+    assert_eq!(table[4]["error"], "annotated up to ply 3: i3 is off the board");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("games.txt:5:5: record 5: annotated up to move 3, i3, which is off the board"), "{stderr}");
 }
 
 #[test]

@@ -140,6 +140,27 @@ fn output_file_is_written_whole() {
     assert!(leftovers.is_empty(), "no temporary file is left: {leftovers:?}");
 }
 
+/// Without `--format`, an output file's name says the format (`.csv`, `.json`, `.jsonl`,
+/// `.pgn` where the command writes it); `--format` wins over the name.
+#[test]
+fn the_output_name_says_the_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |args: &[&str], name: &str| {
+        let path = dir.path().join(name);
+        kifu().args(args).args(["-q", "-o", path.to_str().unwrap()]).write_stdin("f5d6c3d3c4\n").output().unwrap();
+        std::fs::read_to_string(&path).unwrap()
+    };
+    assert!(write(&["validate"], "v.csv").starts_with("source,game,status,"));
+    assert!(write(&["validate"], "v.jsonl").starts_with("{\"source\":\"-\""));
+    assert!(write(&["export", "--table", "games"], "e.json").starts_with("{\"source\":"));
+    assert!(write(&["annotate", "--depth", "1"], "a.csv").starts_with("source,game,ply,"));
+    assert!(write(&["annotate", "--depth", "1"], "a.pgn").starts_with("[Event "));
+    assert!(write(&["eval"], "e.csv").starts_with("source,"));
+    assert!(write(&["validate", "--format", "text"], "t.csv").starts_with("-:1:1: record 1: unfinished"));
+    // A name the command has no format for: its default.
+    assert!(write(&["export", "--table", "games"], "e.txt").starts_with("source,game,"));
+}
+
 // ---- rules ----------------------------------------------------------------------------------
 
 #[test]

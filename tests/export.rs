@@ -251,3 +251,26 @@ fn excel_csv_has_a_mark_and_no_formulas() {
     let (all, _, _) = export(&["--table", "games", "-q", "--excel"], pgn);
     assert!(all.starts_with("\u{feff}source,game,event,") && all.contains(",'@Ann,"), "{all}");
 }
+
+/// A record with a token that is no move gives the rows of what reads before it, its tags
+/// included, with the status `parse_error`, and is reported.
+#[test]
+fn a_record_that_stops_reading_gives_its_rows_up_to_the_fault() {
+    let pgn = "[Event \"Club\"]\n[Black \"Ann\"]\n[White \"Bo\"]\n\n1. f5 d6 2. c3 d3 3. cc4 f4 *\n";
+    let (out, err, code) = export(&["--table", "games", "--format", "json"], pgn);
+    assert_eq!(code, 1, "{err}");
+    let row: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!((row["event"].as_str(), row["black_player"].as_str()), (Some("Club"), Some("Ann")), "{row}");
+    assert_eq!(
+        (row["moves"].as_str(), row["plies"].as_u64(), row["status"].as_str()),
+        (Some("f5d6c3d3"), Some(4), Some("parse_error"))
+    );
+    assert!(err.contains("-:5:22: record 1: `cc4` is not a move"), "{err}");
+    let (out, _, code) = export(&["--table", "moves"], pgn);
+    assert_eq!(code, 1);
+    assert_eq!(out.lines().count(), 1 + 4, "{out}");
+    assert!(out.lines().skip(1).all(|l| l.ends_with(",parse_error")), "{out}");
+    // Nothing reads: the row of a record that does not read, as before.
+    let (out, _, _) = export(&["--table", "games"], "[Event \"Club\n");
+    assert!(out.lines().nth(1).unwrap().starts_with("-,1,,,"), "{out}");
+}

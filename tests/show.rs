@@ -289,7 +289,7 @@ fn every_size_draws_as_svg() {
 fn a_failed_record_leaves_no_output_file() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("board.svg");
-    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "f5 x!\n");
+    let (_, err, code) = run(&["show", "-", "--format", "svg", "-o", target.to_str().unwrap()], "x!\n");
     assert_eq!(code, 1, "{err}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "neither the file nor a temporary one");
     // A record with an illegal move is drawn up to it: the file is written, the exit code says
@@ -552,7 +552,7 @@ fn a_record_with_an_illegal_move_is_drawn_up_to_it() {
     assert!(out.contains(" 6 "), "{out}");
     let (_, err, code) = run(&["show", "--ply", "8"], game);
     assert_eq!(code, 1);
-    assert!(err.contains("the record has 6 plies before its illegal move"), "{err}");
+    assert!(err.contains("the record has 6 plies before its move 7, which is illegal"), "{err}");
 }
 
 #[test]
@@ -651,4 +651,22 @@ fn the_best_line_is_drawn_numbered() {
     let full = "X".repeat(64) + " O\n";
     let (out, _, code) = run(&["show", "--line"], &full);
     assert!(code == 0 && out.contains("the game is over: no line"), "{out}");
+}
+
+/// A record with a token that is no move, or a square off the board, is drawn up to it with the
+/// fault reported, as one with an illegal move is.
+#[test]
+fn a_record_that_stops_reading_is_drawn_up_to_the_fault() {
+    let (out, err, code) = run(&["show"], "f5d6c3d3x4f4\n");
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("ply 4 of 4") && out.contains("the record's move 5 does not read: drawn up to it"), "{out}");
+    assert!(err.contains("-:1:9: record 1: `x4` is not a move") && err.contains("; drawn up to it"), "{err}");
+    let (out, err, code) = run(&["show"], "f5d6c3d3i4f4\n");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        out.contains("ply 4 of 4") && out.contains("the record's move 5 is off the board: drawn up to it"),
+        "{out}"
+    );
+    let (_, err, _) = run(&["show", "--ply", "8"], "f5d6c3d3x4f4\n");
+    assert!(err.contains("the record has 4 plies before its move 5, which does not read"), "{err}");
 }

@@ -482,3 +482,34 @@ fn pgn_results_in_the_tag_and_the_movetext() {
     assert_eq!(code, 1);
     assert!(out.contains("the result `W+R` differs from the Result tag `1-0`"), "{out}");
 }
+
+/// A token that is no move is placed at its ply, and the move it meant is found by trying the
+/// legal moves there against the rest of the game (WTH_2004's game 3, one move spoiled).
+#[test]
+fn a_token_that_is_no_move_gets_its_ply_and_the_move_it_meant() {
+    let game = "f5d6c3d3c4f3f4g5c6c5d7b3b5g3e6f6e3b4d2a5b6c2g4d1e2h4g6f1e1f2c1d8g1c7e7e8f7f8c8b8g7h5h7b7a6a4h6g2a3a2a1b1b2h1h3h2a8a7g8h8";
+    assert_eq!(rows(&[], &format!("{game}\n"))[0]["status"], "ok");
+    let spoiled = |bad: &str| format!("{}{bad}{}\n", &game[..8], &game[10..]);
+    let r = &rows(&[], &spoiled("x4"))[0];
+    assert_eq!(
+        (r["status"].as_str(), r["error_ply"].as_u64(), r["error_move"].as_str()),
+        (Some("parse_error"), Some(5), Some("x4"))
+    );
+    assert_eq!(r["suggestion"], "c4? (the rest of the game then replays)", "{r}");
+    // A stray character is left out; a word is no move.
+    let r = &rows(&[], &spoiled("cc4"))[0];
+    assert_eq!(r["suggestion"], "leave `c` out? (without it the rest of the game replays)", "{r}");
+    let (out, _, code) = validate(&[], &spoiled("x4"));
+    assert_eq!(code, 1);
+    assert!(out.contains("= suggestion: c4? (the rest of the game then replays)"), "{out}");
+    // At the end of a game any legal move fits: only those near the token are offered.
+    let r = &rows(&[], "f5d6c3d3x4\n")[0];
+    assert_eq!(r["suggestion"], "c4? (legal here)", "{r}");
+    let r = &rows(&[], "f5d6c3d3 Smith\n")[0];
+    assert_eq!((r["suggestion"].as_str(), r["error_ply"].as_u64()), (Some(""), None), "{r}");
+    // A pass the side to move must make, misspelt (GAME's white pass after h8).
+    let at = GAME.find("h8").unwrap() + 2;
+    let r = &rows(&[], &format!("{} pas {}\n", &GAME[..at], &GAME[at..]))[0];
+    assert_eq!((r["error_ply"].as_u64(), r["error_move"].as_str()), (Some(56), Some("pas")), "{r}");
+    assert_eq!(r["suggestion"], "pass? (the rest of the game then replays)", "{r}");
+}

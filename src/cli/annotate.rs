@@ -17,12 +17,13 @@ use serde::{Deserialize, Serialize};
 use super::Status;
 use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
-use super::records::{self, InputArgs, Source};
+use super::records::{self, InputArgs, Source, Unread};
 use super::select::{Pick, SelectArgs, Selector};
 use crate::core::{Color, Move, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
+use crate::notation::check;
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
@@ -51,8 +52,11 @@ pub struct Args {
     #[arg(long, default_value_t = 128, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
-    /// as GGF (values in the moves) or PGN-like (comments).
-    #[arg(long, short, value_enum, default_value_t = OutFormat::Text)]
+    /// as GGF (values in the moves) or PGN-like (comments). [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<OutFormat>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: OutFormat,
     /// The rows of csv and json: one per ply (the default), per game, or per player.
     #[arg(long, short, value_enum)]
@@ -76,9 +80,10 @@ pub struct Args {
 }
 
 /// `--format` values of `kifu annotate`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
 pub enum OutFormat {
     /// A table per game and a table of players.
+    #[default]
     Text,
     /// CSV with a header row.
     Csv,
@@ -272,7 +277,8 @@ impl Args {
 }
 
 /// Runs `kifu annotate`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), OutFormat::Text);
     let started = Instant::now();
     // (The text shows a table of plies per game: `--table plies` says nothing new there.)
     if let Some(table) = args.table.filter(|&t| t != Table::Plies)
@@ -502,26 +508,57 @@ fn annotate(
     selector: &Selector,
     done: &(dyn Fn() + Sync),
 ) -> Result<Judged, RecordError> {
-    let (mut record, rules) = source.read(raw)?;
-    let pick = selector.pick_record(&record, &rules, source.format);
+    // A record whose text goes wrong after its start (a token that is no move, a square off the
+    // board) is annotated up to the fault, as one with an illegal move is.
+    let (mut error, mut located) = (None, None);
+    let (mut record, rules) = match source.read_partly(raw) {
+        Ok(read) => read,
+        Err(unread) => match *unread {
+            Unread { error: mut e, before: Some((record, rules)), fix, .. } => {
+                let ply = record.moves.len() + 1;
+                error = Some(format!("annotated up to ply {ply}, which does not read: {}", e.message));
+                e.message = format!("annotated up to move {ply}, which does not read: {}", e.message);
+                if let Some(fix) = fix {
+                    e.message.push_str(&format!("; suggestion: {fix}"));
+                }
+                located = Some(e);
+                (record, rules)
+            }
+            Unread { error, before: None, .. } => return Err(error),
+        },
+    };
+    let pick = if error.is_some() { None } else { selector.pick_record(&record, &rules, source.format) };
     if pick == Some(Pick::Refused) {
         return Ok(Judged::Refused);
     }
-    let game = record.game(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    let (game, bad) =
+        record.game_before_bad_square(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?;
+    if let Some(token) = bad.and_then(|i| record.moves.get(i)) {
+        let ply = bad.unwrap_or_default() + 1;
+        error = Some(format!("annotated up to ply {ply}: {} is off the board", token.mv));
+        let mut message = format!("annotated up to move {ply}, {}, which is off the board", token.mv);
+        if let Some(fix) = check::check(&record, &rules, source.format).suggestion {
+            message.push_str(&format!("; suggestion: {fix}"));
+        }
+        located = Some(raw.error(source.name, token.span, message));
+    }
     let mut positions = Vec::new();
     let mut moves = Vec::new();
     let replay = game.replay_with(Passes::Implicit, |before, mv, _| {
         positions.push(before.clone());
         moves.push(mv);
     });
-    let (mut error, mut located) = (None, None);
     match replay {
         Ok(r) => positions.push(r.position),
         Err(e) => {
             let named = rules.move_name(e.mv);
             error = Some(format!("annotated up to the illegal move: ply {}: {named} is illegal: {}", e.ply, e.reason));
             located = record.moves.get(e.ply - 1).map(|token| {
-                let message = format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
+                let mut message =
+                    format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
+                if let Some(fix) = check::check(&record, &rules, source.format).suggestion {
+                    message.push_str(&format!("; suggestion: {fix}"));
+                }
                 raw.error(source.name, token.span, message)
             });
             positions.push(*e.position);

@@ -58,8 +58,11 @@ pub struct Args {
     /// Solver transposition table per thread, in MiB (--check).
     #[arg(long, default_value_t = 16, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    /// Output format. [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<Format>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: Format,
     /// Write here instead of stdout.
     #[arg(long, short)]
@@ -104,6 +107,7 @@ struct CheckRow {
 
 /// Runs `kifu eval`.
 pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
     // Its output names no one.
     args.input.names_unused = true;
     args.threads.apply()?;

@@ -7,7 +7,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::progress::Progress;
-use super::records::{self, InputArgs, Source};
+use super::records::{self, InputArgs, Source, Unread};
 use super::select::{Pick, SelectArgs, Selector};
 use super::{Output, Status};
 use crate::export::{self, GameRow};
@@ -29,8 +29,11 @@ pub struct Args {
     /// The table: one row per game, per move, or per position.
     #[arg(long, short, value_enum)]
     pub table: Table,
-    /// Output format: csv (with a header row) or json (JSON Lines).
-    #[arg(long, short, value_enum, default_value_t = TableFormat::Csv)]
+    /// Output format: csv (with a header row) or json (JSON Lines). [default: csv, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<TableFormat>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else csv.
+    #[arg(skip)]
     pub format: TableFormat,
     /// Only these columns, in this order (comma-separated names).
     #[arg(long, value_delimiter = ',')]
@@ -67,9 +70,10 @@ pub enum Table {
 }
 
 /// `--format` values for tables.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
 pub enum TableFormat {
     /// CSV with a header row.
+    #[default]
     Csv,
     /// JSON Lines.
     Json,
@@ -97,7 +101,8 @@ struct Rendered {
 }
 
 /// Runs `kifu export`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), TableFormat::Csv);
     args.threads.apply()?;
     let started = Instant::now();
     let mut columns = check_columns(args.table, &args.columns)?;
@@ -266,9 +271,14 @@ fn unreadable(e: RecordError, args: &Args, columns: &[String]) -> Rendered {
 /// Checks one record, judges it (when records are selected) and renders its rows.
 fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String], selector: &Selector) -> Rendered {
     let failed = |e: RecordError| unreadable(e, args, columns);
-    let (record, rules) = match source.read(raw) {
-        Ok(read) => read,
-        Err(e) => return failed(e),
+    // A record whose text goes wrong after its start (a token that is no move) gives the rows
+    // of what reads before the fault, as one with an illegal move does up to it.
+    let (record, rules, unread) = match source.read_partly(raw) {
+        Ok((record, rules)) => (record, rules, None),
+        Err(unread) => match *unread {
+            Unread { error, before: Some((record, rules)), .. } => (record, rules, Some(error)),
+            Unread { error, before: None, .. } => return failed(error),
+        },
     };
     // Moves and positions go up to the first illegal move, a square off the board included.
     let game = match record.game_before_bad_square(rules.clone()) {
@@ -276,29 +286,34 @@ fn render(source: &Source, raw: &RawRecord, args: &Args, columns: &[String], sel
         Err(e) => return failed(raw.error(source.name, e.span, e.message)),
     };
     let check = check::check(&record, &rules, source.format);
-    let pick = selector.pick_checked(&record, &rules, &check);
+    let pick = if unread.is_some() { None } else { selector.pick_checked(&record, &rules, &check) };
     if pick == Some(Pick::Refused) {
         return Rendered { text: Vec::new(), rows: 0, invalid: false, error: None, pick };
     }
-    let invalid = check.status.is_invalid();
+    let invalid = unread.is_some() || check.status.is_invalid();
+    let status = if unread.is_some() { check::Status::ParseError.name() } else { check.status.name() };
     let index = raw.index + 1;
     let mut text = Vec::new();
     let rows = match args.table {
         Table::Games => {
-            let row: GameRow = export::game_row(source.name, index, &record, &game, &check);
+            let row = GameRow { status, ..export::game_row(source.name, index, &record, &game, &check) };
             write_rows(&mut text, std::slice::from_ref(&row), args.format, columns, args.excel)
         }
         Table::Moves => {
-            let rows = export::move_rows(source.name, index, &game, check.status.name());
+            let rows = export::move_rows(source.name, index, &game, status);
             write_rows(&mut text, &rows, args.format, columns, args.excel)
         }
         Table::Positions => {
-            let rows = export::position_rows(source.name, index, &game, check.status.name());
+            let rows = export::position_rows(source.name, index, &game, status);
             write_rows(&mut text, &rows, args.format, columns, args.excel)
         }
     };
     // An invalid record's problem is reported at its place, as `validate` reports it.
-    let error = if invalid { source.problem(raw, &check) } else { None };
+    let error = match unread {
+        Some(error) => Some(error),
+        None if invalid => source.problem(raw, &check),
+        None => None,
+    };
     Rendered { text, rows, invalid, error, pick }
 }
 

@@ -129,6 +129,25 @@ pub enum Format {
     Json,
 }
 
+/// `--format` as given, else the format an output file's name ends in, when the command writes
+/// it (`-o moves.csv`: csv; `.json`, `.jsonl`, `.ndjson`: json; `.txt`: text; `.pgn`, `.ggf`,
+/// `.obf` where the command writes those), else `default`.
+pub(crate) fn format_for<T: clap::ValueEnum>(given: Option<T>, output: Option<&std::path::Path>, default: T) -> T {
+    if let Some(given) = given {
+        return given;
+    }
+    let named = output.and_then(|path| {
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        let extension = match name.rsplit_once('.')?.1 {
+            "jsonl" | "ndjson" => "json",
+            "txt" => "text",
+            other => other,
+        };
+        T::from_str(extension, true).ok()
+    });
+    named.unwrap_or(default)
+}
+
 /// `--threads`: the worker threads of a command that handles records in parallel.
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct ThreadsArgs {

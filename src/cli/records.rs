@@ -247,6 +247,29 @@ pub struct Source<'a> {
     sniffed: bool,
 }
 
+/// A record that does not read to its end.
+#[derive(Debug)]
+pub struct Unread {
+    /// Why, located in the file.
+    pub error: RecordError,
+    /// For a record of moves whose text goes wrong after its start (a token that is no move, a
+    /// tag that does not read): the record as far as it reads (its tags, its moves up to the
+    /// fault) with its rules.
+    pub before: Option<(Record, Arc<Rules>)>,
+    /// For a token that is no move (`x4`, `pas`), the move it likely meant (see
+    /// [`crate::notation::check::token_fix`]).
+    pub fix: Option<String>,
+    /// The text at fault.
+    pub token: String,
+}
+
+impl Unread {
+    /// The error alone.
+    pub fn bare(error: RecordError) -> Unread {
+        Unread { error, before: None, fix: None, token: String::new() }
+    }
+}
+
 /// Where a record's text gives its result in a field of its own: SGF's and GGF's `RE[...]`
 /// value, a kifu grid's `Result:` or `結果` line.
 fn result_field(text: &str) -> Option<Span> {
@@ -323,7 +346,56 @@ impl Source<'_> {
 
     /// Parses a record and finds its rules; the error is located in the file.
     pub fn read(&self, raw: &RawRecord) -> Result<(Record, Arc<Rules>), RecordError> {
-        let mut record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        let record = self.parse(raw).map_err(|e| raw.error(self.name, e.span, e.message))?;
+        self.with_rules(raw, record)
+    }
+
+    /// Reads a record as [`Source::read`] does; one that does not read to its end comes with
+    /// what does (see [`Unread`]).
+    pub fn read_partly(&self, raw: &RawRecord) -> Result<(Record, Arc<Rules>), Box<Unread>> {
+        match self.parse(raw) {
+            Ok(record) => self.with_rules(raw, record).map_err(|error| Box::new(Unread::bare(error))),
+            Err(e) => Err(Box::new(self.unread(raw, e))),
+        }
+    }
+
+    /// A record that does not read: the error, and in a record of moves (a transcript, PGN,
+    /// GGF, SGF, a logbook line) the record as far as it reads and the move a bad token meant.
+    fn unread(&self, raw: &RawRecord, e: SyntaxError) -> Unread {
+        let error = raw.error(self.name, e.span, e.message);
+        let Body::Text(text) = &raw.body else { return Unread::bare(error) };
+        let closers: &[&str] = match self.format {
+            Format::Transcript | Format::Logbook | Format::Pgn | Format::Playok => &[""],
+            Format::Ggf => &["", ";)"],
+            Format::Sgf => &["", ")"],
+            _ => return Unread::bare(error),
+        };
+        let (Some(head), Some(token)) = (text.get(..e.span.start), text.get(e.span.start..e.span.end)) else {
+            return Unread::bare(error);
+        };
+        // The text before the fault, or before the property it is in (GGF's and SGF's moves
+        // are `B[d3]`), closed as the format closes a game.
+        let heads = [Some(head), head.rfind(']').map(|i| &head[..=i])];
+        let before = heads.into_iter().flatten().filter(|h| !h.trim().is_empty()).find_map(|head| {
+            closers.iter().find_map(|closer| {
+                let record = format::parse(self.format, &format!("{head}{closer}"), self.options).ok()?;
+                if record.moves.is_empty() && record.tags.is_empty() {
+                    return None;
+                }
+                let rules = self.rules_for(&record).ok()?;
+                Some((record, rules))
+            })
+        });
+        let fix = before.as_ref().and_then(|(record, rules)| {
+            crate::notation::check::token_fix(record, rules, token, |way| {
+                format::parse(self.format, &format!("{head}{way}{}", &text[e.span.end..]), self.options).ok()
+            })
+        });
+        Unread { error, before, fix, token: token.to_owned() }
+    }
+
+    /// A parsed record with its rules (`--rules`, else its own), its squares named under them.
+    fn with_rules(&self, raw: &RawRecord, mut record: Record) -> Result<(Record, Arc<Rules>), RecordError> {
         let rules = self.rules_for(&record).map_err(|(span, message)| {
             // Rules that do not read: at their text in the record, where it has it.
             let written = record.implied_spec().and_then(|spec| {

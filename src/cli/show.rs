@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-use super::records::{self, InputArgs, Source};
+use super::records::{self, InputArgs, Source, Unread};
 use super::select::SelectArgs;
 use super::{Output, Status};
 use crate::core::{Color, Game, Move, Passes, Position};
@@ -293,19 +293,37 @@ fn draw(
     number: Option<u64>,
 ) -> Result<(String, Option<RecordError>), RecordError> {
     let fail = |message: String| raw.error(source.name, Default::default(), message);
-    let (mut record, rules) = source.read(raw)?;
-    // A record with an illegal move is drawn up to it (where a hand-typed game went wrong), the
-    // move reported all the same.
+    // A record with an illegal move, a square off the board or a token that is no move is
+    // drawn up to it (where a hand-typed game went wrong), the fault reported all the same.
     let mut illegal = None;
+    let (mut record, rules) = match source.read_partly(raw) {
+        Ok(read) => read,
+        Err(unread) => match *unread {
+            Unread { mut error, before: Some((record, rules)), fix, .. } => {
+                error.message.push_str("; drawn up to it");
+                if let Some(fix) = fix {
+                    error.message.push_str(&format!("; suggestion: {fix}"));
+                }
+                illegal = Some((record.moves.len() + 1, error, "does not read"));
+                (record, rules)
+            }
+            Unread { error, before: None, .. } => return Err(error),
+        },
+    };
     let resolved = match record.resolve(rules.clone()) {
         Ok(resolved) => resolved,
-        Err(e) if e.illegal.is_some() => {
-            let ply = e.illegal.as_ref().map_or(1, |bad| bad.ply);
-            illegal = Some((ply, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message))));
-            record.moves.truncate(ply - 1);
+        Err(e) => {
+            let (at, why) = match &e.illegal {
+                Some(bad) => (bad.ply - 1, "is illegal"),
+                None => {
+                    let at = record.moves.iter().position(|t| t.span == e.span);
+                    (at.ok_or_else(|| raw.error(source.name, e.span, e.message.clone()))?, "is off the board")
+                }
+            };
+            illegal = Some((at + 1, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message)), why));
+            record.moves.truncate(at);
             record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?
         }
-        Err(e) => return Err(raw.error(source.name, e.span, e.message)),
     };
     if let Some(warning) = source.unstated_side(raw, &record, &resolved.end) {
         stderr!("kifu show: warning: {warning}");
@@ -322,6 +340,10 @@ fn draw(
         .map_err(|e| fail(e.to_string()))?
         .position;
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
+    // What the drawing stops before, for the messages about plies it does not reach.
+    let fault = |illegal: &Option<(usize, RecordError, &str)>| {
+        illegal.as_ref().map_or(String::new(), |(ply, _, why)| format!(" before its move {ply}, which {why}"))
+    };
     let total = plies.len();
     // `--empties N`: the ply of the first position with N empty squares.
     let ply = match args.empties {
@@ -329,13 +351,13 @@ fn draw(
         Some(n) => match (0..=total).find(|&k| at(k).empties() == n) {
             Some(k) => Some(k),
             None => {
-                let before = if illegal.is_some() { " before its illegal move" } else { "" };
+                let before = fault(&illegal);
                 return Err(fail(format!("--empties {n}: the game never has {n} empty squares{before}")));
             }
         },
     };
     if let Some(ply) = ply.filter(|&p| p > total) {
-        let before = if illegal.is_some() { " before its illegal move" } else { "" };
+        let before = fault(&illegal);
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     let mut diagram = if let (true, Some(scorer)) = (args.line, scorer.as_mut()) {
@@ -375,8 +397,8 @@ fn draw(
     if let Some(n) = number {
         diagram.title.insert(0, format!("Diagram {n}"));
     }
-    if let Some((ply, _)) = &illegal {
-        diagram.notes.push(format!("the record's move {ply} is illegal: drawn up to it"));
+    if let Some((ply, _, why)) = &illegal {
+        diagram.notes.push(format!("the record's move {ply} {why}: drawn up to it"));
     }
     // A stated result the board does not give is reported (exit 1) and noted under the board
     // (not under a text kifu grid, whose count line reads back as its result: the note's
@@ -388,7 +410,7 @@ fn draw(
         if !(args.kifu && format == ShowFormat::Text) {
             diagram.notes.push(problem.reason.clone());
         }
-        illegal = Some((0, error));
+        illegal = Some((0, error, ""));
     }
     let text = match format {
         ShowFormat::Text => diagram.to_text(color),
@@ -397,7 +419,7 @@ fn draw(
             ThemeArg::Print => Theme::Print,
         }),
     };
-    Ok((text, illegal.map(|(_, e)| e)))
+    Ok((text, illegal.map(|(_, e, _)| e)))
 }
 
 /// What goes over the board, from the record's tags: the players (black first), and a line

@@ -100,8 +100,11 @@ pub struct Args {
     /// of where it ends (shorter games are left out and counted).
     #[arg(long)]
     pub ply: Option<usize>,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = SolveFormat::Text)]
+    /// Output format. [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<SolveFormat>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: SolveFormat,
     /// Write here instead of stdout.
     #[arg(long, short)]
@@ -112,9 +115,10 @@ pub struct Args {
 }
 
 /// `--format` values of `kifu solve`.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, clap::ValueEnum)]
 pub enum SolveFormat {
     /// Human-readable text.
+    #[default]
     Text,
     /// CSV with a header row.
     Csv,
@@ -196,6 +200,7 @@ fn json(row: &Row, args: &Args) -> serde_json::Result<String> {
 
 /// Runs `kifu solve`.
 pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), SolveFormat::Text);
     // Its output names no one: WTHOR names matter only to select by them.
     args.input.names_unused = !args.select.reads_names();
     let started = Instant::now();

@@ -33,8 +33,11 @@ pub struct Args {
     /// Worker threads.
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    /// Output format. [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<Format>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: Format,
     /// The table csv and json give.
     #[arg(long, value_enum, default_value_t = By::Totals)]
@@ -113,7 +116,8 @@ enum Outcome {
 }
 
 /// Runs `kifu stats`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
     args.threads.apply()?;
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");

@@ -8,7 +8,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::progress::Progress;
-use super::records::{self, InputArgs, Source};
+use super::records::{self, InputArgs, Source, Unread};
 use super::select::{Pick, SelectArgs, Selector};
 use super::{Format, Output, Status};
 use crate::notation::check::{self, Check, Status as Verdict};
@@ -29,8 +29,11 @@ pub struct Args {
     /// Worker threads.
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    /// Output format. [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<Format>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: Format,
     /// Write here instead of stdout.
     #[arg(long, short)]
@@ -106,6 +109,7 @@ struct Checked {
 
 /// Runs `kifu validate`.
 pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
     // Its output names no one: WTHOR names matter only to select by them.
     args.input.names_unused = !args.select.reads_names();
     args.threads.apply()?;
@@ -127,7 +131,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let (selector, mut chooser) = args.select.build();
     let work = |source: &Source, raw: &RawRecord| validate(source, raw, &selector);
     let keep = |sink: &mut Sink, source: &Source, result: Result<Checked, RecordError>| {
-        let checked = result.unwrap_or_else(|e| unreadable(source, e));
+        let checked = result.unwrap_or_else(|e| unreadable(source, Unread::bare(e)));
         if !chooser.keep(checked.pick) {
             return Ok(());
         }
@@ -210,9 +214,9 @@ fn validate(source: &Source, raw: &RawRecord, selector: &Selector) -> Checked {
         let place = position(located.as_ref(), raw);
         return Checked { row: row(source.name, raw.index + 1, &check, place), located, pick: None };
     }
-    let (record, rules) = match source.read(raw) {
+    let (record, rules) = match source.read_partly(raw) {
         Ok(read) => read,
-        Err(e) => return unreadable(source, e),
+        Err(unread) => return unreadable(source, *unread),
     };
     let check = check::check(&record, &rules, source.format);
     let pick = selector.pick_checked(&record, &rules, &check);
@@ -274,9 +278,14 @@ fn row(source: &str, game: usize, check: &Check, place: Place) -> Row {
     }
 }
 
-/// A record that could not be read.
-fn unreadable(source: &Source, e: RecordError) -> Checked {
+/// A record that could not be read: where it goes wrong, and for a token that is no move, its
+/// ply and the move it likely meant.
+fn unreadable(source: &Source, unread: Unread) -> Checked {
+    let Unread { error: e, before, fix, token } = unread;
     let place = Place::of(&e.location);
+    // A token like a move after the moves that read is the next ply's.
+    let at_move = fix.is_some() || check::move_like(&token);
+    let error_ply = before.as_ref().filter(|_| at_move).map(|(record, _)| record.moves.len() + 1);
     let row = Row {
         source: source.name.to_owned(),
         game: e.record,
@@ -285,10 +294,10 @@ fn unreadable(source: &Source, e: RecordError) -> Checked {
         black: None,
         white: None,
         winner: "",
-        error_ply: None,
-        error_move: String::new(),
+        error_ply,
+        error_move: if error_ply.is_some() { token } else { String::new() },
         reason: e.message.clone(),
-        suggestion: String::new(),
+        suggestion: fix.unwrap_or_default(),
         margin: None,
         passes: None,
         empties: None,

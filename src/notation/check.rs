@@ -911,6 +911,102 @@ fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Pos
     proposal(rules, sq, &record.moves[at], how, (replays, complete), at + 1)
 }
 
+/// Whether a token that does not read looks like a move written wrong (`x4`, `cc4`, `f55`,
+/// `pas`) rather than a word or a result.
+#[must_use]
+pub fn move_like(token: &str) -> bool {
+    let lower = token.to_lowercase();
+    let digits = lower.chars().filter(char::is_ascii_digit).count();
+    let results = lower.contains(['-', ':', '/', '+']) && digits > 0;
+    pass_like(&lower) || (digits > 0 && lower.chars().count() <= 4 && !results)
+}
+
+/// Whether a lower-case token looks like a pass written wrong (`pas`, `pss`, `---`).
+fn pass_like(lower: &str) -> bool {
+    (lower.starts_with('p') && lower.chars().count() <= 5)
+        || (!lower.is_empty() && lower.chars().all(|c| "-@".contains(c)))
+}
+
+/// For a record of moves with a token that is no move (`x4`, `cc4`, `pas`): the move it likely
+/// meant. `before` is the record as read up to the token, under `rules`; `token` the text at
+/// fault; `reparse` reads the record's whole text with something else in the token's place.
+/// The legal moves there (a pass when the side to move has no placement) with which the whole
+/// record reads and replays are offered, those sharing a character with the token first:
+/// `c4? (the rest of the game then replays)`, or two or three joined by `or`. When no near move
+/// fits, the token left out, if the rest then replays (a stray character), comes before the
+/// others. None when nothing fits, more than three moves do, or the token looks like no move
+/// and cannot be left out.
+pub fn token_fix(
+    before: &Record,
+    rules: &Arc<Rules>,
+    token: &str,
+    reparse: impl Fn(&str) -> Option<Record>,
+) -> Option<String> {
+    // The legal moves that fit, those near the token first; a word (a name after the moves, a
+    // comment) is no move written wrong.
+    let mut fits = if move_like(token) { fitting_moves(before, rules, token, &reparse) } else { Vec::new() };
+    let near = fits.iter().any(|f| f.1);
+    // A stray character (`cc4`, `f5,,d6`), unless a move near it fits: without it the rest
+    // replays.
+    if !near
+        && let Some(record) = reparse("")
+        && record.moves.len() > before.moves.len()
+        && record.resolve(rules.clone()).is_ok()
+    {
+        return Some(format!("leave `{token}` out? (without it the rest of the game replays)"));
+    }
+    if near {
+        fits.retain(|f| f.1);
+    }
+    let after = fits.first()?.2;
+    let upper = token.chars().any(|c| c.is_ascii_uppercase()) && !pass_like(&token.to_lowercase());
+    let names: Vec<String> = fits.iter().map(|f| if upper { f.0.to_uppercase() } else { f.0.clone() }).collect();
+    let rest = if after == 0 { "legal here" } else { "the rest of the game then replays" };
+    match names.len() {
+        1 => Some(format!("{}? ({rest})", names[0])),
+        2 | 3 => Some(format!("{}? ({} {rest})", names.join(" or "), if after == 0 { "each" } else { "with each," })),
+        _ => None,
+    }
+}
+
+/// The legal moves after `before` (a pass when the side to move has no placement) with which
+/// the record, `token` replaced by the move, reads and replays to its end: each move's name,
+/// whether it is near the token (shares its file or rank, or a pass for a pass-like token) and
+/// how many moves follow it.
+fn fitting_moves(
+    before: &Record,
+    rules: &Arc<Rules>,
+    token: &str,
+    reparse: &impl Fn(&str) -> Option<Record>,
+) -> Vec<(String, bool, usize)> {
+    let lower = token.to_lowercase();
+    let Some(end) = before.resolve(rules.clone()).ok().map(|r| r.end).filter(|end| !end.is_game_over()) else {
+        return Vec::new();
+    };
+    // Each move by name, whether it is near the token, and the ways to write it.
+    let mut names: Vec<(String, bool, Vec<String>)> = Vec::new();
+    if !end.has_placement() {
+        // (A pass as each format writes one.)
+        names.push(("pass".to_owned(), pass_like(&lower), ["pass", "PA", "--"].map(String::from).to_vec()));
+    }
+    // The side to move's placements, or after a forced pass, which a record may leave out, the
+    // other side's.
+    for sq in diagnose::to_play(&end).legal_placements() {
+        let name = rules.square_name(sq);
+        let (file, rank) = name.split_at(1);
+        let near = lower.contains(file) || lower.contains(rank);
+        names.push((name.clone(), near, vec![name]));
+    }
+    names
+        .into_iter()
+        .filter_map(|(name, near, ways)| {
+            let record = ways.iter().find_map(|way| reparse(way))?;
+            record.resolve(rules.clone()).ok()?;
+            Some((name, near, record.moves.len().saturating_sub(before.moves.len() + 1)))
+        })
+        .collect()
+}
+
 /// A square proposed for the move `written` at `ply` (1-based), `how` it differs from it, and
 /// how far the record then replays (`replays` moves; `complete` when all do): `c3? (one
 /// character off; the rest of the game then replays)`. None when nothing after `ply` replays:

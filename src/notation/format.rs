@@ -220,6 +220,7 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
         (".obf", Format::Obf),
         (".gam", Format::Logbook),
         (".jsonl", Format::Json),
+        (".kifu", Format::Kifu),
     ] {
         if stem.ends_with(ext) {
             return format;
@@ -310,13 +311,14 @@ fn is_rules_line(line: &str) -> bool {
 }
 
 /// Whether the lines are a kifu grid: every token a number or a single cell (`.`, `X`, `--`,
-/// ...), with some number that is a move rather than a rank label. A rank label (16 at most) is
+/// ...), but for one or two misread ones among many moves, with some number that is a move
+/// rather than a rank label. A rank label (16 at most) is
 /// at an end of a line that has more tokens than the grid has ranks, one label per extra token;
 /// any other number is a move. A grid with `0` cells needs a move beyond 2, since a digit board
 /// (`0 1 2`) is not a grid.
 fn is_kifu_grid(lines: &[&str]) -> bool {
     let ranks = lines.len();
-    let (mut moves, mut highest, mut zeros) = (0, 0, false);
+    let (mut moves, mut highest, mut zeros, mut bad) = (0, 0, false, 0);
     // Rank labels on every line, in order from either end (`1 ... 8` or `8 ... 1`), even where a
     // rank lacks a cell.
     let first_words: Vec<Option<usize>> =
@@ -332,7 +334,11 @@ fn is_kifu_grid(lines: &[&str]) -> bool {
                 continue;
             }
             zeros |= word.bytes().all(|b| b == b'0');
-            let Some(number) = kifu::grid_cell(word) else { return false };
+            // (A cell misread, `3O` or `?`, is the grid parser's to name.)
+            let Some(number) = kifu::grid_cell(word) else {
+                bad += 1;
+                continue;
+            };
             let Some(number) = number else { continue };
             let at_an_end = i == 0 || i == words.len() - 1;
             if at_an_end && number <= 16 && labels > 0 {
@@ -343,7 +349,7 @@ fn is_kifu_grid(lines: &[&str]) -> bool {
             }
         }
     }
-    moves > 0 && (!zeros || highest > 2)
+    moves > 0 && (!zeros || highest > 2) && (bad == 0 || bad <= 2 && moves >= 16 * bad)
 }
 
 /// Whether a line is a diagram's rank: cell characters, spaces, `|` and the last move's `[ ]`,
@@ -379,6 +385,19 @@ mod tests {
         }
         assert_eq!("WTB".parse::<Format>(), Ok(Format::Wthor));
         assert!("xyz".parse::<Format>().unwrap_err().contains("transcript"));
+    }
+
+    /// A grid with a misread cell or two is still a grid (its parser names the cell), and a
+    /// `.kifu` file is one whatever it holds.
+    #[test]
+    fn a_grid_with_a_misread_cell_is_a_grid() {
+        let grid = include_str!("../../samples/kifu.txt");
+        assert_eq!(sniff("", grid.as_bytes()), Format::Kifu);
+        let misread = grid.replacen(" 31 ", " 3l ", 1).replacen(" 50", " ?", 1);
+        assert_eq!(sniff("", misread.as_bytes()), Format::Kifu);
+        let ruined = grid.replacen(" 31 ", " 3l ", 1).replacen(" 50", " ?", 1).replacen(" 44 ", " 4A ", 1);
+        assert_eq!(sniff("", ruined.as_bytes()), Format::Transcript);
+        assert_eq!(sniff("club.kifu", ruined.as_bytes()), Format::Kifu);
     }
 
     #[test]

@@ -117,11 +117,17 @@ pub(crate) fn is_border(line: &str) -> bool {
         && (line.chars().any(boxed) || !line.contains(' '))
 }
 
-/// Whether a line near a grid is text rather than a rank: a word of two letters or more, a
+/// Whether a line near a grid is text rather than a rank (not a rank of six words or more with
+/// one misread cell): a word of two letters or more, a
 /// letter of another script than Latin (`黒`), a `key: value` pair or a result (`30-34`).
 pub(crate) fn is_text(line: &str) -> bool {
+    // A rank with one cell misread (`5 40 22 ll X O 1 16 23`) is no text.
+    let words = grid_words(line);
+    if words.len() >= 6 && words.iter().filter(|(w, _)| grid_cell(w).is_none()).count() <= 1 {
+        return false;
+    }
     super::board::is_text_line(line)
-        || grid_words(line).iter().any(|(w, _)| {
+        || words.iter().any(|(w, _)| {
             w.bytes().filter(u8::is_ascii_alphabetic).count() >= 2
                 || w.chars().any(|c| !c.is_ascii() && c.is_alphabetic())
                 || w.contains(':')
@@ -424,6 +430,9 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         }
         lines.push(words);
     }
+    if let Some(e) = rank_missing_or_twice(&lines) {
+        return Err(e);
+    }
     let n = lines.len();
     if !(4..=16).contains(&n) {
         return Err(SyntaxError {
@@ -435,6 +444,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let mut moves: Vec<Option<(MoveSyntax, Span)>> = Vec::new();
     // The cells without a disc or a move, and the first number written twice.
     let mut empty: Vec<(MoveSyntax, Span)> = Vec::new();
+    let mut discs: Vec<(MoveSyntax, Span)> = Vec::new();
     let mut twice: Option<(usize, MoveSyntax, MoveSyntax, Span)> = None;
     let number = |(word, _): &(String, Span)| word.parse::<usize>().ok();
     // Whether every line that has room for a rank label has the rank it would have with rank
@@ -504,7 +514,10 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     empty.push((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
                 }
                 Some(Cell::Empty) => {}
-                Some(Cell::Disc(c)) => board.cells[(rank - 1) * n + file] = Some(c),
+                Some(Cell::Disc(c)) => {
+                    board.cells[(rank - 1) * n + file] = Some(c);
+                    discs.push((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
+                }
                 Some(Cell::Move(k)) => {
                     let number = usize::from(k);
                     if number < from {
@@ -531,15 +544,29 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     }
                 }
                 None => {
+                    // A number misread (`3O`, `ll`, `4S`): the number it reads as, when the grid
+                    // lacks it.
+                    let written = |k: usize| lines.iter().flatten().any(|(w, _)| w.parse::<usize>().ok() == Some(k));
+                    let reading = misread_number(word).filter(|&k| (from..from + n * n).contains(&k) && !written(k));
+                    // Else, a smudged cell (`?`, `x`) where one number is missing.
+                    let highest = (from..from + n * n).rev().find(|&k| written(k)).unwrap_or(0);
+                    let missing: Vec<usize> = (from..highest).filter(|&k| !written(k)).collect();
+                    let hint = match (reading, &missing[..]) {
+                        (Some(k), _) => format!(": {k}, which the grid lacks?"),
+                        (None, [k]) => format!(": move {k}, the one number the grid lacks?"),
+                        _ => String::new(),
+                    };
                     return Err(SyntaxError {
                         span,
-                        message: format!("`{word}` is not a move number, a start disc (X O) or an empty cell (.)"),
+                        message: format!(
+                            "`{word}` is not a move number, a start disc (X O) or an empty cell (.){hint}"
+                        ),
                     });
                 }
             }
         }
     }
-    check_numbers(&moves, from, &empty, twice)?;
+    check_numbers(&moves, from, &empty, &stray_discs(&board, &discs), twice)?;
     let mut record = Record { tags: players, ..Record::default() };
     let last = from - 1 + moves.len();
     let pass_after = |number: usize, record: &mut Record| {
@@ -567,10 +594,121 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
 /// The numbers of a grid's moves (`moves[k]` holds move `from + k`) must run without a gap or a
 /// repeat: the error names the number written `twice` (both squares) or the first missing one
 /// (where the next stands, or the one `empty` cell that must be it), with the likely fix.
+/// A grid with a rank line left out or written twice, its lines all as long: a rank label and
+/// a cell for each of the board's ranks, the labels in order but for the one (or, unlabelled,
+/// two lines alike one after the other): the error naming it.
+fn rank_missing_or_twice(lines: &[Vec<(String, Span)>]) -> Option<SyntaxError> {
+    let width = lines.first()?.len();
+    if width < 4 || lines.iter().any(|l| l.len() != width) {
+        return None;
+    }
+    let whole = |line: &[(String, Span)]| Span { start: line[0].1.start, end: line[line.len() - 1].1.end };
+    let words = |line: &[(String, Span)]| line.iter().map(|(w, _)| w.clone()).collect::<Vec<_>>();
+    // Unlabelled: a rank line too many, two alike.
+    if lines.len() == width + 1 && (4..=16).contains(&width) {
+        let twice = (1..lines.len()).find(|&i| words(&lines[i]) == words(&lines[i - 1]))?;
+        return Some(SyntaxError {
+            span: whole(&lines[twice]),
+            message: format!("this rank line is written twice: the grid has {} lines of {width} cells", lines.len()),
+        });
+    }
+    // Unlabelled (no column of rank numbers at either end): a rank line too few (the lines
+    // would otherwise read as labelled by their first or last numbers).
+    let numbered =
+        |column: usize| lines.iter().all(|l| l[column].0.parse::<usize>().is_ok_and(|r| (1..=16).contains(&r)));
+    if lines.len() + 1 == width && (4..=16).contains(&width) && !numbered(0) && !numbered(width - 1) {
+        let first = &lines[0];
+        return Some(SyntaxError {
+            span: whole(first),
+            message: format!("a rank line is missing: the grid has {} lines of {width} cells", lines.len()),
+        });
+    }
+    // (Labels on both sides take two words.)
+    let both_sides = lines.iter().all(|l| l[0].0 == l[width - 1].0);
+    let n = width - 1 - usize::from(both_sides);
+    let labels: Vec<usize> = lines.iter().map(|l| l[0].0.parse().ok()).collect::<Option<_>>()?;
+    if !(4..=16).contains(&n) || labels.len() < 2 {
+        return None;
+    }
+    let expected: Vec<usize> =
+        if labels[0] > labels[labels.len() - 1] { (1..=n).rev().collect() } else { (1..=n).collect() };
+    if lines.len() + 1 == n {
+        let gap = (0..n).find(|&i| labels.get(i) != Some(&expected[i]))?;
+        let mut rest = expected.clone();
+        rest.remove(gap);
+        if rest != labels {
+            return None;
+        }
+        let (rank, next) = (expected[gap], &lines[gap.min(lines.len() - 1)]);
+        return Some(SyntaxError {
+            span: next[0].1,
+            message: format!("rank {rank} is missing: the grid has {} rank lines of {n} cells", lines.len()),
+        });
+    }
+    if lines.len() == n + 1 {
+        let twice = (1..lines.len()).find(|&i| labels[i] == labels[i - 1])?;
+        let mut rest = labels.clone();
+        rest.remove(twice);
+        if rest != expected {
+            return None;
+        }
+        return Some(SyntaxError {
+            span: whole(&lines[twice]),
+            message: format!("rank {} is written twice: on this line and the one before", labels[twice]),
+        });
+    }
+    None
+}
+
+/// The number a cell misread by hand or by OCR likely is: letters that look like digits read as
+/// them (`3O` 30, `ll` 11, `4S` 45, `B` 8); none when that gives no number or the word has no
+/// such letter.
+fn misread_number(word: &str) -> Option<usize> {
+    let mut changed = false;
+    let digits: String = word
+        .chars()
+        .map(|c| {
+            let digit = match c {
+                'O' | 'o' | 'D' | 'Q' => '0',
+                'l' | 'I' | 'i' | '|' | '!' => '1',
+                'Z' | 'z' => '2',
+                'S' | 's' => '5',
+                'G' | 'b' => '6',
+                'T' => '7',
+                'B' => '8',
+                'g' | 'q' => '9',
+                c => return c,
+            };
+            changed = true;
+            digit
+        })
+        .collect();
+    digits.parse().ok().filter(|_| changed)
+}
+
+/// The discs of a grid outside the centre's four squares, where a standard start has them: a
+/// move number misread as a disc (`b` for 6), when a number is missing.
+fn stray_discs(board: &BoardSyntax, spans: &[(MoveSyntax, Span)]) -> Vec<(MoveSyntax, Span)> {
+    let n = usize::from(board.size);
+    let centre = |i: usize| (n / 2 - 1..=n / 2).contains(&(i / n)) && (n / 2 - 1..=n / 2).contains(&(i % n));
+    spans
+        .iter()
+        .filter(|(mv, _)| match *mv {
+            MoveSyntax::Square { file, rank } => {
+                let i = (usize::from(rank) - 1) * n + usize::from(file);
+                !centre(i) && board.cells[i].is_some()
+            }
+            MoveSyntax::Pass => false,
+        })
+        .copied()
+        .collect()
+}
+
 fn check_numbers(
     moves: &[Option<(MoveSyntax, Span)>],
     from: usize,
     empty: &[(MoveSyntax, Span)],
+    stray: &[(MoveSyntax, Span)],
     twice: Option<(usize, MoveSyntax, MoveSyntax, Span)>,
 ) -> Result<(), SyntaxError> {
     let missing: Vec<usize> = moves.iter().enumerate().filter(|(_, m)| m.is_none()).map(|(k, _)| k + from).collect();
@@ -610,6 +748,9 @@ fn check_numbers(
         moves.iter().enumerate().skip(gap + 1 - from).find_map(|(k, m)| m.map(|m| (k + from, m))).unwrap_or_default();
     if let ([(only, at)], [_]) = (empty, &missing[..]) {
         message.push_str(&format!(": {only} is the only cell without a disc or a number"));
+        span = *at;
+    } else if let ([(square, at)], [_]) = (stray, &missing[..]) {
+        message.push_str(&format!(": the disc on {square} is outside the start's four squares: likely move {gap}?"));
         span = *at;
     } else if next > 0 {
         message.push_str(&format!(" (move {next} is on {square})"));
@@ -904,6 +1045,37 @@ mod tests {
         let err = parse(&bad).unwrap_err();
         assert_eq!(&bad[err.span.start..err.span.end], "z");
         assert!(parse(". .\n. .").is_err());
+    }
+
+    /// A grid copied by hand or by OCR: a cell misread (`3O`, `ll`, `?`), a number read as a
+    /// disc, a rank line left out or printed twice; each named with what it likely was.
+    #[test]
+    fn misread_grids_say_what_was_likely_meant() {
+        let grid = include_str!("../../samples/kifu.txt");
+        let message = |from: &str, to: &str| {
+            assert!(grid.contains(from), "{from}");
+            parse(&grid.replacen(from, to, 1)).unwrap_err().message
+        };
+        let ranks: Vec<&str> =
+            grid.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
+        let rank = |r: usize| ranks[r - 1];
+        // A cell's number with a letter for a digit, or smudged.
+        let cell = |r: usize, k: usize| rank(r).split_whitespace().nth(k).unwrap().to_owned();
+        let (number, line) = (cell(5, 3), rank(5));
+        let misread = number.replace('1', "l").replace('0', "O").replace('5', "S").replace('8', "B");
+        if misread != number {
+            let m = message(line, &line.replacen(&format!(" {number} "), &format!(" {misread} "), 1));
+            assert!(m.ends_with(&format!(": {number}, which the grid lacks?")), "{m}");
+        }
+        let m = message(line, &line.replacen(&format!(" {number} "), " ? ", 1));
+        assert!(m.ends_with(&format!(": move {number}, the one number the grid lacks?")), "{m}");
+        // A number read as a disc, outside the centre.
+        let m = message(line, &line.replacen(&format!(" {number} "), " X ", 1));
+        assert!(m.starts_with(&format!("move {number} is missing: the disc on ")) && m.contains("likely move"), "{m}");
+        // A rank line left out, or printed twice.
+        assert_eq!(message(&format!("{}\n", rank(5)), ""), "rank 5 is missing: the grid has 7 rank lines of 8 cells");
+        let twice = message(&format!("{}\n", rank(6)), &format!("{}\n{}\n", rank(6), rank(6)));
+        assert_eq!(twice, "rank 6 is written twice: on this line and the one before");
     }
 
     /// The cells of `samples/kifu.txt` (a whole game, white wins 34-30) by rank.
