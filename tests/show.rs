@@ -670,3 +670,20 @@ fn a_record_that_stops_reading_is_drawn_up_to_the_fault() {
     let (_, err, _) = run(&["show", "--ply", "8"], "f5d6c3d3x4f4\n");
     assert!(err.contains("the record has 4 plies before its move 5, which does not read"), "{err}");
 }
+
+/// `?` and `???` (WTHOR's unknown) name no player over the board; an image name other than
+/// SVG is refused rather than filled with text.
+#[test]
+fn unknown_players_and_image_names() {
+    let (out, _, code) = run(&["show", "--color", "never"], "[Black \"???\"]\n[White \"?\"]\n\n1. f5 d6 *\n");
+    assert_eq!(code, 0);
+    assert!(!out.contains('?'), "{out}");
+    let (out, _, _) = run(&["show", "--color", "never"], "[Black \"Ann\"]\n[White \"???\"]\n\n1. f5 d6 *\n");
+    assert!(out.starts_with("Ann (black) - ? (white)\n"), "{out}");
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("board.png");
+    let (_, err, code) = run(&["show", "-o", png.to_str().unwrap()], "f5\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("kifu show writes text or SVG, not .png"), "{err}");
+    assert!(!png.exists());
+}

@@ -513,3 +513,13 @@ fn a_token_that_is_no_move_gets_its_ply_and_the_move_it_meant() {
     assert_eq!((r["error_ply"].as_u64(), r["error_move"].as_str()), (Some(56), Some("pas")), "{r}");
     assert_eq!(r["suggestion"], "pass? (the rest of the game then replays)", "{r}");
 }
+
+/// A mismatch is told in the form the record wrote (`W+2` against `B+2`), and one empty cell is
+/// one cell.
+#[test]
+fn a_mismatch_speaks_the_records_form() {
+    let r = &rows(&[], &format!("{GAME} W+18\n"))[0];
+    assert_eq!(r["reason"], "the record says W+18, the board gives B+18", "{r}");
+    let (out, _, _) = validate(&[], &format!("{}\n", &GAME[..GAME.len() - 2]));
+    assert!(out.contains("the game is not over (1 empty cell)"), "{out}");
+}

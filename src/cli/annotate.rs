@@ -971,8 +971,11 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
         (OutFormat::Csv | OutFormat::Json, Table::Players) => {
             rows(&player_rows(players), format == OutFormat::Csv).unwrap_or_default()
         }
-        // A single game's sides are in its own table already.
-        (OutFormat::Text, _) if shard || players.values().map(|p| p.0).sum::<u32>() > 2 => {
+        // A single game's sides are in its own table already (more than one game: more than two
+        // sides, or a player, `?` say, in two games).
+        (OutFormat::Text, _)
+            if shard || players.values().map(|p| p.0).sum::<u32>() > 2 || players.values().any(|p| p.0 > 1) =>
+        {
             let mut s = String::from(PLAYERS_HEADING);
             for row in player_rows(players) {
                 s.push_str(&format!(

@@ -144,12 +144,22 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         name.ends_with(".svg") || name.ends_with(".svgz")
     });
     let format = args.format.unwrap_or(if svg_named && !args.all { ShowFormat::Svg } else { ShowFormat::Text });
+    if let Some(kind) =
+        args.output.as_deref().and_then(|o| o.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase())
+        && ["png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"].contains(&kind.as_str())
+        && !args.all
+    {
+        anyhow::bail!(
+            "kifu show writes text or SVG, not .{kind}: give -o NAME.svg (and convert the SVG, e.g. with rsvg-convert)"
+        );
+    }
     let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
         Some(dir) if args.all => {
             if svg_named && !dir.is_dir() {
+                let hint = if format == ShowFormat::Svg { "" } else { " --format svg" };
                 anyhow::bail!(
-                    "with --all, -o names a folder (one file per record), not an SVG file: for SVG files give \
-                     --format svg -o FOLDER"
+                    "with --all, -o names a folder (one file per record), not an SVG file: for SVG files give{hint} -o \
+                     FOLDER"
                 );
             }
             if dir.exists() && !dir.is_dir() {
@@ -429,7 +439,7 @@ fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
         record
             .tag(name)
             .map(str::trim)
-            .filter(|v| !v.is_empty() && *v != "?")
+            .filter(|v| !v.chars().all(|c| c == '?'))
             .map(|v| crate::notation::printable(v).into_owned())
     };
     let players = crate::notation::board::players_of(record);

@@ -76,7 +76,8 @@ pub(crate) fn write_players(black: &str, white: &str) -> String {
 /// it does not name (or names `?`), each on one line and printable; none when it names neither.
 pub(crate) fn players_of(record: &Record) -> Option<[String; 2]> {
     let name = |tag: &str| {
-        let name = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?");
+        // (`?` and `???`, WTHOR's unknown, name no one.)
+        let name = record.tag(tag).map(str::trim).filter(|v| !v.chars().all(|c| c == '?'));
         name.map(|v| super::printable(v).replace('\n', " "))
     };
     match (name("black"), name("white")) {
@@ -93,7 +94,7 @@ pub(crate) fn players_line(line: &str) -> Vec<(String, String)> {
     };
     [("black", black), ("white", white)]
         .into_iter()
-        .filter(|(_, name)| !name.trim().is_empty() && name.trim() != "?")
+        .filter(|(_, name)| !name.trim().chars().all(|c| c == '?'))
         .map(|(tag, name)| (tag.to_owned(), name.trim().to_owned()))
         .collect()
 }

@@ -487,7 +487,8 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
         check.status = Status::Unfinished;
-        let mut reason = format!("the game is not over ({} empty cells)", check.empties);
+        let cells = if check.empties == 1 { "cell" } else { "cells" };
+        let mut reason = format!("the game is not over ({} empty {cells})", check.empties);
         // Counts are answered with counts, a margin with a margin.
         let stated = check.stored.as_deref().map_or(Stated::Unreadable, stated_margin);
         let differs = match stated {
@@ -594,6 +595,12 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
             _ if komi != 0.0 => {
                 format!("{}, {:+} after the komi of {komi}", super::wthor::signed(board), f64::from(board) - komi)
             }
+            // In the form the record gives (`W+2` against `B+2`).
+            _ if sgf_form(stored) => match board {
+                0 => "0 (a draw)".to_owned(),
+                m if m > 0 => format!("B+{m}"),
+                m => format!("W+{}", -m),
+            },
             _ => super::wthor::signed(board),
         };
         mismatch(check, format!("the record says {stored}, the board gives {board}"));
@@ -755,6 +762,12 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
     if stated != board_winner(check, komi) {
         wrong_winner(check, text.trim(), komi);
     }
+}
+
+/// Whether a result is written as SGF writes one: `B+12`, `W+2`.
+fn sgf_form(result: &str) -> bool {
+    let result = result.trim().to_ascii_uppercase();
+    (result.starts_with("B+") || result.starts_with("W+")) && result[2..].starts_with(|c: char| c.is_ascii_digit())
 }
 
 /// The winner of a finished game after `komi`.

@@ -793,10 +793,25 @@ impl Reader {
         let blank = line.trim().is_empty();
         match self.split.expect("text formats split") {
             Split::Lines => {
+                // A numbered transcript is held until the next line, which may go on with its
+                // numbers (a game pasted over several lines: `1. f5 d6 ... 10. c7 d7`, then
+                // `11. e7 a7 ...`).
+                if let Some(mut p) = self.pending.take() {
+                    if !blank && !too_long && continues_numbering(&p.text, line) {
+                        Self::append(&mut p, line);
+                        self.pending = Some(p);
+                        return;
+                    }
+                    self.emit(p);
+                }
                 if !blank && !is_comment_line(line) {
                     let mut p = self.start(line.to_owned(), 1, line_offset);
                     p.too_long = too_long;
-                    self.emit(p);
+                    if self.format == Format::Transcript && last_move_number(line).is_some() && !too_long {
+                        self.pending = Some(p);
+                    } else {
+                        self.emit(p);
+                    }
                 }
             }
             Split::Blocks { boards } => {
@@ -1150,6 +1165,30 @@ fn is_board_line(line: &str, in_block: bool) -> bool {
 /// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
 /// is not a board whose first cells are cut corners or holes (`##OOOOXX###...`, as OBF writes
 /// the 8-stars board).
+/// The move numbers written in a transcript line (`10.`, `10...`, `10.f5`), in order.
+fn move_numbers(line: &str) -> impl Iterator<Item = u32> + '_ {
+    line.split_whitespace().filter_map(|word| {
+        let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        (digits > 0 && word[digits..].starts_with('.')).then(|| word[..digits].parse().ok()).flatten()
+    })
+}
+
+/// The last move number written in a transcript line.
+fn last_move_number(line: &str) -> Option<u32> {
+    move_numbers(line).last()
+}
+
+/// Whether `line` goes on with the numbered transcript `text`: it starts with the move number
+/// after `text`'s last one (`11.` after `10. c7 d7`), or with the same one (`10... d7` after
+/// `10. c7`).
+fn continues_numbering(text: &str, line: &str) -> bool {
+    let first = line.split_whitespace().next().and_then(|word| move_numbers(word).next());
+    match (last_move_number(text), first) {
+        (Some(last), Some(first)) => first > 1 && (first == last + 1 || first == last),
+        _ => false,
+    }
+}
+
 fn is_comment_line(line: &str) -> bool {
     let line = line.trim_start();
     let run = super::board::leading_cells(line);
@@ -1334,6 +1373,19 @@ mod tests {
                 (r.line, r.column, r.text().to_owned())
             })
             .collect()
+    }
+
+    /// A numbered game pasted over several lines is one record: a line that goes on with the
+    /// numbers of the one before joins it; a line from move 1, a blank line or a plain line does
+    /// not.
+    #[test]
+    fn a_numbered_game_over_several_lines_is_one_record() {
+        let text = "1. f5 d6 2. c3 d3\n3. c4\n3... f4\n\n1. f5 f6\n1. f5 d6\nf5d6\n2. c3\n";
+        let got = cut(text, Format::Transcript);
+        let texts: Vec<&str> = got.iter().map(|r| r.2.as_str()).collect();
+        assert_eq!(texts, ["1. f5 d6 2. c3 d3\n3. c4\n3... f4", "1. f5 f6", "1. f5 d6", "f5d6", "2. c3"]);
+        assert_eq!((got[0].0, got[1].0, got[2].0), (1, 5, 6));
+        assert!(!continues_numbering("3. c4 f4", "5. b3"));
     }
 
     /// Other compressions are named, not read as text.
