@@ -396,7 +396,10 @@ fn a_start_turned_upside_down_suggests_the_row_numbering() {
     let board = format!("{}O{}OO{}XO{} X\n", "-".repeat(20), "-".repeat(6), "-".repeat(6), "-".repeat(27));
     let (out, _, code) = validate(&[], &board);
     assert_eq!(code, 1);
-    assert!(out.contains("suggestion: a game white begins reaches it: --rules othello,first=white"), "{out}");
+    assert!(
+        out.contains("suggestion: a game with white moving first reaches the board: --rules othello,first=white"),
+        "{out}"
+    );
 }
 
 /// Two moves swapped in a format that gives each move its colour (the logbook's `+`/`-`, GGF's
@@ -507,6 +510,32 @@ fn a_token_that_is_no_move_gets_its_ply_and_the_move_it_meant() {
     assert_eq!(r["suggestion"], "c4? (legal here)", "{r}");
     let r = &rows(&[], "f5d6c3d3 Smith\n")[0];
     assert_eq!((r["suggestion"].as_str(), r["error_ply"].as_u64()), (Some(""), None), "{r}");
+    // The replay's fix stands for the parser's guess from the token alone; a first move; a
+    // logbook's signed move.
+    let r = &rows(&[], &spoiled("c 5"))[0];
+    assert_eq!(
+        (r["reason"].as_str(), r["suggestion"].as_str()),
+        (Some("`c 5` is not a move"), Some("c4? (the rest of the game then replays)")),
+        "{r}"
+    );
+    let r = &rows(&[], &format!("x5{}\n", &game[2..]))[0];
+    assert_eq!(
+        (r["error_ply"].as_u64(), r["suggestion"].as_str()),
+        (Some(1), Some("f5? (the rest of the game then replays)")),
+        "{r}"
+    );
+    let signed: String = game
+        .as_bytes()
+        .chunks(2)
+        .enumerate()
+        .map(|(i, m)| format!("{}{}", if i % 2 == 0 { '+' } else { '-' }, std::str::from_utf8(m).unwrap()))
+        .collect();
+    let r = &rows(&["--from", "logbook"], &format!("{}+x4{}\n", &signed[..12], &signed[15..]))[0];
+    assert_eq!(
+        (r["error_ply"].as_u64(), r["suggestion"].as_str()),
+        (Some(5), Some("c4? (the rest of the game then replays)")),
+        "{r}"
+    );
     // A pass the side to move must make, misspelt (GAME's white pass after h8).
     let at = GAME.find("h8").unwrap() + 2;
     let r = &rows(&[], &format!("{} pas {}\n", &GAME[..at], &GAME[at..]))[0];

@@ -102,7 +102,7 @@ struct CheckRow {
     mean_error: f64,
     zero_abs_error: f64,
     target_sd: f64,
-    correlation: f64,
+    correlation: Option<f64>,
 }
 
 /// Runs `kifu eval`.
@@ -303,14 +303,14 @@ fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progre
         };
         write_row(out, args.format, &row, || {
             format!(
-                "{:>7}  {:>9}  {:>12.2}  {:>+10.2}  {:>14.2}  {:>9.2}  {:>11.2}",
+                "{:>7}  {:>9}  {:>12.2}  {:>+10.2}  {:>14.2}  {:>9.2}  {:>11}",
                 row.empties,
                 row.positions,
                 row.mean_abs_error,
                 row.mean_error,
                 row.zero_abs_error,
                 row.target_sd,
-                row.correlation
+                row.correlation.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"))
             )
         })?;
     }

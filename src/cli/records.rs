@@ -261,12 +261,15 @@ pub struct Unread {
     pub fix: Option<String>,
     /// The text at fault.
     pub token: String,
+    /// The ply the text at fault stands at, in a record of moves: one more than the moves
+    /// before it.
+    pub ply: Option<usize>,
 }
 
 impl Unread {
     /// The error alone.
     pub fn bare(error: RecordError) -> Unread {
-        Unread { error, before: None, fix: None, token: String::new() }
+        Unread { error, before: None, fix: None, token: String::new(), ply: None }
     }
 }
 
@@ -386,12 +389,23 @@ impl Source<'_> {
                 Some((record, rules))
             })
         });
-        let fix = before.as_ref().and_then(|(record, rules)| {
+        // A bad first move is tried from the rules' start (though nothing of the record reads).
+        let first = (before.is_none() && head.trim().is_empty() && crate::notation::check::move_like(token))
+            .then(|| (Record::default(), self.untagged_rules()));
+        let fix = before.as_ref().or(first.as_ref()).and_then(|(record, rules)| {
             crate::notation::check::token_fix(record, rules, token, |way| {
                 format::parse(self.format, &format!("{head}{way}{}", &text[e.span.end..]), self.options).ok()
             })
         });
-        Unread { error, before, fix, token: token.to_owned() }
+        let ply = before.as_ref().or(first.as_ref()).map(|(record, _)| record.moves.len() + 1);
+        // The replay's fix stands for the parser's guess from the token alone (`c 4`: c4?).
+        let mut error = error;
+        if fix.is_some()
+            && let Some(at) = error.message.find(" is not a move: ")
+        {
+            error.message.truncate(at + " is not a move".len());
+        }
+        Unread { error, before, fix, token: token.to_owned(), ply }
     }
 
     /// A parsed record with its rules (`--rules`, else its own), its squares named under them.

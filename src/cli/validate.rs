@@ -281,11 +281,11 @@ fn row(source: &str, game: usize, check: &Check, place: Place) -> Row {
 /// A record that could not be read: where it goes wrong, and for a token that is no move, its
 /// ply and the move it likely meant.
 fn unreadable(source: &Source, unread: Unread) -> Checked {
-    let Unread { error: e, before, fix, token } = unread;
+    let Unread { error: e, fix, token, ply, .. } = unread;
     let place = Place::of(&e.location);
     // A token like a move after the moves that read is the next ply's.
     let at_move = fix.is_some() || check::move_like(&token);
-    let error_ply = before.as_ref().filter(|_| at_move).map(|(record, _)| record.moves.len() + 1);
+    let error_ply = ply.filter(|_| at_move);
     let row = Row {
         source: source.name.to_owned(),
         game: e.record,

@@ -446,6 +446,7 @@ impl Solver {
         let unlimited = Stop::new(Limits::default());
         let mut nodes = 0;
         let mut done: Option<(u32, i32)> = None;
+        let mut line = Vec::new();
         // The positions searched for the last depth and the one before.
         let (mut last, mut before) = (0, 0);
         // A finished game (a side wiped out, or no move for either) is its final margin, exact
@@ -478,6 +479,11 @@ impl Solver {
                 break;
             }
             done = Some((d, value));
+            // The line of this depth, read before a deeper one, which a limit may stop,
+            // overwrites the table's entries with moves it had not finished weighing.
+            if d < empties {
+                line = self.table_line(p, o, d);
+            }
             (last, before) = (n, last);
             d += 1;
         }
@@ -489,7 +495,7 @@ impl Solver {
             nodes = self.nodes.max(nodes);
             pv
         } else {
-            self.table_line(p, o, depth)
+            line
         };
         self.nodes = nodes;
         Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
@@ -1062,6 +1068,29 @@ mod tests {
                 let mut solver = Solver::new(4, Counting::EmptiesToWinner).with_threads(2);
                 let found = pool.install(|| solver.search_with(&pos, 30, limits)).unwrap();
                 assert!(found.nodes < limit + 4 * poll, "seed {seed}: {} for {limit}, two threads", found.nodes);
+            }
+        }
+    }
+
+    /// A search stopped inside a depth answers with the last finished one whole: its best move,
+    /// value and line are those of a search to that depth.
+    #[test]
+    fn a_stopped_search_answers_with_its_last_finished_depth() {
+        let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for seed in 0..3 {
+            let pos = random_position(seed, 30, "othello");
+            for limit in [3_000, 20_000, 100_000] {
+                let limits = Limits { nodes: Some(limit), ..Limits::default() };
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+                let stopped = single.install(|| solver.search_with(&pos, 30, limits)).unwrap();
+                let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+                let whole = single.install(|| solver.search_with(&pos, stopped.depth, Limits::default())).unwrap();
+                assert_eq!(
+                    (stopped.best, stopped.units, &stopped.pv),
+                    (whole.best, whole.units, &whole.pv),
+                    "seed {seed}, {limit} nodes, depth {}",
+                    stopped.depth
+                );
             }
         }
     }

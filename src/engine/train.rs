@@ -206,8 +206,9 @@ pub struct ErrorRow {
     pub zero_abs: f64,
     /// Standard deviation of the targets, in discs.
     pub target_sd: f64,
-    /// Correlation of the evaluation with the targets (0 when either is constant).
-    pub correlation: f64,
+    /// Correlation of the evaluation with the targets; none when either is constant (one
+    /// position, say), where it is undefined.
+    pub correlation: Option<f64>,
 }
 
 impl ErrorTable {
@@ -285,7 +286,7 @@ impl ErrorTable {
             mean: s.signed / n,
             zero_abs: s.target_abs / n,
             target_sd: target_var.sqrt(),
-            correlation: if spread > 1e-12 { covariance / spread } else { 0.0 },
+            correlation: (spread > 1e-12).then(|| covariance / spread),
         }
     }
 }
@@ -664,7 +665,7 @@ mod tests {
         t.add(60, 0.0, -1.0);
         let rows = t.rows(10);
         assert_eq!((rows[0].lo, rows[0].hi, rows[0].count, rows[0].mean_abs, rows[0].mean), (0, 9, 2, 3.0, -1.0));
-        assert_eq!((rows[0].zero_abs, rows[0].target_sd, rows[0].correlation), (3.0, 3.0, 0.0));
+        assert_eq!((rows[0].zero_abs, rows[0].target_sd, rows[0].correlation), (3.0, 3.0, None));
         assert_eq!((rows[1].lo, rows[1].hi, rows[1].count), (10, 19, 0));
         assert_eq!((rows[5].lo, rows[5].hi, rows[5].count), (50, 60, 1));
         assert_eq!((rows[6].lo, rows[6].hi, rows[6].count), (0, 60, 3));
@@ -682,10 +683,10 @@ mod tests {
         t.add(30, 5.0, -5.0);
         let line = &t.rows(10)[2];
         assert_eq!((line.count, line.mean_abs, line.zero_abs), (3, 2.0, 4.0));
-        assert!((line.correlation - 1.0).abs() < 1e-12, "{}", line.correlation);
+        assert!(line.correlation.is_some_and(|c| (c - 1.0).abs() < 1e-12), "{:?}", line.correlation);
         assert!((line.target_sd - (8.0f64 / 3.0).sqrt()).abs() < 1e-12, "{}", line.target_sd);
         let all = t.rows(10).pop().unwrap();
         assert_eq!((all.count, all.zero_abs), (4, 4.25));
-        assert!(all.correlation < 0.0, "{}", all.correlation);
+        assert!(all.correlation.is_some_and(|c| c < 0.0), "{:?}", all.correlation);
     }
 }

@@ -325,7 +325,10 @@ fn parse_string(line: &str, offset: usize, digits: Digits, count: usize) -> Resu
         let start = offset + end + (side_text.len() - side_text.trim_start().len());
         return Err(SyntaxError {
             span: Span { start, end: offset + end + side_text.trim_end().len() },
-            message: format!("`{}` is not a side to move (X, O, black, white)", side_text.trim()),
+            message: format!(
+                "`{}` is not a side to move (X, B, *, black for black; O, W, white for white; digit sides are not read)",
+                side_text.trim()
+            ),
         });
     }
     if let Some(scores) = scores {
@@ -780,7 +783,7 @@ mod tests {
         // Nothing but the side after a board string.
         let e = parse(&format!("{}OX{}XO{} X extra", "-".repeat(27), "-".repeat(6), "-".repeat(27)), Digits::default())
             .unwrap_err();
-        assert_eq!(e.message, "`X extra` is not a side to move (X, O, black, white)");
+        assert!(e.message.starts_with("`X extra` is not a side to move (X, B, *, black for black;"), "{}", e.message);
         // A comment or a score after the side is left alone.
         for after in [" # comment", " % note", "\t+12", " -4"] {
             let text = format!("{}OX{}XO{} O{after}", "-".repeat(27), "-".repeat(6), "-".repeat(27));

@@ -8,8 +8,8 @@ use super::{MoveNumber, MoveSyntax, Record, Span, numbering, transcript};
 use crate::core::diagnose::{self, Gap, Suggestion};
 use crate::core::quick::{self, PASS};
 use crate::core::{
-    Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square, Unreachable,
-    Variant,
+    Color, Game, IllegalMove, IllegalReason, Move, Outcome, Passes, Position, RowNumbering, Rules, Square, Start,
+    Unreachable, Variant,
 };
 
 /// A record's verdict.
@@ -176,19 +176,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, why), span: Span::default() });
         // A board read the other way up (a game of rows=bottom written without its rules), or
         // of a game the other side began.
-        let reached = |other: &Arc<Rules>| {
-            record
-                .game(other.clone())
-                .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok())
-        };
-        let other_first = changed(rules, |v| v.first = v.first.other());
-        check.suggestion = match (rows_flipped(rules).filter(reached), other_first.filter(reached)) {
-            (Some(other), _) => Some(replays_flipped(&other)),
-            (None, Some(other)) => {
-                Some(format!("a game {} begins reaches it: --rules {}", other.variant().first, other.variant().spec()))
-            }
-            (None, None) => None,
-        };
+        check.suggestion = rules_that_fit(record, rules);
         return check;
     }
     let mut passes = 0;
@@ -500,6 +488,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
         if differs {
             let board = match stated {
                 Stated::Counts(..) => format!("{}-{}", check.black, check.white),
+                _ if sgf_form(text) => sgf_margin(plain),
                 _ => super::wthor::signed(plain),
             };
             reason.push_str(&format!("; the record says {text}, the board as it stands gives {board}"));
@@ -596,11 +585,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
                 format!("{}, {:+} after the komi of {komi}", super::wthor::signed(board), f64::from(board) - komi)
             }
             // In the form the record gives (`W+2` against `B+2`).
-            _ if sgf_form(stored) => match board {
-                0 => "0 (a draw)".to_owned(),
-                m if m > 0 => format!("B+{m}"),
-                m => format!("W+{}", -m),
-            },
+            _ if sgf_form(stored) => sgf_margin(board),
             _ => super::wthor::signed(board),
         };
         mismatch(check, format!("the record says {stored}, the board gives {board}"));
@@ -764,6 +749,15 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
     }
 }
 
+/// Black's margin as SGF writes a result: `B+12`, `W+2`, `0 (a draw)`.
+fn sgf_margin(margin: i32) -> String {
+    match margin {
+        0 => "0 (a draw)".to_owned(),
+        m if m > 0 => format!("B+{m}"),
+        m => format!("W+{}", -m),
+    }
+}
+
 /// Whether a result is written as SGF writes one: `B+12`, `W+2`.
 fn sgf_form(result: &str) -> bool {
     let result = result.trim().to_ascii_uppercase();
@@ -813,19 +807,40 @@ fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
     })
 }
 
-/// The suggestion for a record that replays under `other` (the row numbering flipped).
-fn replays_flipped(other: &Rules) -> String {
-    let way = if other.variant().rows == RowNumbering::Bottom { "bottom" } else { "top" };
-    format!("the whole game replays with ranks counted from the {way}: --rules {}", other.variant().spec())
+/// Other rules under which the whole record replays, as the suggestion for a record that does
+/// not under its own: the ranks counted from the other side, the other side first, an empty
+/// board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
+/// without captures); `the whole game replays with ranks counted from the bottom: --rules
+/// othello,rows=bottom`.
+fn rules_that_fit(record: &Record, rules: &Arc<Rules>) -> Option<String> {
+    let size = rules.variant().size;
+    let old_reversi = || format!("reversi-1880,size={size}").parse::<Rules>().ok().map(Rules::shared);
+    let way = if rules.variant().rows == RowNumbering::Bottom { "top" } else { "bottom" };
+    let candidates: [(Option<Arc<Rules>>, String); 4] = [
+        (rows_flipped(rules), format!("with ranks counted from the {way}")),
+        (changed(rules, |v| v.first = v.first.other()), format!("with {} moving first", rules.variant().first.other())),
+        (changed(rules, |v| v.start = Start::Empty), "from an empty board".to_owned()),
+        (old_reversi(), "under old Reversi's rules".to_owned()),
+    ];
+    candidates.into_iter().find_map(|(other, how)| {
+        let other = other.filter(|other| other.variant() != rules.variant())?;
+        let fits = record
+            .game(other.clone())
+            .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok());
+        let what = if record.moves.is_empty() {
+            format!("a game {how} reaches the board")
+        } else {
+            format!("the whole game replays {how}")
+        };
+        fits.then(|| format!("{what}: --rules {}", other.variant().spec()))
+    })
 }
 
 /// The likely fix for an illegal move: a board read the other way up, else a near miss that
 /// lets the rest replay.
 fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
-    if let Some(other) = rows_flipped(rules)
-        && record.game(other.clone()).is_ok_and(|g| g.replay(Passes::Implicit).is_ok())
-    {
-        return Some(replays_flipped(&other));
+    if let Some(other) = rules_that_fit(record, rules) {
+        return Some(other);
     }
     if matches!(e.reason, IllegalReason::WrongColor(_)) {
         // The square may be right (a near miss is then no fix): the colours alone may be wrong.
@@ -928,16 +943,18 @@ fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Pos
 /// `pas`) rather than a word or a result.
 #[must_use]
 pub fn move_like(token: &str) -> bool {
-    let lower = token.to_lowercase();
+    // (A logbook's colour sign, `+x4`, is no result's.)
+    let lower = token.strip_prefix(['+', '-']).unwrap_or(token).to_lowercase();
     let digits = lower.chars().filter(char::is_ascii_digit).count();
     let results = lower.contains(['-', ':', '/', '+']) && digits > 0;
     pass_like(&lower) || (digits > 0 && lower.chars().count() <= 4 && !results)
 }
 
-/// Whether a lower-case token looks like a pass written wrong (`pas`, `pss`, `---`).
+/// Whether a lower-case token looks like a pass written wrong (`pas`, `pss`, `pase`, `---`): the
+/// letters of `pass` alone, or dashes and at signs.
 fn pass_like(lower: &str) -> bool {
-    (lower.starts_with('p') && lower.chars().count() <= 5)
-        || (!lower.is_empty() && lower.chars().all(|c| "-@".contains(c)))
+    let word = lower.starts_with('p') && (2..=5).contains(&lower.len()) && lower.chars().all(|c| "pase".contains(c));
+    word || (!lower.is_empty() && lower.chars().all(|c| "-@".contains(c)))
 }
 
 /// For a record of moves with a token that is no move (`x4`, `cc4`, `pas`): the move it likely
@@ -958,13 +975,17 @@ pub fn token_fix(
     // The legal moves that fit, those near the token first; a word (a name after the moves, a
     // comment) is no move written wrong.
     let mut fits = if move_like(token) { fitting_moves(before, rules, token, &reparse) } else { Vec::new() };
+    // Those that finish the game first (a pass put where the last move was lets the rest
+    // replay, the game left unfinished).
+    let finishing = fits.iter().any(|f| f.3);
+    fits.retain(|f| f.3 || !finishing);
     let near = fits.iter().any(|f| f.1);
     // A stray character (`cc4`, `f5,,d6`), unless a move near it fits: without it the rest
     // replays.
     if !near
         && let Some(record) = reparse("")
         && record.moves.len() > before.moves.len()
-        && record.resolve(rules.clone()).is_ok()
+        && record.resolve(rules.clone()).is_ok_and(|r| r.end.is_game_over() || !finishing)
     {
         return Some(format!("leave `{token}` out? (without it the rest of the game replays)"));
     }
@@ -984,15 +1005,20 @@ pub fn token_fix(
 
 /// The legal moves after `before` (a pass when the side to move has no placement) with which
 /// the record, `token` replaced by the move, reads and replays to its end: each move's name,
-/// whether it is near the token (shares its file or rank, or a pass for a pass-like token) and
-/// how many moves follow it.
+/// whether it is near the token (shares its file or rank, or a pass for a pass-like token), how
+/// many moves follow it, and whether the game is then over.
 fn fitting_moves(
     before: &Record,
     rules: &Arc<Rules>,
     token: &str,
     reparse: &impl Fn(&str) -> Option<Record>,
-) -> Vec<(String, bool, usize)> {
-    let lower = token.to_lowercase();
+) -> Vec<(String, bool, usize, bool)> {
+    // A colour sign (`+x4`) stays with the moves put in the token's place.
+    let (sign, bare) = match token.strip_prefix(['+', '-']) {
+        Some(bare) => (&token[..1], bare),
+        None => ("", token),
+    };
+    let lower = bare.to_lowercase();
     let Some(end) = before.resolve(rules.clone()).ok().map(|r| r.end).filter(|end| !end.is_game_over()) else {
         return Vec::new();
     };
@@ -1000,7 +1026,7 @@ fn fitting_moves(
     let mut names: Vec<(String, bool, Vec<String>)> = Vec::new();
     if !end.has_placement() {
         // (A pass as each format writes one.)
-        names.push(("pass".to_owned(), pass_like(&lower), ["pass", "PA", "--"].map(String::from).to_vec()));
+        names.push(("pass".to_owned(), pass_like(&lower), ["pass", "PA", "--"].map(|p| format!("{sign}{p}")).to_vec()));
     }
     // The side to move's placements, or after a forced pass, which a record may leave out, the
     // other side's.
@@ -1008,14 +1034,14 @@ fn fitting_moves(
         let name = rules.square_name(sq);
         let (file, rank) = name.split_at(1);
         let near = lower.contains(file) || lower.contains(rank);
-        names.push((name.clone(), near, vec![name]));
+        names.push((name.clone(), near, vec![format!("{sign}{name}")]));
     }
     names
         .into_iter()
         .filter_map(|(name, near, ways)| {
             let record = ways.iter().find_map(|way| reparse(way))?;
-            record.resolve(rules.clone()).ok()?;
-            Some((name, near, record.moves.len().saturating_sub(before.moves.len() + 1)))
+            let over = record.resolve(rules.clone()).ok()?.end.is_game_over();
+            Some((name, near, record.moves.len().saturating_sub(before.moves.len() + 1), over))
         })
         .collect()
 }

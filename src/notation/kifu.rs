@@ -118,12 +118,12 @@ pub(crate) fn is_border(line: &str) -> bool {
 }
 
 /// Whether a line near a grid is text rather than a rank (not a rank of six words or more with
-/// one misread cell): a word of two letters or more, a
+/// a misread cell in four at most): a word of two letters or more, a
 /// letter of another script than Latin (`黒`), a `key: value` pair or a result (`30-34`).
 pub(crate) fn is_text(line: &str) -> bool {
-    // A rank with one cell misread (`5 40 22 ll X O 1 16 23`) is no text.
+    // A rank with a cell or two misread (`5 40 22 ll X O 1 16 23`) is no text.
     let words = grid_words(line);
-    if words.len() >= 6 && words.iter().filter(|(w, _)| grid_cell(w).is_none()).count() <= 1 {
+    if words.len() >= 6 && words.iter().filter(|(w, _)| grid_cell(w).is_none()).count() * 4 <= words.len() {
         return false;
     }
     super::board::is_text_line(line)
@@ -1072,6 +1072,9 @@ mod tests {
         // A number read as a disc, outside the centre.
         let m = message(line, &line.replacen(&format!(" {number} "), " X ", 1));
         assert!(m.starts_with(&format!("move {number} is missing: the disc on ")) && m.contains("likely move"), "{m}");
+        // Two misread in one rank: still a rank, the first named.
+        let two = line.replacen(&format!(" {number} "), &format!(" {misread} "), 1).replacen(" 22 ", " 2Z ", 1);
+        assert!(message(line, &two).starts_with(&format!("`{misread}` is not a move number")), "{two}");
         // A rank line left out, or printed twice.
         assert_eq!(message(&format!("{}\n", rank(5)), ""), "rank 5 is missing: the grid has 7 rank lines of 8 cells");
         let twice = message(&format!("{}\n", rank(6)), &format!("{}\n{}\n", rank(6), rank(6)));

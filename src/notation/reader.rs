@@ -807,7 +807,7 @@ impl Reader {
                 if !blank && !is_comment_line(line) {
                     let mut p = self.start(line.to_owned(), 1, line_offset);
                     p.too_long = too_long;
-                    if self.format == Format::Transcript && last_move_number(line).is_some() && !too_long {
+                    if self.format == Format::Transcript && numbered_game(line) && !too_long {
                         self.pending = Some(p);
                     } else {
                         self.emit(p);
@@ -1165,26 +1165,46 @@ fn is_board_line(line: &str, in_block: bool) -> bool {
 /// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
 /// is not a board whose first cells are cut corners or holes (`##OOOOXX###...`, as OBF writes
 /// the 8-stars board).
-/// The move numbers written in a transcript line (`10.`, `10...`, `10.f5`), in order.
-fn move_numbers(line: &str) -> impl Iterator<Item = u32> + '_ {
-    line.split_whitespace().filter_map(|word| {
+/// The move numbers written in a transcript line (`10.`, `10...`, `10.f5`) with the byte
+/// offset of each, in order.
+fn move_numbers(line: &str) -> impl Iterator<Item = (u32, usize)> + '_ {
+    line.split_whitespace().filter_map(move |word| {
         let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
-        (digits > 0 && word[digits..].starts_with('.')).then(|| word[..digits].parse().ok()).flatten()
+        let at = word.as_ptr() as usize - line.as_ptr() as usize;
+        (digits > 0 && word[digits..].starts_with('.')).then(|| word[..digits].parse().ok().map(|n| (n, at))).flatten()
     })
 }
 
-/// The last move number written in a transcript line.
-fn last_move_number(line: &str) -> Option<u32> {
-    move_numbers(line).last()
+/// The moves (squares, `f5`) written in a piece of a transcript line.
+fn moves_in(text: &str) -> usize {
+    let b = text.as_bytes();
+    (0..b.len())
+        .filter(|&i| {
+            b[i].is_ascii_alphabetic()
+                && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+                && (i == 0 || !b[i - 1].is_ascii_alphabetic())
+        })
+        .count()
 }
 
-/// Whether `line` goes on with the numbered transcript `text`: it starts with the move number
-/// after `text`'s last one (`11.` after `10. c7 d7`), or with the same one (`10... d7` after
-/// `10. c7`).
+/// Whether a transcript line is numbered as a game is: two move numbers or more, and at most a
+/// pair of moves after its last one (a list of games numbered `1. f5d6c3...`, `2. ...` is not).
+fn numbered_game(line: &str) -> bool {
+    let numbers: Vec<(u32, usize)> = move_numbers(line).collect();
+    numbers.len() >= 2 && numbers.last().is_some_and(|&(_, at)| moves_in(&line[at..]) <= 2)
+}
+
+/// Whether `line` goes on with the numbered game `text`: its first move number is the one after
+/// `text`'s last (`11.` after `10. c7 d7`), or the same one (`10...` after `10. c7`), with no
+/// more moves before it than complete the pair (`c6 10. c8` after `9. f7`).
 fn continues_numbering(text: &str, line: &str) -> bool {
-    let first = line.split_whitespace().next().and_then(|word| move_numbers(word).next());
-    match (last_move_number(text), first) {
-        (Some(last), Some(first)) => first > 1 && (first == last + 1 || first == last),
+    let last = move_numbers(text).last();
+    let first = move_numbers(line).next();
+    match (last, first) {
+        (Some((last, at)), Some((first, start))) => {
+            let pair = moves_in(&text[at..]) + moves_in(&line[..start]);
+            first > 1 && (first == last + 1 || first == last) && pair <= 2
+        }
         _ => false,
     }
 }
@@ -1380,12 +1400,19 @@ mod tests {
     /// not.
     #[test]
     fn a_numbered_game_over_several_lines_is_one_record() {
-        let text = "1. f5 d6 2. c3 d3\n3. c4\n3... f4\n\n1. f5 f6\n1. f5 d6\nf5d6\n2. c3\n";
+        let text = "1. f5 d6 2. c3 d3\n3. c4\n3... f4\n\n1. f5 f6 2. e6\nf4 3. e3\n1. f5 d6\nf5d6\n2. c3\n";
         let got = cut(text, Format::Transcript);
         let texts: Vec<&str> = got.iter().map(|r| r.2.as_str()).collect();
-        assert_eq!(texts, ["1. f5 d6 2. c3 d3\n3. c4\n3... f4", "1. f5 f6", "1. f5 d6", "f5d6", "2. c3"]);
-        assert_eq!((got[0].0, got[1].0, got[2].0), (1, 5, 6));
-        assert!(!continues_numbering("3. c4 f4", "5. b3"));
+        assert_eq!(
+            texts,
+            ["1. f5 d6 2. c3 d3\n3. c4\n3... f4", "1. f5 f6 2. e6\nf4 3. e3", "1. f5 d6", "f5d6", "2. c3"]
+        );
+        assert_eq!((got[0].0, got[1].0, got[2].0), (1, 5, 7));
+        assert!(!continues_numbering("1. f5 d6 2. c3 d3", "4. b3"));
+        assert!(!continues_numbering("1. f5 d6 2. c3 d3", "d6 3. c4"));
+        // A numbered list of games is no game over several lines.
+        let list = "1. f5d6c3d3c4f4f6f3e6e7\n2. f5f6e6f4e3c5c4e6\n3. f5f4e3f6d3\n";
+        assert_eq!(cut(list, Format::Transcript).len(), 3);
     }
 
     /// Other compressions are named, not read as text.
