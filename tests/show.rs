@@ -687,3 +687,21 @@ fn unknown_players_and_image_names() {
     assert!(err.contains("kifu show writes text or SVG, not .png"), "{err}");
     assert!(!png.exists());
 }
+
+/// `--board-only` draws every position of a game at one size: no lines over or under the board.
+#[test]
+fn board_only_keeps_one_size_for_a_whole_game() {
+    let pgn = sample("wthor-2004.pgn");
+    let mut sizes = std::collections::BTreeSet::new();
+    for ply in [0, 19, 21, 55, 61] {
+        let (svg, err, code) = run(&["show", &pgn, "--ply", &ply.to_string(), "--board-only", "-f", "svg"], "");
+        assert_eq!(code, 0, "{err}");
+        let doc = check_svg(&svg);
+        let root = doc.root_element();
+        sizes.insert((root.attribute("width").unwrap().to_owned(), root.attribute("height").unwrap().to_owned()));
+        assert!(!svg.contains("Vecchi"), "no players' line");
+    }
+    assert_eq!(sizes.len(), 1, "{sizes:?}");
+    let (text, _, _) = run(&["show", &pgn, "--board-only", "--color", "never"], "");
+    assert_eq!(text.lines().count(), 9, "{text}");
+}

@@ -66,6 +66,11 @@ pub struct Args {
     /// drawn): for puzzle and exercise sheets, with --all.
     #[arg(long)]
     pub number: bool,
+    /// The board alone, with its file letters and rank numbers and its marks, without the
+    /// lines over and under it (players, event, counts, legal moves, notes): one size for every
+    /// position of a game, as a stream overlay needs.
+    #[arg(long, conflicts_with = "number")]
+    pub board_only: bool,
     /// With --annotate: solve exactly the moves that leave at most this many empty squares
     /// (with --line: the positions with at most this many) [default: 18; 14 for other variants].
     #[arg(long, requires = "engine")]
@@ -421,6 +426,9 @@ fn draw(
             diagram.notes.push(problem.reason.clone());
         }
         illegal = Some((0, error, ""));
+    }
+    if args.board_only {
+        (diagram.players, diagram.title, diagram.notes) = (None, Vec::new(), Vec::new());
     }
     let text = match format {
         ShowFormat::Text => diagram.to_text(color),
