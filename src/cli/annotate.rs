@@ -518,9 +518,7 @@ fn annotate(
                 let ply = record.moves.len() + 1;
                 error = Some(format!("annotated up to ply {ply}, which does not read: {}", e.message));
                 e.message = format!("annotated up to move {ply}, which does not read: {}", e.message);
-                if let Some(fix) = fix {
-                    e.message.push_str(&format!("; suggestion: {fix}"));
-                }
+                records::add_suggestion(&mut e.message, fix);
                 located = Some(e);
                 (record, rules)
             }
@@ -537,9 +535,7 @@ fn annotate(
         let ply = bad.unwrap_or_default() + 1;
         error = Some(format!("annotated up to ply {ply}: {} is off the board", token.mv));
         let mut message = format!("annotated up to move {ply}, {}, which is off the board", token.mv);
-        if let Some(fix) = check::check(&record, &rules, source.format).suggestion {
-            message.push_str(&format!("; suggestion: {fix}"));
-        }
+        records::add_suggestion(&mut message, check::check(&record, &rules, source.format).suggestion);
         located = Some(raw.error(source.name, token.span, message));
     }
     let mut positions = Vec::new();
@@ -556,9 +552,7 @@ fn annotate(
             located = record.moves.get(e.ply - 1).map(|token| {
                 let mut message =
                     format!("annotated up to move {}, {}, which is illegal: {}", e.ply, token.mv, e.reason);
-                if let Some(fix) = check::check(&record, &rules, source.format).suggestion {
-                    message.push_str(&format!("; suggestion: {fix}"));
-                }
+                records::add_suggestion(&mut message, check::check(&record, &rules, source.format).suggestion);
                 raw.error(source.name, token.span, message)
             });
             positions.push(*e.position);

@@ -266,6 +266,13 @@ pub struct Unread {
     pub ply: Option<usize>,
 }
 
+/// Adds the likely fix to a message about a record: `...; suggestion: c4? (...)`.
+pub fn add_suggestion(message: &mut String, fix: Option<String>) {
+    if let Some(fix) = fix {
+        message.push_str(&format!("; suggestion: {fix}"));
+    }
+}
+
 impl Unread {
     /// The error alone.
     pub fn bare(error: RecordError) -> Unread {

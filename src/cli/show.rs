@@ -316,9 +316,7 @@ fn draw(
         Err(unread) => match *unread {
             Unread { mut error, before: Some((record, rules)), fix, .. } => {
                 error.message.push_str("; drawn up to it");
-                if let Some(fix) = fix {
-                    error.message.push_str(&format!("; suggestion: {fix}"));
-                }
+                records::add_suggestion(&mut error.message, fix);
                 illegal = Some((record.moves.len() + 1, error, "does not read"));
                 (record, rules)
             }
