@@ -336,8 +336,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             rules = Some(line.trim()["rules ".len()..].trim().to_owned());
             continue;
         }
-        if let Some(side) = ["black first", "white first"].iter().position(|l| lower.trim_end_matches('.') == *l) {
-            first = Some(if side == 1 { Color::White } else { Color::Black });
+        if let Some(side) = first_side(&lower) {
+            first = Some(side);
             continue;
         }
         let words: Vec<(String, Span)> = grid_words(line)
@@ -658,6 +658,24 @@ fn rank_missing_or_twice(lines: &[Vec<(String, Span)>]) -> Option<SyntaxError> {
         });
     }
     None
+}
+
+/// The side a line under a grid says began the game: `white first` (as kifu writes it),
+/// `White moves first`, `first: white`, `白先` (and the same for black).
+fn first_side(lower: &str) -> Option<Color> {
+    let line = lower.trim().trim_end_matches(['.', '。']);
+    let side = |word: &str| match word {
+        "black" | "黒" => Some(Color::Black),
+        "white" | "白" => Some(Color::White),
+        _ => None,
+    };
+    if let Some(word) = line.strip_suffix(" first").or_else(|| line.strip_suffix(" moves first")) {
+        return side(word.trim_end_matches(" moves"));
+    }
+    if let Some(word) = line.strip_prefix("first:") {
+        return side(word.trim());
+    }
+    line.strip_suffix('先').and_then(|word| side(word.trim()))
 }
 
 /// The number a cell misread by hand or by OCR likely is: letters that look like digits read as
@@ -1079,6 +1097,17 @@ mod tests {
         assert_eq!(message(&format!("{}\n", rank(5)), ""), "rank 5 is missing: the grid has 7 rank lines of 8 cells");
         let twice = message(&format!("{}\n", rank(6)), &format!("{}\n{}\n", rank(6), rank(6)));
         assert_eq!(twice, "rank 6 is written twice: on this line and the one before");
+    }
+
+    /// The line saying White began, in the words printed records use.
+    #[test]
+    fn the_first_side_in_other_words() {
+        for line in ["white first", "White moves first.", "first: white", "白先", "White first"] {
+            assert_eq!(first_side(&line.to_ascii_lowercase()), Some(Color::White), "{line}");
+        }
+        assert_eq!(first_side("black moves first"), Some(Color::Black));
+        assert_eq!(first_side("黒先"), Some(Color::Black));
+        assert_eq!(first_side("who moves first"), None);
     }
 
     /// The cells of `samples/kifu.txt` (a whole game, white wins 34-30) by rank.
