@@ -121,9 +121,11 @@ pub(crate) fn is_border(line: &str) -> bool {
 /// a misread cell in four at most): a word of two letters or more, a
 /// letter of another script than Latin (`黒`), a `key: value` pair or a result (`30-34`).
 pub(crate) fn is_text(line: &str) -> bool {
-    // A rank with a cell or two misread (`5 40 22 ll X O 1 16 23`) is no text.
+    // A rank with a cell or two misread (`5 40 22 ll X O 1 16 23`: short words) is no text; a
+    // players' line of names in digits (`1 2 3 4 5 6 (black) - ...`) is.
     let words = grid_words(line);
-    if words.len() >= 6 && words.iter().filter(|(w, _)| grid_cell(w).is_none()).count() * 4 <= words.len() {
+    let bad: Vec<&(String, Span)> = words.iter().filter(|(w, _)| grid_cell(w).is_none()).collect();
+    if words.len() >= 6 && bad.len() * 4 <= words.len() && bad.iter().all(|(w, _)| w.chars().count() <= 3) {
         return false;
     }
     super::board::is_text_line(line)
@@ -1097,6 +1099,17 @@ mod tests {
         assert_eq!(message(&format!("{}\n", rank(5)), ""), "rank 5 is missing: the grid has 7 rank lines of 8 cells");
         let twice = message(&format!("{}\n", rank(6)), &format!("{}\n{}\n", rank(6), rank(6)));
         assert_eq!(twice, "rank 6 is written twice: on this line and the one before");
+    }
+
+    /// Players named in digits write a line that reads back as the players', not as a rank.
+    #[test]
+    fn players_named_in_digits_read_back() {
+        let mut record = transcript::parse("f5d6c3d3c4").unwrap();
+        record.set_tag("black", "1 2 3 4 5 6");
+        record.set_tag("white", "7 8");
+        let back = parse(&write(&record)).unwrap();
+        assert_eq!(back.tag("black"), Some("1 2 3 4 5 6"));
+        assert_eq!(back.moves.len(), 5);
     }
 
     /// The line saying White began, in the words printed records use.
