@@ -372,7 +372,7 @@ impl Source<'_> {
     /// A record that does not read: the error, and in a record of moves (a transcript, PGN,
     /// GGF, SGF, a logbook line) the record as far as it reads and the move a bad token meant.
     fn unread(&self, raw: &RawRecord, e: SyntaxError) -> Unread {
-        let error = raw.error(self.name, e.span, e.message);
+        let mut error = raw.error(self.name, e.span, e.message);
         let Body::Text(text) = &raw.body else { return Unread::bare(error) };
         let closers: &[&str] = match self.format {
             Format::Transcript | Format::Logbook | Format::Pgn | Format::Playok => &[""],
@@ -406,7 +406,6 @@ impl Source<'_> {
         });
         let ply = before.as_ref().or(first.as_ref()).map(|(record, _)| record.moves.len() + 1);
         // The replay's fix stands for the parser's guess from the token alone (`c 4`: c4?).
-        let mut error = error;
         if fix.is_some()
             && let Some(at) = error.message.find(" is not a move: ")
         {

@@ -210,8 +210,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 stderr!("{e}");
                 failed += 1;
             }
-            Ok((text, illegal)) => {
-                if let Some(e) = illegal {
+            Ok((text, fault)) => {
+                if let Some(e) = fault {
                     stderr!("{e}");
                     failed += 1;
                 }
@@ -297,8 +297,9 @@ fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow:
 }
 
 /// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered,
-/// under its number when it has one; with the record's illegal move, if it has one (the
-/// drawing stops before it).
+/// under its number when it has one; with the record's fault, if it has one (an illegal move,
+/// a square off the board or a token that is no move: the drawing stops before it; a stated
+/// result the board does not give).
 fn draw(
     source: &Source,
     raw: &RawRecord,
@@ -310,14 +311,14 @@ fn draw(
     let fail = |message: String| raw.error(source.name, Default::default(), message);
     // A record with an illegal move, a square off the board or a token that is no move is
     // drawn up to it (where a hand-typed game went wrong), the fault reported all the same.
-    let mut illegal = None;
+    let mut fault = None;
     let (mut record, rules) = match source.read_partly(raw) {
         Ok(read) => read,
         Err(unread) => match *unread {
             Unread { mut error, before: Some((record, rules)), fix, .. } => {
                 error.message.push_str("; drawn up to it");
                 records::add_suggestion(&mut error.message, fix);
-                illegal = Some((record.moves.len() + 1, error, "does not read"));
+                fault = Some((record.moves.len() + 1, error, "does not read"));
                 (record, rules)
             }
             Unread { error, before: None, .. } => return Err(error),
@@ -333,7 +334,7 @@ fn draw(
                     (at.ok_or_else(|| raw.error(source.name, e.span, e.message.clone()))?, "is off the board")
                 }
             };
-            illegal = Some((at + 1, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message)), why));
+            fault = Some((at + 1, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message)), why));
             record.moves.truncate(at);
             record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?
         }
@@ -354,8 +355,8 @@ fn draw(
         .position;
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
     // What the drawing stops before, for the messages about plies it does not reach.
-    let fault = |illegal: &Option<(usize, RecordError, &str)>| {
-        illegal.as_ref().map_or(String::new(), |(ply, _, why)| format!(" before its move {ply}, which {why}"))
+    let short_of = |fault: &Option<(usize, RecordError, &str)>| {
+        fault.as_ref().map_or(String::new(), |(ply, _, why)| format!(" before its move {ply}, which {why}"))
     };
     let total = plies.len();
     // `--empties N`: the ply of the first position with N empty squares.
@@ -364,13 +365,13 @@ fn draw(
         Some(n) => match (0..=total).find(|&k| at(k).empties() == n) {
             Some(k) => Some(k),
             None => {
-                let before = fault(&illegal);
+                let before = short_of(&fault);
                 return Err(fail(format!("--empties {n}: the game never has {n} empty squares{before}")));
             }
         },
     };
     if let Some(ply) = ply.filter(|&p| p > total) {
-        let before = fault(&illegal);
+        let before = short_of(&fault);
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     let mut diagram = if let (true, Some(scorer)) = (args.line, scorer.as_mut()) {
@@ -410,20 +411,20 @@ fn draw(
     if let Some(n) = number {
         diagram.title.insert(0, format!("Diagram {n}"));
     }
-    if let Some((ply, _, why)) = &illegal {
+    if let Some((ply, _, why)) = &fault {
         diagram.notes.push(format!("the record's move {ply} {why}: drawn up to it"));
     }
     // A stated result the board does not give is reported (exit 1) and noted under the board
     // (not under a text kifu grid, whose count line reads back as its result: the note's
     // counts would contradict it).
-    let check = illegal.is_none().then(|| check::check(&record, &rules, source.format));
+    let check = fault.is_none().then(|| check::check(&record, &rules, source.format));
     if let Some(check) = check.filter(|c| c.status == check::Status::ResultMismatch)
         && let (Some(problem), Some(error)) = (&check.problem, source.problem(raw, &check))
     {
         if !(args.kifu && format == ShowFormat::Text) {
             diagram.notes.push(problem.reason.clone());
         }
-        illegal = Some((0, error, ""));
+        fault = Some((0, error, ""));
     }
     if args.board_only {
         (diagram.players, diagram.title, diagram.notes) = (None, Vec::new(), Vec::new());
@@ -435,7 +436,7 @@ fn draw(
             ThemeArg::Print => Theme::Print,
         }),
     };
-    Ok((text, illegal.map(|(_, e, _)| e)))
+    Ok((text, fault.map(|(_, e, _)| e)))
 }
 
 /// What goes over the board, from the record's tags: the players (black first), and a line

@@ -977,9 +977,9 @@ pub fn token_fix(
     let mut fits = if move_like(token) { fitting_moves(before, rules, token, &reparse) } else { Vec::new() };
     // Those that finish the game first (a pass put where the last move was lets the rest
     // replay, the game left unfinished).
-    let finishing = fits.iter().any(|f| f.3);
-    fits.retain(|f| f.3 || !finishing);
-    let near = fits.iter().any(|f| f.1);
+    let finishing = fits.iter().any(|f| f.finishes);
+    fits.retain(|f| f.finishes || !finishing);
+    let near = fits.iter().any(|f| f.near);
     // A stray character (`cc4`, `f5,,d6`), unless a move near it fits: without it the rest
     // replays.
     if !near
@@ -990,11 +990,11 @@ pub fn token_fix(
         return Some(format!("leave `{token}` out? (without it the rest of the game replays)"));
     }
     if near {
-        fits.retain(|f| f.1);
+        fits.retain(|f| f.near);
     }
-    let after = fits.first()?.2;
+    let after = fits.first()?.after;
     let upper = token.chars().any(|c| c.is_ascii_uppercase()) && !pass_like(&token.to_lowercase());
-    let names: Vec<String> = fits.iter().map(|f| if upper { f.0.to_uppercase() } else { f.0.clone() }).collect();
+    let names: Vec<String> = fits.iter().map(|f| if upper { f.name.to_uppercase() } else { f.name.clone() }).collect();
     let rest = if after == 0 { "legal here" } else { "the rest of the game then replays" };
     match names.len() {
         1 => Some(format!("{}? ({rest})", names[0])),
@@ -1003,16 +1003,26 @@ pub fn token_fix(
     }
 }
 
+/// A move that, put in a bad token's place, lets the whole record read and replay.
+struct Fit {
+    /// Its name (`c4`, `pass`).
+    name: String,
+    /// Whether it is near the token: shares its file or rank, or a pass for a pass-like token.
+    near: bool,
+    /// The record's moves after it.
+    after: usize,
+    /// Whether the game is then over.
+    finishes: bool,
+}
+
 /// The legal moves after `before` (a pass when the side to move has no placement) with which
-/// the record, `token` replaced by the move, reads and replays to its end: each move's name,
-/// whether it is near the token (shares its file or rank, or a pass for a pass-like token), how
-/// many moves follow it, and whether the game is then over.
+/// the record, `token` replaced by the move, reads and replays to its end.
 fn fitting_moves(
     before: &Record,
     rules: &Arc<Rules>,
     token: &str,
     reparse: &impl Fn(&str) -> Option<Record>,
-) -> Vec<(String, bool, usize, bool)> {
+) -> Vec<Fit> {
     // A colour sign (`+x4`) stays with the moves put in the token's place.
     let (sign, bare) = match token.strip_prefix(['+', '-']) {
         Some(bare) => (&token[..1], bare),
@@ -1040,8 +1050,8 @@ fn fitting_moves(
         .into_iter()
         .filter_map(|(name, near, ways)| {
             let record = ways.iter().find_map(|way| reparse(way))?;
-            let over = record.resolve(rules.clone()).ok()?.end.is_game_over();
-            Some((name, near, record.moves.len().saturating_sub(before.moves.len() + 1), over))
+            let finishes = record.resolve(rules.clone()).ok()?.end.is_game_over();
+            Some(Fit { name, near, after: record.moves.len().saturating_sub(before.moves.len() + 1), finishes })
         })
         .collect()
 }

@@ -671,7 +671,7 @@ fn first_side(lower: &str) -> Option<Color> {
         "white" | "白" => Some(Color::White),
         _ => None,
     };
-    if let Some(word) = line.strip_suffix(" first").or_else(|| line.strip_suffix(" moves first")) {
+    if let Some(word) = line.strip_suffix(" first") {
         return side(word.trim_end_matches(" moves"));
     }
     if let Some(word) = line.strip_prefix("first:") {
