@@ -245,6 +245,54 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
     tags
 }
 
+/// The result a `result:` header value states, as the tag a record keeps it in (`at`: where the
+/// value starts in the record): disc counts, a result in Japanese, a margin, or in words
+/// (`Black wins`); other text is kept as the result, for `validate` to say it is none, rather
+/// than dropped.
+fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, SyntaxError> {
+    // The value's words, with their spans in the record.
+    let words: Vec<(String, Span)> = grid_words(value)
+        .into_iter()
+        .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
+        .collect();
+    Ok(stated_result(&words)?
+        .or_else(|| other_result(value))
+        .or_else(|| super::pgn::worded_result(value).map(|(tag, v)| (tag.to_owned(), v)))
+        .or_else(|| {
+            let text = value.trim();
+            (!matches!(text, "" | "*")).then(|| ("result".to_owned(), text.to_owned()))
+        }))
+}
+
+/// The tags of a header line over a transcript's moves (`Black: Ann  White: Bob`, `Event:
+/// Club night`, `Result: 16-47`, `結果: 白の4石勝ち`; `start`: where the line starts in the
+/// record), or `None` when the line is no header line: one that starts with a key kifu knows
+/// and its colon. Two results that disagree are an error at the second.
+pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String, String)>, SyntaxError>> {
+    let text = line.trim_start();
+    let keyed = HEADER_KEYS.iter().any(|(key, _)| {
+        text.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key))
+            && text[key.len()..].trim_start().starts_with([':', '：'])
+    });
+    if !keyed {
+        return None;
+    }
+    let mut tags: Vec<(String, String)> = Vec::new();
+    for (tag, value) in header_tags(line) {
+        if tag != "result" {
+            tags.push((tag, value));
+            continue;
+        }
+        let at = start + line.find(value.as_str()).unwrap_or(0);
+        match result_value(&value, at) {
+            Ok(Some(read)) => tags.push(read),
+            Ok(None) => {}
+            Err(e) => return Some(Err(e)),
+        }
+    }
+    Some(Ok(tags))
+}
+
 /// The result a grid's result line or `result:` value states (`words` with their spans in the
 /// file): disc counts ([`counts_line`]) or a result in Japanese (`白勝ち`, `白の4石勝ち`). Both
 /// (`30-34 白勝ち`) must agree: the error names the Japanese word that does not.
@@ -268,12 +316,14 @@ fn stated_result(words: &[(String, Span)]) -> Result<Option<(String, String)>, S
 /// game (`black 30, white 34: white wins by 4`).
 fn counts_line(words: &[(String, Span)]) -> Option<String> {
     let lower: Vec<String> = words.iter().map(|(w, _)| w.to_lowercase()).collect();
+    // (`Black 16, White 47` alone too.)
     if let [black, b, white, w, ..] = &lower[..]
         && black == "black"
         && white == "white"
-        && lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw"))
+        && (lower.len() == 4 || lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw")))
     {
-        let (b, w) = (b.parse::<u8>().ok()?, w.trim_end_matches(':').parse::<u8>().ok()?);
+        let count = |w: &str| w.trim_end_matches([':', ',', ';', '.']).parse::<u8>().ok();
+        let (b, w) = (count(b)?, count(w)?);
         return Some(format!("{b}-{w}"));
     }
     // Counts after a colour in one word (`黒34-30`), the colour's first.
@@ -386,22 +436,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                     players.push((tag, value));
                     continue;
                 }
-                // The value's words, with their spans in the file.
                 let at = start + line.find(value.as_str()).unwrap_or(0);
-                let words: Vec<(String, Span)> = grid_words(&value)
-                    .into_iter()
-                    .map(|(w, span)| (w, Span { start: at + span.start, end: at + span.end }))
-                    .collect();
-                // In words too (`Black wins`); other text is kept as the result, for `validate`
-                // to say it is none, rather than dropped.
-                let read = stated_result(&words)?
-                    .or_else(|| other_result(&value))
-                    .or_else(|| super::pgn::worded_result(&value).map(|(tag, v)| (tag.to_owned(), v)))
-                    .or_else(|| {
-                        let text = value.trim();
-                        (!matches!(text, "" | "*")).then(|| ("result".to_owned(), text.to_owned()))
-                    });
-                add_result(&mut players, read)?;
+                add_result(&mut players, result_value(&value, at)?)?;
             }
             if let Some(list) = lower.strip_prefix("pass: ").or_else(|| lower.strip_prefix("passes: ")) {
                 let span = Span { start, end: start + line.trim_end().len() };

@@ -383,6 +383,11 @@ struct Pending {
     movetext: bool,
     /// PGN: the last line with moves ended with a result (only comments may follow).
     ended: bool,
+    /// Transcripts: the record starts with header lines (`Black: Ann`); `movetext` says
+    /// whether its moves came yet.
+    headed: bool,
+    /// Transcripts: the header lines state a result.
+    stated: bool,
     /// Kifu grids: the rank lines so far.
     ranks: usize,
     /// Kifu grids: where the next grid starts (byte in `text`, line, offset) if rank lines
@@ -424,6 +429,8 @@ pub struct Reader {
     mid_line: bool,
     /// PGN: inside a `{ }` comment that goes on past the line.
     in_comment: bool,
+    /// Transcripts: the last line was a line of moves without header lines.
+    after_moves: bool,
     /// Bracket scanner: text other than spaces was seen outside records.
     stray: bool,
     /// Bracket scanner: the current line's text outside records (its first [`CHUNK`] bytes),
@@ -507,6 +514,7 @@ impl Reader {
             line_chars: 0,
             mid_line: false,
             in_comment: false,
+            after_moves: false,
             stray: false,
             outside: None,
             foreign_lines: 0,
@@ -741,6 +749,8 @@ impl Reader {
             ended: false,
             ranks: 0,
             next_grid: None,
+            headed: false,
+            stated: false,
         }
     }
 
@@ -793,13 +803,41 @@ impl Reader {
         let blank = line.trim().is_empty();
         match self.split.expect("text formats split") {
             Split::Lines => {
-                // A numbered transcript is held until the next line, which may go on with its
-                // numbers (a game pasted over several lines: `1. f5 d6 ... 10. c7 d7`, then
-                // `11. e7 a7 ...`).
+                // A transcript's header lines (`Black: Ann`, `Event: Club night`) are held with
+                // the moves after them, and the game until the next line, which may state its
+                // result (`Result: 16-47`). A numbered transcript is held until the next line
+                // too, which may go on with its numbers (a game pasted over several lines:
+                // `1. f5 d6 ... 10. c7 d7`, then `11. e7 a7 ...`).
+                let tags = if self.format == Format::Transcript && !blank { kifu::header_line(line, 0) } else { None };
+                let header = tags.is_some();
+                let states = |k: &String| k == "result" || k == "outcome";
+                let (result, result_only) = match &tags {
+                    Some(Ok(tags)) => (tags.iter().any(|(k, _)| states(k)), tags.iter().all(|(k, _)| states(k))),
+                    _ => (false, false),
+                };
+                let after_moves = std::mem::take(&mut self.after_moves);
                 if let Some(mut p) = self.pending.take() {
-                    if !blank && !too_long && continues_numbering(&p.text, line) {
-                        Self::append(&mut p, line);
+                    if p.headed && !p.movetext {
+                        // Header lines so far: more of them, or the moves.
+                        if !blank && (header || !is_comment_line(line)) {
+                            p.too_long |= too_long;
+                            Self::append(&mut p, line);
+                            p.movetext = !header;
+                            p.stated |= result;
+                        }
                         self.pending = Some(p);
+                        return;
+                    }
+                    // A result line under a headed game whose header stated none is its own.
+                    let footer = p.headed && !p.stated && header && result_only;
+                    if footer || (!blank && !too_long && continues_numbering(&p.text, line)) {
+                        Self::append(&mut p, line);
+                        if footer {
+                            self.emit(p);
+                        } else {
+                            self.after_moves = !p.headed;
+                            self.pending = Some(p);
+                        }
                         return;
                     }
                     self.emit(p);
@@ -807,7 +845,17 @@ impl Reader {
                 if !blank && !is_comment_line(line) {
                     let mut p = self.start(line.to_owned(), 1, line_offset);
                     p.too_long = too_long;
-                    if self.format == Format::Transcript && numbered_game(line) && !too_long {
+                    p.headed = header;
+                    p.stated = result;
+                    self.after_moves = !header;
+                    if header && result_only && after_moves {
+                        // (A game without header lines was answered when its line came.)
+                        self.cut_short(
+                            p,
+                            "a result line under a game without header lines is not read: state it over the \
+                             moves, or after a header such as `Black: ...` (docs/formats.md)",
+                        );
+                    } else if header || (self.format == Format::Transcript && numbered_game(line) && !too_long) {
                         self.pending = Some(p);
                     } else {
                         self.emit(p);
@@ -1398,6 +1446,30 @@ mod tests {
     /// A numbered game pasted over several lines is one record: a line that goes on with the
     /// numbers of the one before joins it; a line from move 1, a blank line or a plain line does
     /// not.
+    #[test]
+    fn header_lines_go_with_the_moves_under_them() {
+        let text = "Event: Club\nBlack: Ann\n\nWhite: Bob\nf5d6c3\nResult: 16-47\nBlack: Cy  Result: 30-34\n\
+                    1. f5 f6\n2. e6 f4\nResult: 30-34\nf5d6\nResult: 1-0\nWhite: Di\n";
+        let got = cut(text, Format::Transcript);
+        let texts: Vec<&str> = got.iter().map(|r| r.2.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Event: Club\nBlack: Ann\nWhite: Bob\nf5d6c3\nResult: 16-47",
+                // The header stated the result: the line under the moves heads the next game.
+                "Black: Cy  Result: 30-34\n1. f5 f6\n2. e6 f4",
+                "Result: 30-34\nf5d6",
+                "Result: 1-0\nWhite: Di",
+            ]
+        );
+        assert_eq!((got[0].0, got[1].0, got[2].0, got[3].0), (1, 7, 10, 12));
+        // A result line under a game without header lines is reported, not given to the next.
+        let got = read("f5d6c3\nResult: 16-47\nf5f6\n", Some(Format::Transcript));
+        assert!(got[0].is_ok() && got[2].is_ok());
+        let Err(ReadError::Record(e)) = &got[1] else { panic!("{:?}", got[1]) };
+        assert!(e.message.contains("under a game without header lines"), "{}", e.message);
+    }
+
     #[test]
     fn a_numbered_game_over_several_lines_is_one_record() {
         let text = "1. f5 d6 2. c3 d3\n3. c4\n3... f4\n\n1. f5 f6 2. e6\nf4 3. e3\n1. f5 d6\nf5d6\n2. c3\n";

@@ -5,7 +5,7 @@
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first square without a sign, a
 //! `-` separates moves; full-width, en and em dashes always do), full-width (`Ｆ５ｄ６`, `１．Ｆ５`,
-//! as Japanese input writes them), pass tokens (`pass`, `PA`, `PS`, `--`, `@@`, `パス`),
+//! as Japanese input writes them), pass tokens (`pass`, `(pass)`, `PA`, `PS`, `P` alone, `--`, `@@`, `パス`),
 //! `{comments}` or `（コメント）` after a move, a trailing score (`: -04 10`, kept as the tags
 //! `result` and `extra`), a result alone after the moves (`35-29` or `B+2` as `result`, `1-0` as
 //! `outcome`; in Japanese, `白の4石勝ち`, as either, also after the counts, `41-23 黒勝ち`, which it
@@ -16,7 +16,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_until, take_while1};
 use nom::character::complete::{one_of, satisfy};
-use nom::combinator::{opt, recognize, value};
+use nom::combinator::{eof, opt, peek, recognize, value};
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
 
@@ -25,8 +25,90 @@ use super::numbering::Numbering;
 use super::{MoveNumber, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
 
-/// Parses one transcript (one line).
+/// Parses one transcript: a line of moves (or a numbered game over several lines), perhaps
+/// under header lines of `key: value` pairs (`Black: Ann`, `White: Bob`, `Event: Club night`,
+/// `Result: 16-47`; the keys of a kifu grid's header, in the same languages).
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    let (mut tags, at) = header(text)?;
+    if at == 0 {
+        return parse_moves(text);
+    }
+    // A result line under the moves (`Result: 16-47`).
+    let mut end = text.len();
+    let mut footer = Vec::new();
+    if let Some(i) = text.trim_end().rfind('\n').filter(|&i| i >= at)
+        && let Some(read) = super::kifu::header_line(&text[i + 1..], i + 1)
+    {
+        footer = read?;
+        end = i + 1;
+    }
+    let shift = |span: Span| Span { start: span.start + at, end: span.end + at };
+    let mut record = parse_moves(&text[at..end]).map_err(|e| SyntaxError { span: shift(e.span), ..e })?;
+    if record.moves.is_empty() && record.tags.is_empty() {
+        let end = text.trim_end().len();
+        return Err(SyntaxError {
+            span: Span { start: end - text[..end].lines().last().map_or(0, str::len), end },
+            message: "header lines with no moves after them".to_owned(),
+        });
+    }
+    for m in &mut record.moves {
+        m.span = shift(m.span);
+        if let Some(n) = &mut m.number {
+            n.span = shift(n.span);
+        }
+    }
+    // A result after the moves, on their line or under them, must agree with the header's.
+    let stated =
+        |tags: &[(String, String)]| tags.iter().find(|(k, _)| k == "result" || k == "outcome").map(|(_, v)| v.clone());
+    record.tags.append(&mut footer);
+    if let (Some(header), Some(after)) = (stated(&tags), stated(&record.tags))
+        && !super::pgn::results_agree(&header, &after)
+    {
+        let moves = text[at..].trim();
+        let start = at + text[at..].find(moves).unwrap_or(0);
+        return Err(SyntaxError {
+            span: Span { start, end: start + moves.len() },
+            message: format!("the result after the moves, {after}, and the header's, {header}, disagree"),
+        });
+    }
+    tags.append(&mut record.tags);
+    record.tags = tags;
+    Ok(record)
+}
+
+/// The tags of the header lines at the start of `text` and where the moves start after them
+/// (0 without header lines).
+fn header(text: &str) -> Result<(Vec<(String, String)>, usize), SyntaxError> {
+    let mut tags: Vec<(String, String)> = Vec::new();
+    let mut at = 0;
+    let mut pos = 0;
+    for line in text.split_inclusive('\n') {
+        let start = pos;
+        pos += line.len();
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Some(read) = super::kifu::header_line(line, start) else { break };
+        for (tag, value) in read? {
+            let result = |k: &str| k == "result" || k == "outcome";
+            if result(&tag)
+                && let Some((_, before)) = tags.iter().find(|(k, _)| result(k))
+                && !super::pgn::results_agree(before, &value)
+            {
+                return Err(SyntaxError {
+                    span: Span { start, end: start + line.trim_end().len() },
+                    message: format!("`{}` and the result before it, {before}, disagree", line.trim()),
+                });
+            }
+            tags.push((tag, value));
+        }
+        at = pos;
+    }
+    Ok((tags, at))
+}
+
+/// Parses a transcript's moves and what follows them on their line.
+fn parse_moves(text: &str) -> Result<Record, SyntaxError> {
     parse_plain(text).map_or_else(|| parse_full(text), Ok)
 }
 
@@ -85,6 +167,11 @@ fn parse_full(text: &str) -> Result<Record, SyntaxError> {
             return Ok(record);
         }
         match token(rest) {
+            // (`P` as a name's initial after the moves: `f5d6  P Smith`.)
+            Ok((after, _)) if rest.len() - after.len() == 1 && is_trailing_name(text, offset, &record) => {
+                record.tags.push(("name".into(), text[offset..].trim().to_owned()));
+                return Ok(record);
+            }
             Ok((after, (mv, mut color, upper))) => {
                 let mut span = Span { start: offset, end: text.len() - after.len() };
                 if color == Some(Color::White) && dashes_separate(&record) {
@@ -345,7 +432,7 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
         format!("`{shown}`: ranks start at 1")
     } else {
-        format!("`{shown}` is not a move (a square like f5, or a pass: pass, PA, PS, --, @@)")
+        format!("`{shown}` is not a move (a square like f5, or a pass: pass, PA, PS, P, --, @@)")
     };
     SyntaxError { span: Span { start: offset, end }, message }
 }
@@ -386,7 +473,17 @@ fn move_number(input: &str) -> IResult<&str, &str> {
 fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
     let pass = value(
         (MoveSyntax::Pass, None, false),
-        alt((tag_no_case("pass"), tag_no_case("pa"), tag_no_case("ps"), tag("--"), tag("@@"), tag("パス"))),
+        alt((
+            tag_no_case("(pass)"),
+            tag_no_case("pass"),
+            tag_no_case("pa"),
+            tag_no_case("ps"),
+            tag("--"),
+            tag("@@"),
+            tag("パス"),
+            // `P` as a word of its own (`f5 d6 P c3`), never a file letter: `p1` is a square.
+            terminated(tag_no_case("p"), peek(alt((eof, recognize(satisfy(|c| c.is_whitespace() || c == ',')))))),
+        )),
     );
     let signed = (opt(one_of("+-")), square).map(|(sign, (mv, upper))| {
         let color = sign.map(|s| if s == '+' { Color::Black } else { Color::White });
@@ -623,6 +720,30 @@ mod tests {
     }
 
     #[test]
+    fn header_lines_give_tags() {
+        let r = parse("Event: Club night\nBlack: Ann Lee  White: Bob\nResult: Black 16, White 47\nf5 d6\n").unwrap();
+        let tags: Vec<(&str, &str)> = r.tags.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(tags, [("event", "Club night"), ("black", "Ann Lee"), ("white", "Bob"), ("result", "16-47")]);
+        // Spans are the record's.
+        let text = "Black: Ann\n1. f5 d6 2. x3";
+        let e = parse(text).unwrap_err();
+        assert_eq!(&text[e.span.start..e.span.end], "x3");
+        let text = "黒：山田\n白：佐藤\nf5d6\n結果：白の4石勝ち";
+        let r = parse(text).unwrap();
+        assert_eq!((r.tag("black"), r.tag("white")), (Some("山田"), Some("佐藤")));
+        assert_eq!(r.moves[1].span.start, text.find("d6").unwrap());
+        assert!(r.tag("result").is_some_and(|v| super::super::pgn::results_agree(v, "-4")));
+        // Results in the header, after the moves and under them must agree.
+        let e = parse("Result: 16-47\nf5d6 30-34").unwrap_err();
+        assert!(e.message.contains("disagree"), "{}", e.message);
+        assert!(parse("Black: A\nf5d6\nResult: 30-34").unwrap().tag("result") == Some("30-34"));
+        assert!(parse("Result: 16-47\nResult: B+2\nf5").unwrap_err().message.contains("disagree"));
+        assert_eq!(parse("Black: A\n").unwrap_err().message, "header lines with no moves after them");
+        // A line that only looks like one is moves, or an error at the moves.
+        assert!(parse("Blackwood f5").is_err());
+    }
+
+    #[test]
     fn reads_passes_and_comments_and_big_boards() {
         let r = parse("f5 PA d6 {good move} pass -- @@ ps a10 p16 b1").unwrap();
         assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "pass", "pass", "pass", "a10", "p16", "b1"]);
@@ -637,6 +758,11 @@ mod tests {
         assert!(parse("f5d6  x3").is_err(), "a square-like word is a bad move, not a name");
         assert!(parse("f5d6 Tiger").is_err(), "one space is not a column gap");
         assert_eq!(parse("F5d6C3d3C4d3C5b3  8-Shot").unwrap().tag("name"), Some("8-Shot"));
+        let r = parse("f5 (pass) d6 P c3 p, e3 p").unwrap();
+        assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "c3", "pass", "e3", "pass"]);
+        assert_eq!(squares(&parse("p1 p16").unwrap()), ["p1", "p16"]);
+        // `P` as an initial after the moves is a name's.
+        assert_eq!(parse("f5d6  P Smith").unwrap().tag("name"), Some("P Smith"));
         // `Pa` of `Parallel` is no pass; `PA` before a square is.
         assert_eq!(parse("F5f4      Parallel").unwrap().tag("name"), Some("Parallel"));
         assert_eq!(parse("f5PAd6").unwrap().moves[1].mv, MoveSyntax::Pass);
