@@ -388,6 +388,8 @@ struct Pending {
     headed: bool,
     /// Transcripts: the header lines state a result.
     stated: bool,
+    /// PGN: a blank line came after text.
+    gap: bool,
     /// Kifu grids: the rank lines so far.
     ranks: usize,
     /// Kifu grids: where the next grid starts (byte in `text`, line, offset) if rank lines
@@ -751,6 +753,7 @@ impl Reader {
             next_grid: None,
             headed: false,
             stated: false,
+            gap: false,
         }
     }
 
@@ -921,8 +924,11 @@ impl Reader {
                 // A line that holds no moves: a comment or an escape line (or blank).
                 // A line that goes on with a comment begun before is the record's too.
                 let comment = !blank && !tag && (in_comment || moves.is_empty());
+                // A game of tags alone (a forfeit, a board not played) ends at the next tag
+                // section after a blank line, or at a tag it already has.
+                let tags_alone = |p: &Pending| !p.movetext && (p.gap || repeats_tag(&p.text, line));
                 if let Some(p) = &self.pending
-                    && ((tag && p.movetext) || (p.ended && !blank && !comment))
+                    && ((tag && (p.movetext || tags_alone(p))) || (p.ended && !comment))
                 {
                     let p = self.pending.take().expect("checked");
                     self.emit(p);
@@ -931,6 +937,7 @@ impl Reader {
                     return;
                 }
                 let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
+                p.gap |= blank && !p.text.trim().is_empty();
                 if !moves.is_empty() {
                     p.movetext = true;
                     p.ended = moves.split_whitespace().next_back().is_some_and(is_result);
@@ -1288,6 +1295,22 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
 }
 
 /// Whether a line is a PGN tag (`[Name "value"]`), as no comment line is likely to be.
+/// Whether a PGN tag on `line` (`[Black "C"]`) is one of those in `text` already.
+fn repeats_tag(text: &str, line: &str) -> bool {
+    // The tag names of a line (`[Event "E"] [Black "A"]` has two), lower case.
+    let names = |l: &str| -> Vec<String> {
+        l.split('[')
+            .skip(1)
+            .filter_map(|t| {
+                let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
+                (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
+            })
+            .collect()
+    };
+    let new = names(line);
+    !new.is_empty() && text.lines().any(|l| names(l).iter().any(|n| new.contains(n)))
+}
+
 fn is_tag_line(line: &str) -> bool {
     let Some(rest) = line.trim_start().strip_prefix('[') else { return false };
     let value = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
@@ -1596,6 +1619,17 @@ mod tests {
         assert!(got[0].is_ok());
         // JSON braces open records as before.
         assert_eq!(cut("x {}", Format::Json), [(1, 3, "{}".into())]);
+    }
+
+    #[test]
+    fn a_pgn_game_of_tags_alone_is_a_record() {
+        // A forfeit: tags, a blank line, the next game's tags.
+        let text = "[Event \"E\"] [Black \"A\"] [Result \"1-0\"]\n\n[Event \"E\"] [Black \"C\"]\n1. f5 d6 0-1\n";
+        assert_eq!(cut(text, Format::Pgn).len(), 2);
+        // Without the blank line: a tag it has already starts the next.
+        let text = "[Event \"E\"]\n[Black \"A\"]\n[Event \"E\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
+        let got = cut(text, Format::Pgn);
+        assert_eq!((got.len(), got[1].0), (2, 3));
     }
 
     #[test]
