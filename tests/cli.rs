@@ -764,6 +764,28 @@ fn an_output_that_is_an_input_is_refused() {
         kifu().args(args).assert().code(2).stderr(predicate::str::contains("is also an input"));
         assert_eq!(std::fs::read_to_string(&games).unwrap(), "f5d6c3\nf5zz\n", "{args:?}");
     }
+    // By another name: a hard link is the same file.
+    #[cfg(unix)]
+    {
+        let other = dir.path().join("other.txt");
+        std::fs::hard_link(&games, &other).unwrap();
+        kifu().args(["export", path, "--table", "games", "-o", other.to_str().unwrap()]).assert().code(2).stderr(
+            predicate::str::contains("other.txt is also an input (").and(predicate::str::contains("by another name")),
+        );
+        assert_eq!(std::fs::read_to_string(&other).unwrap(), "f5d6c3\nf5zz\n");
+    }
+}
+
+/// A failed write names the output it was writing.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_names_the_output() {
+    kifu()
+        .args(["export", "--table", "games", "-o", "/dev/full"])
+        .write_stdin("f5d6c3\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("writing /dev/full: "));
 }
 
 /// `-j 0` is a usage error in every command that takes it, not a silent single thread.

@@ -239,6 +239,18 @@ fn wthor_from_names_writes_name_files() {
         err.contains("no name files beside it (club.TRN or WTHOR.TRN): tournaments are kept as WTHOR numbers"),
         "{err}"
     );
+    // From stdin the database is beside nothing: the current folder's name files are another
+    // base's, never read.
+    let piped = kifu()
+        .current_dir(&dir)
+        .args(["convert", "-", "--to", "json"])
+        .write_stdin(std::fs::read(&out).unwrap())
+        .output()
+        .unwrap();
+    let first: serde_json::Value = serde_json::from_str(text(piped.stdout).lines().next().unwrap()).unwrap();
+    assert_eq!(first["tags"]["wthor_black"], "1");
+    assert!(first["tags"].get("black").is_none(), "{first}");
+    assert!(String::from_utf8_lossy(&piped.stderr).contains("a WTHOR database read from stdin has no name files"));
     // Names without a file to go to are an error, not a silent loss.
     let (written, err, code) = convert(&["--to", "wthor"], pgn.as_bytes());
     assert_eq!(code, 2);

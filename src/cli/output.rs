@@ -153,8 +153,9 @@ impl Output {
             Inner::Stdout(w) => w.flush().context("writing to stdout")?,
             Inner::Through { writer, path } => writer.flush().with_context(|| format!("writing {}", path.display()))?,
             Inner::File { writer, temp, target, finished } => {
-                writer.flush().with_context(|| format!("writing {}", temp.display()))?;
-                writer.get_ref().sync_all().with_context(|| format!("writing {}", temp.display()))?;
+                // (Named as the target: the temporary name is ours.)
+                writer.flush().with_context(|| format!("writing {}", target.display()))?;
+                writer.get_ref().sync_all().with_context(|| format!("writing {}", target.display()))?;
                 let mut pending = pending();
                 std::fs::rename(&*temp, &*target)
                     .with_context(|| format!("cannot move output to {}", target.display()))?;
@@ -166,20 +167,35 @@ impl Output {
     }
 }
 
+impl Output {
+    /// An error of writing, naming where it went (`writing out.csv: No space left on device`);
+    /// its kind is kept (a broken pipe is still one).
+    fn named(&self, e: io::Error) -> io::Error {
+        let place = match &self.inner {
+            Inner::Stdout(_) => "stdout".to_owned(),
+            Inner::Through { path, .. } => path.display().to_string(),
+            Inner::File { target, .. } => target.display().to_string(),
+        };
+        io::Error::new(e.kind(), format!("writing {place}: {e}"))
+    }
+}
+
 impl Write for Output {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match &mut self.inner {
+        let written = match &mut self.inner {
             Inner::Stdout(w) => w.write(buf),
             Inner::Through { writer, .. } => writer.write(buf),
             Inner::File { writer, .. } => writer.write(buf),
-        }
+        };
+        written.map_err(|e| self.named(e))
     }
     fn flush(&mut self) -> io::Result<()> {
-        match &mut self.inner {
+        let flushed = match &mut self.inner {
             Inner::Stdout(w) => w.flush(),
             Inner::Through { writer, .. } => writer.flush(),
             Inner::File { writer, .. } => writer.flush(),
-        }
+        };
+        flushed.map_err(|e| self.named(e))
     }
 }
 

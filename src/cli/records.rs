@@ -138,11 +138,26 @@ pub fn refuse_input_as_output<'a>(
     mut inputs: impl Iterator<Item = &'a Path>,
     output: Option<&Path>,
 ) -> anyhow::Result<()> {
-    let Some(out) = output.and_then(|o| o.canonicalize().ok()) else { return Ok(()) };
-    if let Some(input) = inputs.find(|i| i.canonicalize().is_ok_and(|i| i == out)) {
+    let Some(given) = output else { return Ok(()) };
+    let Some(out) = given.canonicalize().ok() else { return Ok(()) };
+    // The same file by any path: a link to it, or another name of it (a hard link).
+    let same = |input: &Path| {
+        input.canonicalize().is_ok_and(|i| i == out) || {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::MetadataExt;
+                let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+                id(input).is_some_and(|i| Some(i) == id(given))
+            }
+            #[cfg(not(unix))]
+            false
+        }
+    };
+    if let Some(input) = inputs.find(|i| same(i)) {
+        let which = if input == given { String::new() } else { format!(" ({}, by another name)", input.display()) };
         anyhow::bail!(
-            "-o {} is also an input: it would replace the records being read; write elsewhere, then move it",
-            input.display()
+            "-o {} is also an input{which}: it would replace the records being read; write elsewhere, then move it",
+            given.display()
         );
     }
     Ok(())
@@ -857,7 +872,8 @@ pub(super) fn find_any_case(dir: &Path, file: &str) -> Option<PathBuf> {
 }
 
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
-/// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case). Missing
+/// beside `STEM.wtb`, else `WTHOR.JOU` / `WTHOR.TRN` in the same folder (any case; stdin has
+/// only the given ones). Missing
 /// files mean no names (the ids are kept), with a warning on stderr, once per input, unless the
 /// command uses no names (`unused`).
 fn wthor_names(
@@ -875,7 +891,11 @@ fn wthor_names(
         if let Some(p) = given {
             return Some(p.to_path_buf());
         }
-        // The database's own names (`club.JOU` beside `club.wtb`), else the federation's.
+        // The database's own names (`club.JOU` beside `club.wtb`), else the federation's;
+        // stdin is beside nothing (not the current folder's files).
+        if input == "-" {
+            return None;
+        }
         [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| find_any_case(&dir, &file))
     };
     let mut names = wthor::Names::default();
@@ -902,8 +922,18 @@ fn wthor_names(
     // Said once per input (a command may read its inputs twice: counting, then working).
     static WARNED: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !missing.is_empty() && !unused && input != "-" && !warned.iter().any(|w| w == input) {
+    if !missing.is_empty() && !unused && !warned.iter().any(|w| w == input) {
         warned.push(input.to_owned());
+        let options: Vec<&str> =
+            missing.iter().map(|ext| if *ext == "JOU" { "--players" } else { "--tournaments" }).collect();
+        let options =
+            format!("{} {}", options.join(", "), if options.len() == 1 { "names the file" } else { "name the files" });
+        if input == "-" {
+            stderr!(
+                "kifu: warning: a WTHOR database read from stdin has no name files beside it: its names are kept as WTHOR numbers (`WTHOR #95`; {options})"
+            );
+            return Ok(names);
+        }
         let what = if missing.len() == 2 {
             "players and tournaments"
         } else if missing[0] == "JOU" {
@@ -912,12 +942,9 @@ fn wthor_names(
             "tournaments"
         };
         let files: Vec<String> = missing.iter().map(|ext| format!("{stem}.{ext} or WTHOR.{ext}")).collect();
-        let options: Vec<&str> =
-            missing.iter().map(|ext| if *ext == "JOU" { "--players" } else { "--tournaments" }).collect();
         stderr!(
-            "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers (`WTHOR #95`; {} name the files)",
-            files.join(", "),
-            options.join(", ")
+            "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers (`WTHOR #95`; {options})",
+            files.join(", ")
         );
     }
     Ok(names)
