@@ -174,14 +174,20 @@ fn csv_and_json_shapes() {
         ("player", "player,games,wins,draws,losses,no_result,from_record,margin_mean"),
         (
             "tournament",
-            "tournament,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
+            "tournament,games,black_wins,white_wins,draws,no_result,from_record,black_pct,white_pct,draw_pct,margin_mean,abs_margin_mean",
         ),
-        ("year", "year,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
+        (
+            "year",
+            "year,games,black_wins,white_wins,draws,no_result,from_record,black_pct,white_pct,draw_pct,margin_mean,abs_margin_mean",
+        ),
         (
             "opening",
-            "opening,name,rules,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean",
+            "opening,name,rules,games,black_wins,white_wins,draws,no_result,from_record,black_pct,white_pct,draw_pct,margin_mean,abs_margin_mean",
         ),
-        ("name", "name,games,black_wins,white_wins,draws,no_result,black_pct,white_pct,draw_pct,margin_mean"),
+        (
+            "name",
+            "name,games,black_wins,white_wins,draws,no_result,from_record,black_pct,white_pct,draw_pct,margin_mean,abs_margin_mean",
+        ),
         ("margin", "margin,games"),
         ("length", "length,games"),
         ("duplicates", "kind,group,hash,source,game"),
@@ -335,12 +341,10 @@ fn positions_merge_transpositions_and_symmetries_with_their_moves() {
     assert_eq!(second["moves"][0]["move"], "d6");
     assert_eq!(second["moves"][0]["games"], 3);
     let (text, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "-q"], games);
-    assert!(text.contains("Positions (before each of the first 6 moves, all 8)"), "{text}");
+    assert!(text.starts_with("  board") && text.lines().count() == 9, "the table alone: {text}");
     // The Tiger, reached by c3 then c4 or c4 then c3: one position, and f4 one move (c5 turned).
     let tiger = table.iter().find(|r| r["board"] == "------------------XO------XXX------OXX-----O--------------------");
     assert_eq!(tiger.map(|r| (r["games"].as_str(), r["moves"].as_str())), Some(("3", "f4 3")));
-    let (plain, _, _) = run(&["stats", "--from", "pgn", "-q"], games);
-    assert!(!plain.contains("Positions ("), "only when asked: {plain}");
     // Games of other rules are other positions, told apart by the rules column.
     let mixed = "[Rules \"anti\"]\n\n1. f5 d6 *\n\n1. f5 d6 *\n\n1. f5 f6 *\n";
     let (out, _, _) = run(&["stats", "--from", "pgn", "--by", "position", "--depth", "1", "-f", "csv", "-q"], mixed);
@@ -554,4 +558,39 @@ fn excel_tables_run_no_formulas() {
     assert_eq!(code, 1, "{err}");
     assert!(out.starts_with("\u{feff}player,"), "{out}");
     assert!(out.contains("\n'=1+1,1,") && out.contains("\nAnn,1,"), "{out}");
+}
+
+/// Every table counts a result as a tournament does (the board's, else the record's, and says
+/// how many came from the record), margins only where the board gives one, and the games with
+/// no year or no event in a row of their own, so that a table's rows add up to every game.
+#[test]
+fn every_table_counts_results_alike_and_adds_up() {
+    let games = "Event: Club\nDate: 2020-05-01\nResult: 1-0\nf5d6c3\n\nf5d6\n";
+    let by = |table: &str| {
+        let (out, err, code) = run(&["stats", "--by", table, "-f", "csv", "-q"], games);
+        assert_eq!(code, 1, "two unfinished games: {err}");
+        rows(&out)
+    };
+    let years = by("year");
+    let got: Vec<(&str, &str, &str, &str, &str)> = years
+        .iter()
+        .map(|r| {
+            (
+                r["year"].as_str(),
+                r["games"].as_str(),
+                r["black_wins"].as_str(),
+                r["no_result"].as_str(),
+                r["from_record"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [("2020", "1", "1", "0", "1"), ("", "1", "0", "1", "0")]);
+    assert_eq!(years[0]["margin_mean"], "", "no margin on the board");
+    let events: Vec<String> = by("tournament").iter().map(|r| format!("{}:{}", r["tournament"], r["games"])).collect();
+    assert_eq!(events, ["Club:1", ":1"]);
+    let t = totals("-", games);
+    assert_eq!((t["black_wins"], t["no_result"], t["from_record"]), (1.0, 1.0, 1.0));
+    // In text, --by gives the table alone.
+    let (text, _, _) = run(&["stats", "--by", "year", "-q"], games);
+    assert!(text.starts_with("  year  games") && text.lines().count() == 3, "{text}");
 }

@@ -23,8 +23,8 @@ use crate::stats::{DEFAULT_DEPTH, Duplicate, Facts, Summary, Tally};
 
 /// Arguments of `kifu stats`.
 #[derive(clap::Args, Debug)]
-#[command(after_help = "Text gives the whole report; csv and json (JSON Lines) give the rows of the --by \
-table, columns as in docs/output.md. Openings are the first --depth moves, merged under the symmetries of \
+#[command(after_help = "Text gives the whole report, or with --by the table alone; csv and json (JSON \
+Lines) give the rows of the --by table, columns as in docs/output.md. Openings are the first --depth moves, merged under the symmetries of \
 the start position. Exit 0 when every record is ok, 1 otherwise, 2 for usage or I/O errors.")]
 pub struct Args {
     /// What to read.
@@ -39,7 +39,7 @@ pub struct Args {
     /// The output format: `--format`, else what `-o`'s name ends in, else text.
     #[arg(skip)]
     pub format: Format,
-    /// The table csv and json give.
+    /// The table to give (in text, alone instead of the whole report).
     #[arg(long, value_enum, default_value_t = By::Totals)]
     pub by: By,
     /// Moves that make an opening (and, with --by position, the moves whose positions the
@@ -145,7 +145,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                 }
                 summary.add(source.name, index, &facts).context("writing the duplicate keys to a temporary file")?;
-                book.add(&steps, facts.result, facts.margin);
+                let (result, from_record) = facts.counted();
+                book.add(&steps, result, from_record, facts.margin);
             }
             Outcome::Failed(status, error) => {
                 if let Some(e) = error {
@@ -165,7 +166,21 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     match args.format {
-        Format::Text => out.write_all(report(&summary, &book, &args)?.as_bytes())?,
+        Format::Text if args.by == By::Totals => out.write_all(report(&summary, &args)?.as_bytes())?,
+        // With --by, the table alone: the standings as the report gives them, the others
+        // aligned (every row unless --top).
+        Format::Text if args.by == By::Standings => {
+            let mut text = String::new();
+            standings_report(&mut text, &summary, args.top);
+            out.write_all(text.trim_start_matches('\n').as_bytes())?;
+        }
+        Format::Text => {
+            let (columns, rows) = table(&summary, &book, &args)?;
+            let rows: Vec<Vec<Value>> = rows.collect();
+            let mut text = String::new();
+            aligned(&mut text, &columns, &rows);
+            out.write_all(text.as_bytes())?;
+        }
         format => {
             let (columns, rows) = table(&summary, &book, &args)?;
             write_rows(&mut out, format, &columns, rows, args.excel)?;
@@ -239,18 +254,28 @@ fn tally_columns(first: &'static str) -> Vec<&'static str> {
         "white_wins",
         "draws",
         "no_result",
+        "from_record",
         "black_pct",
         "white_pct",
         "draw_pct",
         "margin_mean",
+        "abs_margin_mean",
     ]
 }
 
 fn tally_row(first: Value, t: &Tally) -> Vec<Value> {
-    let mut row =
-        vec![first, t.games.into(), t.black_wins.into(), t.white_wins.into(), t.draws.into(), t.no_result.into()];
+    let mut row = vec![
+        first,
+        t.games.into(),
+        t.black_wins.into(),
+        t.white_wins.into(),
+        t.draws.into(),
+        t.no_result.into(),
+        t.from_record.into(),
+    ];
     row.extend(pct(t));
     row.push(opt(t.mean_margin()));
+    row.push(opt(t.mean_abs_margin()));
     row
 }
 
@@ -316,11 +341,24 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
                 })
                 .collect(),
         ),
+        // The games with no event or no year last, under an empty name.
         By::Tournament => (
             tally_columns("tournament"),
-            s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_row(name.into(), t)).collect(),
+            s.tournaments_ranked()
+                .into_iter()
+                .take(top)
+                .map(|(name, t)| tally_row(name.into(), t))
+                .chain((s.no_event.games > 0).then(|| tally_row(Value::Null, &s.no_event)))
+                .collect(),
         ),
-        By::Year => (tally_columns("year"), s.years.iter().map(|(y, t)| tally_row((*y).into(), t)).collect()),
+        By::Year => (
+            tally_columns("year"),
+            s.years
+                .iter()
+                .map(|(y, t)| tally_row((*y).into(), t))
+                .chain((s.no_year.games > 0).then(|| tally_row(Value::Null, &s.no_year)))
+                .collect(),
+        ),
         By::Opening => {
             let mut columns = tally_columns("opening");
             columns.insert(1, "name");
@@ -506,7 +544,7 @@ fn aligned(out: &mut String, columns: &[&str], rows: &[Vec<Value>]) {
 }
 
 /// The text report.
-fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
+fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     let top = args.top.unwrap_or(10);
     let totals: Vec<(&str, Value)> = s.totals()?;
     // A figure with no value (no games to take a mean of) is shown as `-`.
@@ -527,16 +565,26 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
 
     section(&mut out, "Results".to_owned());
     let t = &s.results;
-    let share = |k: u64| if t.games > 0 { format!("{:.1}%", 100.0 * k as f64 / t.games as f64) } else { String::new() };
+    let share = |k: u64, of: u64| if of > 0 { format!("{:.1}%", 100.0 * k as f64 / of as f64) } else { String::new() };
     let rows: Vec<Vec<Value>> =
         [("black wins", t.black_wins), ("white wins", t.white_wins), ("draws", t.draws), ("no result", t.no_result)]
             .iter()
-            .map(|(k, v)| vec![Value::from(*k), Value::from(*v), Value::from(share(*v))])
+            .map(|&(k, v)| {
+                let of_results = if k == "no result" { String::new() } else { share(v, t.finished()) };
+                vec![Value::from(k), Value::from(v), Value::from(share(v, t.games)), Value::from(of_results)]
+            })
             .collect();
-    aligned(&mut out, &["result", "games", "share"], &rows);
+    aligned(&mut out, &["result", "games", "of all", "of results"], &rows);
+    if t.from_record > 0 {
+        let _ = writeln!(
+            out,
+            "  {} of the results from the records, the board giving none (resignations, losses on time, games stopped early)",
+            t.from_record
+        );
+    }
     let _ = writeln!(
         out,
-        "  black's margin: mean {}, median {}; mean absolute margin {}",
+        "  black's margin over the games over on the board: mean {}, median {}; mean absolute margin {}",
         get("margin_mean"),
         get("margin_median"),
         get("abs_margin_mean")
@@ -586,7 +634,9 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
     );
 
     let pct_cells = |t: &Tally| -> Vec<Value> {
-        pct(t).into_iter().map(|v| v.as_f64().map_or(Value::from(""), |x| Value::from(format!("{x:.1}")))).collect()
+        // From the shares themselves, rounded once (not from the CSV's two decimals).
+        t.percentages()
+            .map_or_else(|| vec![Value::from(""); 3], |p| p.iter().map(|x| Value::from(format!("{x:.1}"))).collect())
     };
     section(&mut out, format!("Openings (first {} moves, {})", args.depth, ranked(top, s.openings.len())));
     let rows: Vec<Vec<Value>> = s
@@ -600,33 +650,6 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
         })
         .collect();
     aligned(&mut out, &["moves", "name", "games", "black%", "white%", "draw%"], &rows);
-
-    if args.by == By::Position {
-        section(
-            &mut out,
-            format!("Positions (before each of the first {} moves, {})", args.depth, ranked(top, book.len())),
-        );
-        let entries: Vec<&book::Entry> = book.ranked().into_iter().take(top).collect();
-        // The rules only where some position is not of standard Othello.
-        let rules = entries.iter().any(|e| e.rules.as_ref() != "othello");
-        let rows: Vec<Vec<Value>> = entries
-            .iter()
-            .map(|e| {
-                let mut row = vec![e.board.as_ref().into(), e.side.name().into(), e.tally.games.into()];
-                row.extend(pct_cells(&e.tally));
-                row.push(moves_cell(e).into());
-                if rules {
-                    row.insert(1, e.rules.as_ref().into());
-                }
-                row
-            })
-            .collect();
-        let mut columns = vec!["board", "side", "games", "black%", "white%", "draw%", "moves"];
-        if rules {
-            columns.insert(1, "rules");
-        }
-        aligned(&mut out, &columns, &rows);
-    }
 
     section(&mut out, format!("Named openings (deepest named line, {})", ranked(top, s.named.len())));
     let rows: Vec<Vec<Value>> = s
@@ -659,16 +682,22 @@ fn report(s: &Summary, book: &Book, args: &Args) -> std::io::Result<String> {
         row
     };
     section(&mut out, format!("Tournaments ({})", ranked(top, s.tournaments.len())));
-    let rows: Vec<Vec<Value>> =
-        s.tournaments_ranked().into_iter().take(top).map(|(name, t)| tally_cells(name.into(), t)).collect();
+    let rows: Vec<Vec<Value>> = s
+        .tournaments_ranked()
+        .into_iter()
+        .take(top)
+        .map(|(name, t)| tally_cells(name.into(), t))
+        .chain((s.no_event.games > 0).then(|| tally_cells("(no event)".into(), &s.no_event)))
+        .collect();
     aligned(&mut out, &["tournament", "games", "black%", "white%", "draw%"], &rows);
 
-    if args.by == By::Standings {
-        standings_report(&mut out, s, args.top);
-    }
-
     section(&mut out, format!("Years ({})", s.years.len()));
-    let rows: Vec<Vec<Value>> = s.years.iter().map(|(y, t)| tally_cells(Value::from(*y), t)).collect();
+    let rows: Vec<Vec<Value>> = s
+        .years
+        .iter()
+        .map(|(y, t)| tally_cells(Value::from(*y), t))
+        .chain((s.no_year.games > 0).then(|| tally_cells("(no year)".into(), &s.no_year)))
+        .collect();
     aligned(&mut out, &["year", "games", "black%", "white%", "draw%"], &rows);
 
     let groups = |out: &mut String, title: &str, groups: &[Duplicate]| {

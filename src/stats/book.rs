@@ -132,9 +132,9 @@ impl Book {
         Book::default()
     }
 
-    /// Adds a game's positions ([`steps`]) and its result (`margin`: black's, when the game is
-    /// over).
-    pub fn add(&mut self, steps: &[Step], result: Option<Winner>, margin: Option<i32>) {
+    /// Adds a game's positions ([`steps`]) and its result ([`Tally::add`]: `from_record` when
+    /// it is the record's; `margin`: black's, when the game is over on the board).
+    pub fn add(&mut self, steps: &[Step], result: Option<Winner>, from_record: bool, margin: Option<i32>) {
         for step in steps {
             let entry = self.entries.entry(step.key).or_insert_with(|| Entry {
                 board: step.position.board_string_from_top().into(),
@@ -146,7 +146,7 @@ impl Book {
                 to_shown: step.to_canonical.inverse(),
                 size: step.position.rules().size(),
             });
-            entry.tally.add(result, margin);
+            entry.tally.add(result, from_record, margin);
             let at = entry.moves.iter().position(|m| m.next == step.next).unwrap_or_else(|| {
                 let size = entry.size;
                 let shown = entry.to_shown.apply_move(step.to_canonical.apply_move(step.mv, size), size);
@@ -155,7 +155,7 @@ impl Book {
                 entry.moves.push(BookMove { shown, next: step.next, tally: Tally::default() });
                 entry.moves.len() - 1
             });
-            entry.moves[at].tally.add(result, margin);
+            entry.moves[at].tally.add(result, from_record, margin);
         }
     }
 
@@ -205,9 +205,9 @@ mod tests {
         let mut book = Book::new();
         // The Tiger, the same line turned (c4 for f5, and so on), and a transposition of it.
         for line in ["f5d6c3d3c4", "c4e3f6e6f5", "f5d6c4d3c3"] {
-            book.add(&steps(&game(line), 5), Some(Winner::Black), Some(10));
+            book.add(&steps(&game(line), 5), Some(Winner::Black), false, Some(10));
         }
-        book.add(&steps(&game("f5f6e6f4"), 5), Some(Winner::White), Some(-4));
+        book.add(&steps(&game("f5f6e6f4"), 5), Some(Winner::White), false, Some(-4));
         let ranked = book.ranked();
         let start = ranked[0];
         assert_eq!((start.empties, start.tally.games, start.tally.black_wins), (60, 4, 3));

@@ -125,6 +125,24 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// The result as a tournament counts it: the board's when the game is over, else the one
+    /// its record states (a resignation, a loss on time); `true` when it is the record's.
+    #[must_use]
+    pub fn counted(&self) -> (Option<Winner>, bool) {
+        match (self.result, self.stated) {
+            (Some(result), _) => (Some(result), false),
+            (None, Some(stated)) => {
+                let winner = match stated.winner {
+                    Some(Color::Black) => Winner::Black,
+                    Some(Color::White) => Winner::White,
+                    None => Winner::Draw,
+                };
+                (Some(winner), true)
+            }
+            (None, None) => (None, false),
+        }
+    }
+
     /// The facts of a game, from its record (for the names), the game (replayed up to its first
     /// illegal move) and its check (status, counts, result); the opening is the first `depth`
     /// moves.
@@ -461,14 +479,24 @@ pub struct Tally {
     pub white_wins: u64,
     /// Drawn games.
     pub draws: u64,
-    /// Games with no result: not over (unfinished or stopped at an illegal move) or unreadable.
+    /// Games with no result: not over on the board (unfinished or stopped at an illegal move)
+    /// and none written, or unreadable.
     pub no_result: u64,
-    /// The sum of black's margins over the finished games.
+    /// Games whose result is the record's, the board giving none (a resignation, a loss on
+    /// time): counted in the wins and draws.
+    pub from_record: u64,
+    /// The sum of black's margins over the games over on the board.
     pub margin_sum: i64,
+    /// The sum of the margins' sizes over the games over on the board.
+    pub abs_margin_sum: u64,
+    /// The games over on the board (the games with a margin).
+    pub margins: u64,
 }
 
 impl Tally {
-    fn add(&mut self, result: Option<Winner>, margin: Option<i32>) {
+    /// Adds a game: `result` as [`Facts::counted`] gives it (the board's, else the record's,
+    /// `from_record` saying which), `margin` black's on the board when the game is over there.
+    pub fn add(&mut self, result: Option<Winner>, from_record: bool, margin: Option<i32>) {
         self.games += 1;
         match result {
             Some(Winner::Black) => self.black_wins += 1,
@@ -476,7 +504,12 @@ impl Tally {
             Some(Winner::Draw) => self.draws += 1,
             None => self.no_result += 1,
         }
-        self.margin_sum += i64::from(margin.unwrap_or(0));
+        self.from_record += u64::from(result.is_some() && from_record);
+        if let Some(m) = margin {
+            self.margin_sum += i64::from(m);
+            self.abs_margin_sum += u64::from(m.unsigned_abs());
+            self.margins += 1;
+        }
     }
 
     fn merge(&mut self, other: &Tally) {
@@ -485,22 +518,31 @@ impl Tally {
         self.white_wins += other.white_wins;
         self.draws += other.draws;
         self.no_result += other.no_result;
+        self.from_record += other.from_record;
         self.margin_sum += other.margin_sum;
+        self.abs_margin_sum += other.abs_margin_sum;
+        self.margins += other.margins;
     }
 
-    /// Games with a result.
+    /// Games with a result (on the board or from the record).
     #[must_use]
     pub fn finished(&self) -> u64 {
         self.black_wins + self.white_wins + self.draws
     }
 
-    /// Black's average margin over the finished games.
+    /// Black's average margin over the games over on the board.
     #[must_use]
     pub fn mean_margin(&self) -> Option<f64> {
-        ratio(self.margin_sum as f64, self.finished())
+        ratio(self.margin_sum as f64, self.margins)
     }
 
-    /// Black wins, white wins and draws as percentages of the finished games.
+    /// The average size of the margin over the games over on the board.
+    #[must_use]
+    pub fn mean_abs_margin(&self) -> Option<f64> {
+        ratio(self.abs_margin_sum as f64, self.margins)
+    }
+
+    /// Black wins, white wins and draws as percentages of the games with a result.
     #[must_use]
     pub fn percentages(&self) -> Option<[f64; 3]> {
         let n = self.finished();
@@ -529,28 +571,19 @@ pub struct PlayerTally {
     pub from_record: u64,
     /// The sum of the margins, from the player's side, over the games with one.
     pub margin_sum: i64,
-    /// The games with a margin: over on the board, or with a margin written.
+    /// The games with a margin: over on the board.
     pub margins: u64,
 }
 
 impl PlayerTally {
     /// Adds a game the player played with `color`: its result on the board when the game is
-    /// over, else the one its record states, as a tournament counts it.
+    /// over, else the one its record states, as a tournament counts it; its margin when it is
+    /// over on the board.
     fn add(&mut self, color: Color, facts: &Facts) {
         self.games += 1;
-        let (result, margin) = match (facts.result, facts.stated) {
-            (Some(result), _) => (Some(result), facts.margin),
-            (None, Some(stated)) => {
-                self.from_record += 1;
-                let winner = match stated.winner {
-                    Some(Color::Black) => Winner::Black,
-                    Some(Color::White) => Winner::White,
-                    None => Winner::Draw,
-                };
-                (Some(winner), stated.margin)
-            }
-            (None, None) => (None, None),
-        };
+        let (result, from_record) = facts.counted();
+        self.from_record += u64::from(from_record);
+        let margin = facts.margin;
         match (result, color) {
             (None, _) => self.no_result += 1,
             (Some(Winner::Draw), _) => self.draws += 1,
@@ -659,6 +692,11 @@ pub struct Summary {
     pub tournaments: HashMap<String, (standings::Spellings, Tally)>,
     /// Games per year.
     pub years: BTreeMap<u16, Tally>,
+    /// The games with no event, and those with no year (their rows in the tournament and year
+    /// tables, so that the rows add up to every game read).
+    pub no_event: Tally,
+    /// See `no_event`.
+    pub no_year: Tally,
     /// Each tournament's standings, when asked for (`Some` before the games are added: they
     /// take memory with every game of two named players).
     pub standings: Option<Standings>,
@@ -691,7 +729,8 @@ impl Summary {
         let loc = (self.source_id(source), index);
         self.games += 1;
         self.status[status_index(facts.status)] += 1;
-        self.results.add(facts.result, facts.margin);
+        let (result, from_record) = facts.counted();
+        self.results.add(result, from_record, facts.margin);
         if let Some(m) = facts.margin {
             *self.margins.entry(m).or_default() += 1;
             *self.empties.entry(facts.empties).or_default() += 1;
@@ -713,9 +752,9 @@ impl Summary {
             rules: facts.rules.clone(),
             tally: Tally::default(),
         });
-        opening.tally.add(facts.result, facts.margin);
+        opening.tally.add(result, from_record, facts.margin);
         if let Some(name) = facts.opening_name {
-            self.named.entry(name).or_default().add(facts.result, facts.margin);
+            self.named.entry(name).or_default().add(result, from_record, facts.margin);
         }
         for (name, color) in [(&facts.black_player, Color::Black), (&facts.white_player, Color::White)] {
             if !name.is_empty() {
@@ -724,13 +763,16 @@ impl Summary {
                 tally.add(color, facts);
             }
         }
-        if !facts.event.is_empty() {
+        if facts.event.is_empty() {
+            self.no_event.add(result, from_record, facts.margin);
+        } else {
             let (spellings, tally) = self.tournaments.entry(standings::name_key(&facts.event)).or_default();
             spellings.add(&facts.event, 1);
-            tally.add(facts.result, facts.margin);
+            tally.add(result, from_record, facts.margin);
         }
-        if let Some(y) = facts.year {
-            self.years.entry(y).or_default().add(facts.result, facts.margin);
+        match facts.year {
+            Some(y) => self.years.entry(y).or_default().add(result, from_record, facts.margin),
+            None => self.no_year.add(result, from_record, facts.margin),
         }
         if let Some(standings) = &mut self.standings {
             standings.add(facts);
@@ -755,7 +797,9 @@ impl Summary {
     pub fn add_failed(&mut self, status: Status) {
         self.games += 1;
         self.status[status_index(status)] += 1;
-        self.results.add(None, None);
+        self.results.add(None, false, None);
+        self.no_event.add(None, false, None);
+        self.no_year.add(None, false, None);
     }
 
     /// Adds another summary's games to this one.
@@ -805,6 +849,8 @@ impl Summary {
         for (k, v) in other.years {
             self.years.entry(k).or_default().merge(&v);
         }
+        self.no_event.merge(&other.no_event);
+        self.no_year.merge(&other.no_year);
         match (&mut self.standings, &other.standings) {
             (Some(mine), Some(theirs)) => mine.merge(theirs),
             (None, Some(theirs)) => self.standings = Some(theirs.clone()),
@@ -893,7 +939,8 @@ impl Summary {
     pub fn totals(&self) -> io::Result<Vec<(&'static str, Value)>> {
         let n = |v: u64| Value::from(v);
         let f = |v: Option<f64>| v.map_or(Value::Null, |x| Value::from((x * 100.0).round() / 100.0));
-        let finished = self.results.finished();
+        // (Margins are the board's: over the games over on the board.)
+        let finished = self.results.margins;
         let abs_sum: u64 = self.margins.iter().map(|(m, k)| u64::from(m.unsigned_abs()) * k).sum();
         let readable: u64 = self.lengths.values().sum();
         let length_sum: u64 = self.lengths.iter().map(|(l, k)| *l as u64 * k).sum();
@@ -911,6 +958,7 @@ impl Summary {
             ("white_wins", n(self.results.white_wins)),
             ("draws", n(self.results.draws)),
             ("no_result", n(self.results.no_result)),
+            ("from_record", n(self.results.from_record)),
             ("black_win_pct", f(self.results.percentages().map(|p| p[0]))),
             ("white_win_pct", f(self.results.percentages().map(|p| p[1]))),
             ("draw_pct", f(self.results.percentages().map(|p| p[2]))),
