@@ -776,6 +776,21 @@ fn an_output_that_is_an_input_is_refused() {
     }
 }
 
+/// `kifu annotate` writes as it goes (for `--resume`): a `.gz` name is refused, not filled
+/// with plain text.
+#[test]
+fn annotate_refuses_a_gzip_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("a.pgn.gz");
+    kifu()
+        .args(["annotate", "--depth", "1", "-j", "1", "-o", out.to_str().unwrap()])
+        .write_stdin("f5d6c3\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("does not gzip it"));
+    assert!(!out.exists());
+}
+
 /// A failed write names the output it was writing.
 #[cfg(target_os = "linux")]
 #[test]

@@ -842,3 +842,25 @@ fn ggs_result_flags_and_anti_results_survive_conversion() {
     let want = if flipped.starts_with('+') { "[Result \"1-0\"]" } else { "[Result \"0-1\"]" };
     assert!(text(pgn).contains(want), "{re} -> {flipped}");
 }
+
+/// Without `--to`, `-o`'s name says the format; a name ending in `.gz` is written gzipped and
+/// reads back.
+#[test]
+fn the_output_name_sets_the_format_and_gzip() {
+    let dir = tempdir();
+    let out = dir.join("games.pgn.gz");
+    let (_, err, code) = convert(&[data("logbook-200.gam").to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"], b"");
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..2], [0x1f, 0x8b], "gzip's magic");
+    let mut pgn = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut pgn).unwrap();
+    assert!(pgn.starts_with("[Event "), "{pgn}");
+    let (back, err, code) = convert(&[out.to_str().unwrap(), "--to", "logbook", "-q"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text(back).lines().count(), 200);
+    // A name that says no format asks for --to.
+    let (_, err, code) = convert(&["-o", dir.join("games.csv").to_str().unwrap()], b"f5d6\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("its name does not say a format; give --to"), "{err}");
+}

@@ -1153,6 +1153,13 @@ impl Sink {
             Some(p) if p.as_os_str() != "-" => p,
             _ => return Ok(stream(Box::new(BufWriter::new(std::io::stdout())))),
         };
+        // Written as it goes, game by game, to be resumed: not gzipped.
+        if given.to_string_lossy().to_ascii_lowercase().ends_with(".gz") {
+            anyhow::bail!(
+                "-o {}: kifu annotate writes its output as it goes (for --resume) and does not gzip it; write it unzipped, then gzip it",
+                given.display()
+            );
+        }
         // A regular file (through a symlink, its target) gets OUT.partial and its journal beside
         // it; a device or FIFO is written as it goes, since renaming over it would replace it.
         let real = match super::output::target(given)? {

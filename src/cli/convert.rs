@@ -30,9 +30,10 @@ pub struct Args {
     /// Worker threads.
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
-    /// The format to write.
-    #[arg(long, short, value_parser = FormatParser::ANY)]
-    pub to: Format,
+    /// The format to write [default: what -o's name ends in: .pgn, .ggf, .sgf, .wtb, .obf,
+    /// .gam, .kifu, .json or .jsonl, .txt (transcripts)].
+    #[arg(long, short, value_parser = FormatParser::ANY, required_unless_present = "output")]
+    pub to: Option<Format>,
     /// Write here instead of stdout. For `--to wthor` with names not from a WTHOR base, the
     /// names go to OUT's stem with .JOU and .TRN.
     #[arg(long, short)]
@@ -128,9 +129,15 @@ enum Converted {
 
 /// Runs `kifu convert`.
 pub fn run(args: Args) -> anyhow::Result<Status> {
+    let to = match (args.to, args.output.as_deref()) {
+        (Some(to), _) => to,
+        (None, Some(path)) => super::record_format_named(path)
+            .with_context(|| format!("-o {}: its name does not say a format; give --to", path.display()))?,
+        (None, None) => unreachable!("clap requires --to without -o"),
+    };
     args.threads.apply()?;
     args.input.check(args.output.as_deref())?;
-    if args.to != Format::Wthor && (args.wthor_year.is_some() || args.wthor_depth.is_some()) {
+    if to != Format::Wthor && (args.wthor_year.is_some() || args.wthor_depth.is_some()) {
         anyhow::bail!("--wthor-year and --wthor-depth are for --to wthor");
     }
     if let (Some(depth), Some(empties)) = (args.wthor_depth, args.theoretical)
@@ -141,17 +148,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         );
     }
     let base = match &args.base {
-        Some(_) if args.to != Format::Wthor => anyhow::bail!("--base is for --to wthor"),
+        Some(_) if to != Format::Wthor => anyhow::bail!("--base is for --to wthor"),
         Some(dir) => Some(Base::open(dir)?),
         None => None,
     };
     let mut out = Output::open(args.output.as_deref())?;
-    let mut sink = Sink::new(args.to, base);
+    let mut sink = Sink::new(to, base);
     sink.header = (args.wthor_year, args.wthor_depth.or(args.theoretical.map(|e| e as u8)));
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed, mut short, mut mismatched) = (0u64, 0u64, 0u64, 0u64);
     let cut = Cut::from_args(args.ply, args.empties);
-    let plan = Plan { to: args.to, cut, results: args.results, theoretical: args.theoretical };
+    let plan = Plan { to, cut, results: args.results, theoretical: args.theoretical };
     let results = plan.results;
     let (selector, mut chooser) = args.select.build();
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
@@ -225,14 +232,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let damaged = problems.warn("kifu convert");
     // Rules given with --rules are known to the user; rules read from the records may be news.
     if args.input.rules.is_none() {
-        sink.lost_rules.warn("kifu convert", args.to);
+        sink.lost_rules.warn("kifu convert", to);
     }
     if sink.komi_games > 0 {
         stderr!(
             "kifu convert: warning: {} a komi, which {} cannot hold: the board's result is written (a finished \
                  game's winner may differ from the one after the komi)",
             games_have(sink.komi_games),
-            args.to
+            to
         );
     }
     sink.finish(&mut out, args.output.as_deref())?;
@@ -254,7 +261,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         stderr!(
             "kifu convert: {} converted to {}, {failed} with errors{short}{mismatched}{}",
             super::counted(converted, "record"),
-            args.to,
+            to,
             chooser.summary()
         );
     }

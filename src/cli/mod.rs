@@ -138,6 +138,8 @@ pub(crate) fn format_for<T: clap::ValueEnum>(given: Option<T>, output: Option<&s
     }
     let named = output.and_then(|path| {
         let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+        // (`rows.csv.gz` is csv, gzipped.)
+        let name = name.strip_suffix(".gz").unwrap_or(&name);
         let extension = match name.rsplit_once('.')?.1 {
             "jsonl" | "ndjson" => "json",
             "txt" => "text",
@@ -146,6 +148,19 @@ pub(crate) fn format_for<T: clap::ValueEnum>(given: Option<T>, output: Option<&s
         T::from_str(extension, true).ok()
     });
     named.unwrap_or(default)
+}
+
+/// The record format a file's name says (`games.pgn`, `out.json`, `games.txt` for
+/// transcripts; a `.gz` after it), for `-o` without `--to`.
+pub(crate) fn record_format_named(path: &std::path::Path) -> Option<crate::notation::format::Format> {
+    use crate::notation::format::{Format, by_extension};
+    let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
+    let name = name.strip_suffix(".gz").unwrap_or(&name);
+    by_extension(name).or_else(|| match name.rsplit_once('.')?.1 {
+        "json" | "ndjson" => Some(Format::Json),
+        "txt" => Some(Format::Transcript),
+        _ => None,
+    })
 }
 
 /// `--threads`: the worker threads of a command that handles records in parallel.

@@ -94,7 +94,7 @@ pub fn open_through(path: &Path) -> anyhow::Result<File> {
 
 /// A buffered output. A file is written under a temporary name in the same folder and renamed
 /// over the target by [`Output::finish`], so an interrupted run never leaves a half-written file;
-/// a device or FIFO is written to directly.
+/// a device or FIFO is written to directly. A file named `.gz` (or `.svgz`) is written gzipped.
 pub struct Output {
     inner: Inner,
 }
@@ -114,7 +114,49 @@ pub fn for_spreadsheets(text: String) -> String {
 enum Inner {
     Stdout(BufWriter<Stdout>),
     Through { writer: BufWriter<File>, path: PathBuf },
-    File { writer: BufWriter<File>, temp: PathBuf, target: PathBuf, finished: bool },
+    File { writer: FileWriter, temp: PathBuf, target: PathBuf, finished: bool },
+}
+
+/// A file output's writer: plain, or gzip for a name ending in `.gz` (or `.svgz`).
+enum FileWriter {
+    Plain(BufWriter<File>),
+    Gzip(Box<flate2::write::GzEncoder<BufWriter<File>>>),
+}
+
+impl FileWriter {
+    /// Writes what is buffered (and gzip's end) to the file, and to the disk.
+    fn complete(&mut self) -> io::Result<()> {
+        let file = match self {
+            FileWriter::Plain(w) => w,
+            FileWriter::Gzip(z) => {
+                z.try_finish()?;
+                z.get_mut()
+            }
+        };
+        file.flush()?;
+        file.get_ref().sync_all()
+    }
+}
+
+impl Write for FileWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            FileWriter::Plain(w) => w.write(buf),
+            FileWriter::Gzip(z) => z.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            FileWriter::Plain(w) => w.flush(),
+            FileWriter::Gzip(z) => z.flush(),
+        }
+    }
+}
+
+/// Whether a file named so is written gzipped: `.gz`, or `.svgz` (gzipped SVG).
+fn gzipped(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy().to_ascii_lowercase();
+    name.ends_with(".gz") || name.ends_with(".svgz")
 }
 
 impl Output {
@@ -141,7 +183,13 @@ impl Output {
                 // Named as the user gave it: the temporary name is ours.
                 let file = File::create(&temp).with_context(|| format!("cannot create {}", given.display()))?;
                 pending.temps.push(temp.clone());
-                Inner::File { writer: BufWriter::new(file), temp, target: target.to_path_buf(), finished: false }
+                let file = BufWriter::new(file);
+                let writer = if gzipped(name) {
+                    FileWriter::Gzip(Box::new(flate2::write::GzEncoder::new(file, flate2::Compression::default())))
+                } else {
+                    FileWriter::Plain(file)
+                };
+                Inner::File { writer, temp, target: target.to_path_buf(), finished: false }
             }
         };
         Ok(Output { inner })
@@ -154,8 +202,7 @@ impl Output {
             Inner::Through { writer, path } => writer.flush().with_context(|| format!("writing {}", path.display()))?,
             Inner::File { writer, temp, target, finished } => {
                 // (Named as the target: the temporary name is ours.)
-                writer.flush().with_context(|| format!("writing {}", target.display()))?;
-                writer.get_ref().sync_all().with_context(|| format!("writing {}", target.display()))?;
+                writer.complete().with_context(|| format!("writing {}", target.display()))?;
                 let mut pending = pending();
                 std::fs::rename(&*temp, &*target)
                     .with_context(|| format!("cannot move output to {}", target.display()))?;

@@ -24,12 +24,7 @@ use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
 /// The text format an output's name says (`.json` and `.jsonl` are JSON Lines), transcript for
 /// any other name; a WTHOR name is refused (`kifu play` writes text).
 fn format_of(path: &std::path::Path) -> anyhow::Result<Format> {
-    let name = path.to_string_lossy().to_ascii_lowercase();
-    let name = name.strip_suffix(".gz").unwrap_or(&name);
-    if name.ends_with(".json") || name.ends_with(".jsonl") {
-        return Ok(Format::Json);
-    }
-    match format::sniff(name, b"") {
+    match super::record_format_named(path).unwrap_or(Format::Transcript) {
         Format::Wthor => {
             anyhow::bail!("kifu play writes text formats: give --to, or -o another name than {}", path.display())
         }

@@ -67,13 +67,26 @@ pub struct GameRow {
     /// The round.
     pub round: String,
     /// Black's rating, when the record gives one as a number.
+    #[serde(serialize_with = "whole_as_integer")]
     pub black_rating: Option<f64>,
     /// White's rating, when the record gives one as a number.
+    #[serde(serialize_with = "whole_as_integer")]
     pub white_rating: Option<f64>,
     /// The time control as written (GGF's `TI`, PGN's `TimeControl`).
     pub time_control: String,
     /// The komi, when the record gives one as a number.
+    #[serde(serialize_with = "whole_as_integer")]
     pub komi: Option<f64>,
+}
+
+/// A number written as an integer when it is whole (a rating `1500`, not `1500.0`, which
+/// `int()` in Python refuses), else as it is (`1720.35`).
+fn whole_as_integer<S: serde::Serializer>(value: &Option<f64>, serializer: S) -> Result<S::Ok, S::Error> {
+    match *value {
+        Some(v) if v.fract() == 0.0 && v.abs() < 9.0e15 => serializer.serialize_some(&(v as i64)),
+        Some(v) => serializer.serialize_some(&v),
+        None => serializer.serialize_none(),
+    }
 }
 
 /// One move.

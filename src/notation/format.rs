@@ -205,15 +205,14 @@ fn looks_like_wthor_header(h: &[u8]) -> bool {
     h[0] <= 99 && h[1] <= 99 && h[2] <= 12 && h[3] <= 31 && matches!(h[12], 0 | 8 | 10) && h[13] <= 1
 }
 
-/// Recognises a format from a file name and its first bytes (up to a few KiB).
+/// The format a file's name says, by its ending (before a `.gz`): `.wtb`, `.ggf`, `.sgf`,
+/// `.pgn`, `.obf`, `.gam`, `.jsonl`, `.kifu`; `None` for other names.
 #[must_use]
-pub fn sniff(name: &str, head: &[u8]) -> Format {
+pub fn by_extension(name: &str) -> Option<Format> {
     let lower = name.to_ascii_lowercase();
     let stem = lower.strip_suffix(".gz").unwrap_or(&lower);
-    if stem.ends_with(".wtb") {
-        return Format::Wthor;
-    }
-    for (ext, format) in [
+    [
+        (".wtb", Format::Wthor),
         (".ggf", Format::Ggf),
         (".sgf", Format::Sgf),
         (".pgn", Format::Pgn),
@@ -221,10 +220,16 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
         (".gam", Format::Logbook),
         (".jsonl", Format::Json),
         (".kifu", Format::Kifu),
-    ] {
-        if stem.ends_with(ext) {
-            return format;
-        }
+    ]
+    .into_iter()
+    .find_map(|(ext, format)| stem.ends_with(ext).then_some(format))
+}
+
+/// Recognises a format from a file name and its first bytes (up to a few KiB).
+#[must_use]
+pub fn sniff(name: &str, head: &[u8]) -> Format {
+    if let Some(format) = by_extension(name) {
+        return format;
     }
     if head.len() >= super::wthor::HEADER_LEN
         && head[..head.len().min(4096)].contains(&0)
