@@ -281,8 +281,9 @@ fn each_record_piped_in_is_answered_at_once() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command as Std, Stdio};
     use std::sync::atomic::Ordering;
-    let runs: [(&[&str], &str); 6] = [
+    let runs: [(&[&str], &str); 7] = [
         (&["eval", "-q"], "to move"),
+        (&["convert", "-q", "--to", "obf"], "X;"),
         (&["eval", "-q", "-f", "csv"], "-,1,"),
         (&["validate", "-q", "-f", "csv"], "-,1,ok"),
         (&["export", "-q", "-t", "positions"], "-,1,0,"),
@@ -795,12 +796,15 @@ fn annotate_refuses_a_gzip_name() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_names_the_output() {
-    kifu()
-        .args(["export", "--table", "games", "-o", "/dev/full"])
-        .write_stdin("f5d6c3\n")
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("writing /dev/full: "));
+    for args in [&["export", "--table", "games"][..], &["annotate", "--depth", "1", "-j", "1"], &["show"]] {
+        kifu()
+            .args(args)
+            .args(["-o", "/dev/full"])
+            .write_stdin("f5d6c3\n")
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("writing /dev/full: "));
+    }
 }
 
 /// `-j 0` is a usage error in every command that takes it, not a silent single thread.

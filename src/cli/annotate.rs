@@ -1129,6 +1129,8 @@ struct Entry {
 /// games whose output is complete; `--resume` cuts the partial file back to that and goes on.
 struct Sink {
     out: Box<dyn Write>,
+    /// Where `out` goes, for errors (`to stdout`, a path).
+    place: String,
     file: Option<Files>,
     /// The first record not done yet.
     next: u64,
@@ -1147,11 +1149,18 @@ struct Files {
 
 impl Sink {
     fn open(target: Option<&Path>, resume: bool, settings: &str) -> anyhow::Result<Sink> {
-        let stream =
-            |out: Box<dyn Write>| Sink { out, file: None, next: 0, fresh: true, bytes: 0, players: BTreeMap::new() };
+        let stream = |out: Box<dyn Write>, place: String| Sink {
+            out,
+            place,
+            file: None,
+            next: 0,
+            fresh: true,
+            bytes: 0,
+            players: BTreeMap::new(),
+        };
         let given = match target {
             Some(p) if p.as_os_str() != "-" => p,
-            _ => return Ok(stream(Box::new(BufWriter::new(std::io::stdout())))),
+            _ => return Ok(stream(Box::new(BufWriter::new(std::io::stdout())), "to stdout".to_owned())),
         };
         // Written as it goes, game by game, to be resumed: not gzipped.
         if given.to_string_lossy().to_ascii_lowercase().ends_with(".gz") {
@@ -1168,7 +1177,8 @@ impl Sink {
                 anyhow::bail!("--resume needs -o to name a regular file, not {}", given.display())
             }
             super::output::Target::Through => {
-                return Ok(stream(Box::new(BufWriter::new(super::output::open_through(given)?))));
+                let out = Box::new(BufWriter::new(super::output::open_through(given)?));
+                return Ok(stream(out, given.display().to_string()));
             }
         };
         let target = real.as_path();
@@ -1178,14 +1188,7 @@ impl Sink {
         let mut journal_path = partial.clone().into_os_string();
         journal_path.push(".log");
         let journal_path = PathBuf::from(journal_path);
-        let mut sink = Sink {
-            out: Box::new(std::io::sink()),
-            file: None,
-            next: 0,
-            fresh: true,
-            bytes: 0,
-            players: BTreeMap::new(),
-        };
+        let mut sink = stream(Box::new(std::io::sink()), partial.display().to_string());
         let mut entries = Vec::new();
         if resume {
             match File::open(&journal_path) {
@@ -1310,8 +1313,7 @@ impl Sink {
     }
 
     fn record(&mut self, next: u64, bytes: &[u8], players: Vec<(String, Tally)>) -> anyhow::Result<()> {
-        self.out.write_all(bytes)?;
-        self.out.flush()?;
+        self.out.write_all(bytes).and_then(|()| self.out.flush()).with_context(|| format!("writing {}", self.place))?;
         self.bytes += bytes.len() as u64;
         self.next = next;
         self.add_players(&players);
@@ -1326,8 +1328,10 @@ impl Sink {
 
     /// Writes the trailer and moves the file into place.
     fn finish(mut self, trailer: &[u8]) -> anyhow::Result<()> {
-        self.out.write_all(trailer)?;
-        self.out.flush()?;
+        self.out
+            .write_all(trailer)
+            .and_then(|()| self.out.flush())
+            .with_context(|| format!("writing {}", self.place))?;
         drop(self.out);
         if let Some(files) = self.file {
             // (Gone when another run writing the same output finished first.)

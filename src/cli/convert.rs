@@ -131,6 +131,9 @@ enum Converted {
 pub fn run(args: Args) -> anyhow::Result<Status> {
     let to = match (args.to, args.output.as_deref()) {
         (Some(to), _) => to,
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            anyhow::bail!("-o - (stdout) has no name to say a format: give --to")
+        }
         (None, Some(path)) => super::record_format_named(path)
             .with_context(|| format!("-o {}: its name does not say a format; give --to", path.display()))?,
         (None, None) => unreachable!("clap requires --to without -o"),
@@ -164,41 +167,42 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
     let numbers = chooser.numbers();
     // Each result in input order, with its record's number.
-    let mut take = |source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
-        if let Some(h) = source.header {
-            sink.depth = sink.depth.or(Some(h.depth));
-            sink.depths.insert(h.depth);
-        }
-        let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
-        if !chooser.keep_numbered(index, pick) {
-            return Ok(());
-        }
-        if let Some(e) = mismatch {
-            progress.suspend(|| stderr!("{e}"));
-            mismatched += 1;
-        }
-        match done {
-            Converted::Refused => {}
-            Converted::Short => short += 1,
-            Converted::Failed(e) => {
+    let mut take =
+        |out: &mut Output, source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
+            if let Some(h) = source.header {
+                sink.depth = sink.depth.or(Some(h.depth));
+                sink.depths.insert(h.depth);
+            }
+            let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
+            if !chooser.keep_numbered(index, pick) {
+                return Ok(());
+            }
+            if let Some(e) = mismatch {
                 progress.suspend(|| stderr!("{e}"));
-                failed += 1;
+                mismatched += 1;
             }
-            Converted::Text(text, lost, komi) => {
-                sink.write_text(&text, &mut out)?;
-                if let Some(spec) = lost {
-                    sink.lost_rules.add(spec);
+            match done {
+                Converted::Refused => {}
+                Converted::Short => short += 1,
+                Converted::Failed(e) => {
+                    progress.suspend(|| stderr!("{e}"));
+                    failed += 1;
                 }
-                sink.komi_games += usize::from(komi);
-                converted += 1;
+                Converted::Text(text, lost, komi) => {
+                    sink.write_text(&text, out)?;
+                    if let Some(spec) = lost {
+                        sink.lost_rules.add(spec);
+                    }
+                    sink.komi_games += usize::from(komi);
+                    converted += 1;
+                }
+                Converted::Wthor(game) => {
+                    sink.push_wthor(*game);
+                    converted += 1;
+                }
             }
-            Converted::Wthor(game) => {
-                sink.push_wthor(*game);
-                converted += 1;
-            }
-        }
-        Ok(())
-    };
+            Ok(())
+        };
     let problems = if plan.theoretical.is_some() {
         // Solving is slow: records one at a time to the free worker, those --games leaves out
         // passed over unread (and counted).
@@ -216,16 +220,18 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             |_, s, r| work(s, r),
             |s, i, r| {
                 progress.inc();
-                take(s, i, r)
+                take(&mut out, s, i, r)
             },
         )?;
         chooser.refused += unnumbered.into_inner();
         problems
     } else {
+        // (What is written goes out whenever no record is ready: a record piped in alone is
+        // answered at once.)
         let mut index = 0u64;
-        records::for_each(&args.input, &progress, work, |source, result| {
+        records::for_each_to(&args.input, &progress, &mut out, work, |out, source, result| {
             index += 1;
-            take(source, index - 1, result)
+            take(out, source, index - 1, result)
         })?
     };
     progress.finish();

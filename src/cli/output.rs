@@ -219,7 +219,7 @@ impl Output {
     /// its kind is kept (a broken pipe is still one).
     fn named(&self, e: io::Error) -> io::Error {
         let place = match &self.inner {
-            Inner::Stdout(_) => "stdout".to_owned(),
+            Inner::Stdout(_) => "to stdout".to_owned(),
             Inner::Through { path, .. } => path.display().to_string(),
             Inner::File { target, .. } => target.display().to_string(),
         };

@@ -144,13 +144,14 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
     };
     let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
-    let svg_named = args.output.as_deref().is_some_and(|o| {
+    // The output's name before a `.gz` (written gzipped).
+    let named = args.output.as_deref().map(|o| {
         let name = o.to_string_lossy().to_ascii_lowercase();
-        name.ends_with(".svg") || name.ends_with(".svgz")
+        name.strip_suffix(".gz").unwrap_or(&name).to_owned()
     });
+    let svg_named = named.as_deref().is_some_and(|name| name.ends_with(".svg") || name.ends_with(".svgz"));
     let format = args.format.unwrap_or(if svg_named && !args.all { ShowFormat::Svg } else { ShowFormat::Text });
-    if let Some(kind) =
-        args.output.as_deref().and_then(|o| o.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase())
+    if let Some(kind) = named.as_deref().and_then(|name| name.rsplit_once('.')).map(|(_, ext)| ext.to_owned())
         && ["png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"].contains(&kind.as_str())
         && !args.all
     {

@@ -346,9 +346,9 @@ fn table<'a>(s: &'a Summary, book: &'a Book, args: &'a Args) -> std::io::Result<
             tally_columns("tournament"),
             s.tournaments_ranked()
                 .into_iter()
-                .take(top)
                 .map(|(name, t)| tally_row(name.into(), t))
                 .chain((s.no_event.games > 0).then(|| tally_row(Value::Null, &s.no_event)))
+                .take(top)
                 .collect(),
         ),
         By::Year => (
@@ -685,9 +685,9 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
     let rows: Vec<Vec<Value>> = s
         .tournaments_ranked()
         .into_iter()
-        .take(top)
         .map(|(name, t)| tally_cells(name.into(), t))
         .chain((s.no_event.games > 0).then(|| tally_cells("(no event)".into(), &s.no_event)))
+        .take(top)
         .collect();
     aligned(&mut out, &["tournament", "games", "black%", "white%", "draw%"], &rows);
 

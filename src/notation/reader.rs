@@ -831,8 +831,14 @@ impl Reader {
                         self.pending = Some(p);
                         return;
                     }
-                    // A result line under a headed game whose header stated none is its own.
-                    let footer = p.headed && !p.stated && header && result_only;
+                    // A result line under a headed game is its own: right under its moves, or
+                    // after blank or comment lines when the header stated none (the parser
+                    // checks that two results agree).
+                    if p.headed && p.movetext && !p.stated && (blank || (!header && is_comment_line(line))) {
+                        self.pending = Some(p);
+                        return;
+                    }
+                    let footer = p.headed && header && result_only;
                     if footer || (!blank && !too_long && continues_numbering(&p.text, line)) {
                         Self::append(&mut p, line);
                         if footer {
@@ -1472,20 +1478,24 @@ mod tests {
     #[test]
     fn header_lines_go_with_the_moves_under_them() {
         let text = "Event: Club\nBlack: Ann\n\nWhite: Bob\nf5d6c3\nResult: 16-47\nBlack: Cy  Result: 30-34\n\
-                    1. f5 f6\n2. e6 f4\nResult: 30-34\nf5d6\nResult: 1-0\nWhite: Di\n";
+                    1. f5 f6\n2. e6 f4\nResult: 30-34\n\nBlack: Ed\nf5d6\n\n# note\nResult: 1-0\n\
+                    Result: 0-1\nf5f6\n\nResult: 0-1\nWhite: Di\n";
         let got = cut(text, Format::Transcript);
         let texts: Vec<&str> = got.iter().map(|r| r.2.as_str()).collect();
         assert_eq!(
             texts,
             [
                 "Event: Club\nBlack: Ann\nWhite: Bob\nf5d6c3\nResult: 16-47",
-                // The header stated the result: the line under the moves heads the next game.
-                "Black: Cy  Result: 30-34\n1. f5 f6\n2. e6 f4",
-                "Result: 30-34\nf5d6",
-                "Result: 1-0\nWhite: Di",
+                // Right under the moves even when the header stated one (the parser compares).
+                "Black: Cy  Result: 30-34\n1. f5 f6\n2. e6 f4\nResult: 30-34",
+                // After blank and comment lines when the header stated none.
+                "Black: Ed\nf5d6\nResult: 1-0",
+                "Result: 0-1\nf5f6",
+                // After a blank line, a result heads the next game.
+                "Result: 0-1\nWhite: Di",
             ]
         );
-        assert_eq!((got[0].0, got[1].0, got[2].0, got[3].0), (1, 7, 10, 12));
+        assert_eq!((got[0].0, got[1].0, got[2].0, got[3].0, got[4].0), (1, 7, 12, 17, 20));
         // A result line under a game without header lines is reported, not given to the next.
         let got = read("f5d6c3\nResult: 16-47\nf5f6\n", Some(Format::Transcript));
         assert!(got[0].is_ok() && got[2].is_ok());
