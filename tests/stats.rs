@@ -594,3 +594,13 @@ fn every_table_counts_results_alike_and_adds_up() {
     let (text, _, _) = run(&["stats", "--by", "year", "-q"], games);
     assert!(text.starts_with("  year  games") && text.lines().count() == 3, "{text}");
 }
+
+/// A game that names one player only is left out of the standings, and a warning says so.
+#[test]
+fn standings_warn_of_games_without_both_names() {
+    let games = "[Event \"E\"]\n[Black \"A\"]\n[White \"?\"]\n[Result \"1-0\"]\n\n1. f5 *\n\n\
+                 [Event \"E\"]\n[Black \"A\"]\n[White \"B\"]\n[Result \"0-1\"]\n\n1. f5 d6 *\n";
+    let (out, err, _) = run(&["stats", "--by", "standings", "-f", "csv", "-q"], games);
+    assert_eq!(rows(&out).len(), 2, "{out}");
+    assert!(err.contains("warning: 1 game left out of the standings: a player's name is missing"), "{err}");
+}

@@ -43,7 +43,7 @@ pub struct Args {
     pub engine: EngineArgs,
     /// Losses (discs) from which a move is marked `?!`, `?` and `??`: three values, as
     /// `--marks 2,6,12` (one argument, so that a file name after it stays a file name).
-    #[arg(long, value_delimiter = ',', num_args = 1, default_values_t = [2, 6, 12])]
+    #[arg(long, value_delimiter = ',', num_args = 1, default_value = "2,6,12")]
     pub marks: Vec<i32>,
     /// Games annotated at once (default: `RAYON_NUM_THREADS`, else every core); each has its own search and table.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
@@ -940,7 +940,7 @@ fn count(n: impl Into<i64>, noun: &str) -> String {
 
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{}, {} lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??",
+        "{}, {} lost ({} a move), {} best ({}%), {} only moves (!), {} dubious (?!), {} mistakes (?), {} blunders (??)",
         count(t.moves, "move"),
         count(t.loss, "disc"),
         figure(t.average_loss(), 2),
@@ -973,7 +973,7 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
             let mut s = String::from(PLAYERS_HEADING);
             for row in player_rows(players) {
                 s.push_str(&format!(
-                    "  {}: {}, {}, {} lost ({} a move), {} best ({}%), {} !, {} ?!, {} ?, {} ??\n",
+                    "  {}: {}, {}, {} lost ({} a move), {} best ({}%), {} only moves (!), {} dubious (?!), {} mistakes (?), {} blunders (??)\n",
                     crate::notation::printable(&row.player),
                     count(row.games, "game"),
                     count(row.moves, "move"),

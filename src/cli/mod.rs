@@ -43,7 +43,7 @@ pub use output::{INTERRUPTED, Output};
 #[command(name = "kifu", version, about, long_about = None, propagate_version = true, after_help = "\
 Exit status: 0 all good; 1 some records invalid (or a check found a difference); 2 a usage or I/O error; 130 \
 interrupted. A closed output pipe (kifu ... | head) is not an error.
-Environment: NO_COLOR turns off kifu show's colours unless --color always; RAYON_NUM_THREADS sets the worker \
+Environment: NO_COLOR (or TERM=dumb) turns off kifu show's colours unless --color always; RAYON_NUM_THREADS sets the worker \
 threads of every command that takes --threads when it is not given (else every core).
 Manual pages: kifu man COMMAND, or kifu man --dir DIR for every page. Documentation: README.md and docs/.")]
 pub struct Cli {

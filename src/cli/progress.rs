@@ -18,12 +18,17 @@ impl Progress {
             ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
         } else {
             let bar = ProgressBar::new_spinner();
-            let style = ProgressStyle::with_template("{spinner} {msg} {human_pos} records ({rate}, {elapsed})")
+            let style = ProgressStyle::with_template("{spinner} {msg} {count} ({rate}, {elapsed})")
                 .map(|style| {
                     // Whole records a second, in thousands (`12,345/s`), not indicatif's four decimals.
-                    style.with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = write!(w, "{}/s", indicatif::HumanCount(state.per_sec().round() as u64));
-                    })
+                    style
+                        .with_key("rate", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let _ = write!(w, "{}/s", indicatif::HumanCount(state.per_sec().round() as u64));
+                        })
+                        .with_key("count", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                            let n = state.pos();
+                            let _ = write!(w, "{} record{}", indicatif::HumanCount(n), if n == 1 { "" } else { "s" });
+                        })
                 })
                 .unwrap_or_else(|_| ProgressStyle::default_spinner());
             bar.set_style(style);

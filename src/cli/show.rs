@@ -124,7 +124,7 @@ pub enum ThemeArg {
 /// `--color` values.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
 pub enum ColorChoice {
-    /// Colour when writing to a terminal and NO_COLOR is not set.
+    /// Colour when writing to a terminal, NO_COLOR is not set and TERM is not `dumb`.
     Auto,
     /// Always colour (and Unicode discs).
     Always,
@@ -141,6 +141,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             args.output.is_none()
                 && std::io::stdout().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     };
     let probcut = probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;
@@ -325,21 +326,29 @@ fn draw(
             Unread { error, before: None, .. } => return Err(error),
         },
     };
-    let resolved = match record.resolve(rules.clone()) {
-        Ok(resolved) => resolved,
-        Err(e) => {
-            let (at, why) = match &e.illegal {
-                Some(bad) => (bad.ply - 1, "is illegal"),
-                None => {
-                    let at = record.moves.iter().position(|t| t.span == e.span);
-                    (at.ok_or_else(|| raw.error(source.name, e.span, e.message.clone()))?, "is off the board")
-                }
-            };
-            fault = Some((at + 1, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message)), why));
-            record.moves.truncate(at);
-            record.resolve(rules.clone()).map_err(|e| raw.error(source.name, e.span, e.message))?
+    // (A square off the board is found before an illegal move earlier in the game: cut at
+    // each fault found until the moves replay; the earliest is the one reported.)
+    // The likely fix, found on the whole record (as validate gives it).
+    let mut fix: Option<Option<String>> = None;
+    let resolved = loop {
+        let e = match record.resolve(rules.clone()) {
+            Ok(resolved) => break resolved,
+            Err(e) => e,
+        };
+        fix.get_or_insert_with(|| check::check(&record, &rules, source.format).suggestion);
+        let (at, why) = match &e.illegal {
+            Some(bad) => (bad.ply - 1, "is illegal"),
+            None => (record.moves.iter().position(|t| t.span == e.span).unwrap_or(usize::MAX), "is off the board"),
+        };
+        if at >= record.moves.len() {
+            return Err(raw.error(source.name, e.span, e.message));
         }
+        fault = Some((at + 1, raw.error(source.name, e.span, format!("{}; drawn up to it", e.message)), why));
+        record.moves.truncate(at);
     };
+    if let (Some((_, error, _)), Some(fix)) = (&mut fault, fix) {
+        records::add_suggestion(&mut error.message, fix);
+    }
     if let Some(warning) = source.unstated_side(raw, &record, &resolved.end) {
         stderr!("kifu show: warning: {warning}");
     }

@@ -288,8 +288,9 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                             SolveFormat::Text => writeln!(out, "{}", text(&row, args.wld))?,
                             SolveFormat::Obf => writeln!(out, "{}", obf(&row))?,
                         }
-                        // Solving is slow: each answer goes out as soon as it is known.
-                        out.flush()?;
+                        // Solving is slow: each answer goes out as soon as it is known (the
+                        // progress line on a terminal cleared first, not left before it).
+                        progress.suspend(|| out.flush())?;
                     }
                 }
                 Ok(())

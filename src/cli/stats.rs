@@ -716,6 +716,13 @@ fn report(s: &Summary, args: &Args) -> std::io::Result<String> {
 /// twice counted once, undated games joined to their event's year, and names written in more
 /// than one way counted as one player.
 fn warn_standings(standings: &standings::Standings) {
+    if standings.nameless > 0 {
+        stderr!(
+            "kifu stats: warning: {} left out of the standings: a player's name is missing (`?` and WTHOR's `???` \
+             name no one), so the game stands no one",
+            super::counted(standings.nameless, "game")
+        );
+    }
     for t in standings.tables() {
         let event =
             if t.event.is_empty() { "(no event)".to_owned() } else { crate::notation::printable(t.event).into_owned() };

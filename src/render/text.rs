@@ -1,7 +1,7 @@
 //! Diagrams as text: plain ASCII (`X` black, `O` white, `-` empty, `.` a legal move, `#` a hole
 //! or a cell off the board, the last move in brackets; in a kifu, `.` a cell off the board, so
 //! that the grid reads back),
-//! or Unicode discs on a green board in ANSI colours for a terminal.
+//! or Unicode discs on a green board in ANSI colours for a terminal (`●` black, `○` white).
 
 use super::diagram::{Cell, Diagram};
 use crate::core::Color;
@@ -119,7 +119,8 @@ fn styled(cell: &Cell) -> (&'static str, String) {
                 (Color::Black, true) => LAST_BLACK,
                 (Color::White, true) => LAST_WHITE,
             };
-            (style, "●".into())
+            // (Two shapes, so that the colours are not the only difference.)
+            (style, if *color == Color::Black { "●" } else { "○" }.into())
         }
         Cell::Legal(None) => (ON_BOARD_BLACK, "·".into()),
         Cell::Legal(Some(score)) => (if score.best { BEST } else { ON_BOARD_WHITE }, score.label()),
@@ -166,7 +167,7 @@ mod tests {
     fn coloured_text_has_unicode_discs_and_no_plain_letters() {
         let pos = Position::start(Rules::othello().shared());
         let text = Diagram::position(&pos, None, None, None).to_text(true);
-        assert_eq!(text.matches('●').count(), 4);
+        assert_eq!((text.matches('●').count(), text.matches('○').count()), (2, 2));
         assert_eq!(text.matches('·').count(), 4);
         assert!(text.contains("\x1b[42m"));
         let board: String = text.lines().skip(1).take(8).collect();

@@ -271,6 +271,8 @@ pub struct Standings {
     /// The games counted, by event (whatever the year), players and moves: a game given twice
     /// counts once.
     seen: HashSet<(String, String, String, u64)>,
+    /// The games left out for a player's name missing (`?` and WTHOR's `???` are none).
+    pub nameless: u64,
 }
 
 impl Standings {
@@ -278,6 +280,7 @@ impl Standings {
     /// out: it stands no one).
     pub fn add(&mut self, facts: &Facts) {
         if facts.black_player.is_empty() || facts.white_player.is_empty() {
+            self.nameless += 1;
             return;
         }
         let cells = i64::from(facts.black + facts.white + facts.empties);
@@ -338,6 +341,7 @@ impl Standings {
         }
         // (A game in two runs' inputs is not known to be one: each run counted its own.)
         self.seen.extend(other.seen.iter().cloned());
+        self.nameless += other.nameless;
     }
 
     /// Joins each event's games with no year to its games of a year, when the event has games
