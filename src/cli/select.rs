@@ -36,7 +36,7 @@ pub struct SelectArgs {
     pub event: Vec<String>,
     /// Games of these years (`2004`, `2000-2009`, `2010-`, `-1990`; any of several with commas),
     /// from the date's first four digits in a row.
-    #[arg(long, value_name = "YEARS", value_delimiter = ',', allow_hyphen_values = true, value_parser = Bounds::<u16>::parse)]
+    #[arg(long, value_name = "YEARS", value_delimiter = ',', allow_hyphen_values = true, value_parser = parse_years)]
     pub year: Vec<Bounds<u16>>,
     /// Games of so many discs placed (`60`, `20-40`, `-30`; any of several with commas), up to the
     /// first illegal move.
@@ -183,10 +183,15 @@ fn warnings(selection: &Selection) -> Vec<String> {
         ));
     }
     for name in &selection.opening_names {
-        if !OpeningNames::builtin().has_name_holding(name) {
-            warnings.push(format!(
-                "--opening-name {name}: no named line holds it (the names are in src/stats/openings.txt): no game matches"
-            ));
+        let names = OpeningNames::builtin();
+        if !names.has_name_holding(name) {
+            let like = names.names_like(name, 5);
+            let hint = if like.is_empty() {
+                "`kifu stats --by name` lists the names games follow".to_owned()
+            } else {
+                format!("names like it: {}", like.join(", "))
+            };
+            warnings.push(format!("--opening-name {name}: no named line holds it ({hint}): no game matches"));
         }
     }
     if selection.invert && selection.is_empty() {
@@ -348,9 +353,30 @@ impl Chooser {
     }
 }
 
+/// Parses `--year`: bounds as [`Bounds::parse`] reads them, each a year kifu can find in a
+/// date (four digits, 1800 to 2100): `88` or `1700` would keep no game.
+fn parse_years(text: &str) -> Result<Bounds<u16>, String> {
+    let bounds = Bounds::<u16>::parse(text)?;
+    for year in [bounds.min, bounds.max].into_iter().flatten() {
+        if !(1800..=2100).contains(&year) {
+            return Err(format!(
+                "`{year}` is no year a date gives (four digits, 1800 to 2100: `1988`, not `88`), so it would keep no game"
+            ));
+        }
+    }
+    Ok(bounds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_year_is_one_a_date_gives() {
+        assert!(parse_years("1988").is_ok() && parse_years("2000-").is_ok() && parse_years("-1990").is_ok());
+        assert!(parse_years("88").unwrap_err().contains("`1988`, not `88`"));
+        assert!(parse_years("1700-1800").is_err());
+    }
 
     #[test]
     fn numbers_are_counted_in_a_range() {

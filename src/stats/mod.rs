@@ -462,6 +462,19 @@ impl OpeningNames {
         self.lines.values().any(|name| name.to_lowercase().contains(&part))
     }
 
+    /// Up to `k` names (sorted) that hold the first three letters of `part`, whatever the case:
+    /// what a misspelt name (`tigre`) likely meant.
+    #[must_use]
+    pub fn names_like(&self, part: &str, k: usize) -> Vec<&str> {
+        let start: String = part.to_lowercase().chars().take(3).collect();
+        let mut names: Vec<&str> =
+            self.lines.values().filter(|name| name.to_lowercase().contains(&start)).map(String::as_str).collect();
+        names.sort_unstable();
+        names.dedup();
+        names.truncate(k);
+        names
+    }
+
     /// The names of every line the trail follows, deepest first.
     pub fn names_along<'a>(&'a self, trail: &'a Trail) -> impl Iterator<Item = &'a str> + 'a {
         self.lengths.iter().filter_map(move |&n| self.lines.get(&trail.at(n)?)).map(String::as_str)

@@ -215,14 +215,16 @@ impl Wanted {
     }
 }
 
-/// Whether `text` holds one of `parts`, whatever the case (true for no parts). The parts are
-/// read as names are ([`crate::notation::tidy_name`]).
+/// Whether `text` holds one of `parts`, whatever the case and Latin-1's accents (`Pretendants`
+/// finds `Prétendants`; true for no parts). The parts are read as names are
+/// ([`crate::notation::tidy_name`]).
 fn holds_any(text: &str, parts: &[String]) -> bool {
     if parts.is_empty() {
         return true;
     }
-    let text = text.to_lowercase();
-    parts.iter().any(|p| text.contains(&crate::notation::tidy_name(p).to_lowercase()))
+    let plain = |t: &str| crate::notation::without_accents(&t.to_lowercase());
+    let text = plain(text);
+    parts.iter().any(|p| text.contains(&plain(&crate::notation::tidy_name(p))))
 }
 
 impl Selection {
@@ -281,6 +283,16 @@ mod tests {
     use crate::core::Rules;
     use crate::notation::check;
     use crate::notation::format::Format;
+
+    #[test]
+    fn names_match_whatever_the_case_and_accents() {
+        let parts = |p: &str| vec![p.to_owned()];
+        assert!(holds_any("Prétendants (France)", &parts("pretendants")));
+        assert!(holds_any("Pretendants", &parts("PRÉTENDANTS")));
+        assert!(holds_any("Inês Souza", &parts("ines  souza")));
+        assert!(!holds_any("Prétendants", &parts("pretendu")));
+        assert!(holds_any("anything", &[]));
+    }
 
     fn game(text: &str) -> (Facts, Game) {
         let record = crate::notation::pgn::parse(text).unwrap();
