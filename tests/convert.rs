@@ -864,3 +864,18 @@ fn the_output_name_sets_the_format_and_gzip() {
     assert_eq!(code, 2);
     assert!(err.contains("its name does not say a format; give --to"), "{err}");
 }
+
+/// What WTHOR cannot hold (a round, a date's day) is left out with a warning; a WTHOR game
+/// read back and written again has nothing to lose and gets none.
+#[test]
+fn wthor_warns_of_what_it_cannot_hold() {
+    let dir = tempdir();
+    let out = dir.join("t.wtb");
+    let pgn = "[Event \"E\"]\n[Date \"2024.05.11\"]\n[Round \"3\"]\n[Black \"A\"]\n[White \"B\"]\n\n1. f5 d6 *\n";
+    let (_, err, _) = convert(&["-", "-o", out.to_str().unwrap()], pgn.as_bytes());
+    assert!(err.contains("1 game has a round, place, rating, time control or a date's month and day"), "{err}");
+    let (pgn, _, _) = convert(&[data("wthor/WTH_2004-50.wtb").to_str().unwrap(), "--to", "pgn", "-q"], b"");
+    let (_, err, code) = convert(&["-", "--from", "pgn", "-o", dir.join("u.wtb").to_str().unwrap()], &pgn);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("round, place"), "{err}");
+}

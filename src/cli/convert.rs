@@ -248,6 +248,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             to
         );
     }
+    if sink.dropped > 0 {
+        stderr!(
+            "kifu convert: warning: {} a round, place, rating, time control or a date's month and day, which WTHOR \
+             cannot hold (it keeps the players, the event, the year and the result): they are left out",
+            games_have(sink.dropped)
+        );
+    }
     sink.finish(&mut out, args.output.as_deref())?;
     out.finish()?;
     if !args.quiet {
@@ -442,6 +449,8 @@ struct Sink {
     scored_elsewhere: usize,
     /// Games with a komi, stored with their board's result.
     komi_games: usize,
+    /// WTHOR games whose records say what WTHOR cannot hold ([`says_more_than_wthor`]).
+    dropped: usize,
     /// Games not over that state no result, stored with their discs as they stand.
     unfinished: usize,
     games: Vec<[u8; wthor::RECORD_LEN]>,
@@ -500,6 +509,20 @@ struct WthorGame {
     komi: bool,
     /// Whether the game is not over and states no result (stored as its discs as they stand).
     unfinished: bool,
+    /// Whether the record says what WTHOR cannot hold: a round, a place, a rating, a time
+    /// control, or a date's month or day.
+    dropped: bool,
+}
+
+/// Whether a record says what a WTHOR game cannot hold: a round, a place, a rating, a time
+/// control (placeholders such as `?` and `-` say nothing), or a date's month or day.
+fn says_more_than_wthor(record: &Record) -> bool {
+    let said = |tag: &str| record.tag(tag).is_some_and(|v| !matches!(v.trim(), "" | "?" | "-" | "??" | "???"));
+    let fuller_date = record.tag("date").is_some_and(|d| {
+        let digits = d.chars().filter(char::is_ascii_digit).count();
+        digits > 4 && d.chars().filter(|c| *c == '?').count() < 2
+    });
+    ["round", "place", "black_rating", "white_rating", "time"].into_iter().any(said) || fuller_date
 }
 
 impl WthorGame {
@@ -522,6 +545,7 @@ impl WthorGame {
             from_wthor: false,
             komi: crate::notation::shape::has_komi(record),
             unfinished: false,
+            dropped: says_more_than_wthor(record),
         }
     }
 }
@@ -706,6 +730,7 @@ impl Sink {
             unscored: 0,
             scored_elsewhere: 0,
             komi_games: 0,
+            dropped: 0,
             unfinished: 0,
             games: Vec::new(),
             kept_ids: Vec::new(),
@@ -806,6 +831,7 @@ impl Sink {
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
         self.komi_games += usize::from(game.komi);
+        self.dropped += usize::from(game.dropped);
         self.unfinished += usize::from(game.unfinished);
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
