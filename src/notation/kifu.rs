@@ -267,7 +267,8 @@ fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, Synt
 /// The tags of a header line over a transcript's moves (`Black: Ann  White: Bob`, `Event:
 /// Club night`, `Result: 16-47`, `結果: 白の4石勝ち`; `start`: where the line starts in the
 /// record), or `None` when the line is no header line: one that starts with a key kifu knows
-/// and its colon. Two results that disagree are an error at the second.
+/// and its colon. The error is a result that does not read (Japanese that contradicts its
+/// counts).
 pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String, String)>, SyntaxError>> {
     let text = line.trim_start();
     let keyed = HEADER_KEYS.iter().any(|(key, _)| {

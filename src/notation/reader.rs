@@ -1300,7 +1300,6 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
     out
 }
 
-/// Whether a line is a PGN tag (`[Name "value"]`), as no comment line is likely to be.
 /// Whether a PGN tag on `line` (`[Black "C"]`) is one of those in `text` already.
 fn repeats_tag(text: &str, line: &str) -> bool {
     // The tag names of a line (`[Event "E"] [Black "A"]` has two), lower case.
@@ -1317,6 +1316,7 @@ fn repeats_tag(text: &str, line: &str) -> bool {
     !new.is_empty() && text.lines().any(|l| names(l).iter().any(|n| new.contains(n)))
 }
 
+/// Whether a line is a PGN tag (`[Name "value"]`), as no comment line is likely to be.
 fn is_tag_line(line: &str) -> bool {
     let Some(rest) = line.trim_start().strip_prefix('[') else { return false };
     let value = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
