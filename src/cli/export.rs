@@ -213,6 +213,7 @@ fn names(table: Table) -> &'static [&'static str] {
             "white_rating",
             "time_control",
             "komi",
+            "year",
         ],
         Table::Moves => &[
             "source",

@@ -77,6 +77,8 @@ pub struct GameRow {
     /// The komi, when the record gives one as a number.
     #[serde(serialize_with = "whole_as_integer")]
     pub komi: Option<f64>,
+    /// The year of the date, as `kifu stats` counts years (to join its `--by year` table).
+    pub year: Option<u16>,
 }
 
 /// A number written as an integer when it is whole (a rating `1500`, not `1500.0`, which
@@ -172,6 +174,7 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         event: record.name_or_number("event").unwrap_or_default(),
         // ISO dates, whatever the record wrote (`2003.12.21`, GGS's seconds since 1970).
         date: crate::notation::date::Date::iso_or_as_written(&tag("date")),
+        year: crate::stats::year(&tag("date")),
         black_player: record.name_or_number("black").unwrap_or_default(),
         white_player: record.name_or_number("white").unwrap_or_default(),
         rules: rules.variant().spec(),
@@ -224,6 +227,7 @@ pub fn unreadable_row(source: &str, index: usize) -> GameRow {
         game: index,
         event: String::new(),
         date: String::new(),
+        year: None,
         black_player: String::new(),
         white_player: String::new(),
         rules: String::new(),
