@@ -29,6 +29,12 @@ use crate::core::Color;
 /// under header lines of `key: value` pairs (`Black: Ann`, `White: Bob`, `Event: Club night`,
 /// `Result: 16-47`; the keys of a kifu grid's header, in the same languages).
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
+    // (Most transcripts start with a square or a sign, never a header's key: the common
+    // path, the logbook's lines among them, skips the look for header lines.)
+    let head = text.trim_start();
+    if starts_square(head.as_bytes()) || head.starts_with(|c: char| c.is_ascii_digit() || c == '+' || c == '-') {
+        return parse_moves(text);
+    }
     let (mut tags, at) = header(text)?;
     if at == 0 {
         return parse_moves(text);

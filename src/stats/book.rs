@@ -132,7 +132,7 @@ impl Book {
         Book::default()
     }
 
-    /// Adds a game's positions ([`steps`]) and its result ([`Tally::add`]: `from_record` when
+    /// Adds a game's positions ([`steps`]) and its result (as a [`Tally`] counts it: `from_record` when
     /// it is the record's; `margin`: black's, when the game is over on the board).
     pub fn add(&mut self, steps: &[Step], result: Option<Winner>, from_record: bool, margin: Option<i32>) {
         for step in steps {

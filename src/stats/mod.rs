@@ -509,7 +509,7 @@ pub struct Tally {
 impl Tally {
     /// Adds a game: `result` as [`Facts::counted`] gives it (the board's, else the record's,
     /// `from_record` saying which), `margin` black's on the board when the game is over there.
-    pub fn add(&mut self, result: Option<Winner>, from_record: bool, margin: Option<i32>) {
+    fn add(&mut self, result: Option<Winner>, from_record: bool, margin: Option<i32>) {
         self.games += 1;
         match result {
             Some(Winner::Black) => self.black_wins += 1,
