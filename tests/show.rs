@@ -710,3 +710,47 @@ fn board_only_keeps_one_size_for_a_whole_game() {
     let (text, _, _) = run(&["show", &pgn, "--board-only", "--color", "never"], "");
     assert_eq!(text.lines().count(), 9, "{text}");
 }
+
+#[test]
+fn a_listing_says_every_square_the_diagram_draws() {
+    let game = sample("wthor-2004.pgn");
+    for ply in ["0", "20", "45", "61"] {
+        let (text, _, code) = run(&["show", &game, "--ply", ply, "--color", "never"], "");
+        let (list, _, list_code) = run(&["show", &game, "--ply", ply, "--format", "list"], "");
+        assert_eq!((code, list_code), (0, 0));
+        // The grid's squares by what they hold: X, O, and `-` or `.` (empty, a legal move).
+        let mut drawn: [Vec<String>; 3] = Default::default();
+        for line in text.lines().skip_while(|l| !l.starts_with("  a b")).skip(1).take(8) {
+            let rank = &line[..1];
+            let cells = line[1..].replace(['[', ']'], " ");
+            for (file, cell) in ('a'..='h').zip(cells.split_whitespace()) {
+                let kind = match cell {
+                    "X" => 0,
+                    "O" => 1,
+                    _ => 2,
+                };
+                drawn[kind].push(format!("{file}{rank}"));
+            }
+        }
+        let said = |prefix: &str| -> Vec<String> {
+            let line = list.lines().find(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no {prefix}: {list}"));
+            let (_, squares) = line.split_once(": ").unwrap();
+            squares
+                .split(", ")
+                .filter(|s| *s != "none")
+                .map(|s| s.trim_end_matches(" (last move)").to_owned())
+                .collect()
+        };
+        assert_eq!(said("black "), drawn[0], "ply {ply}");
+        assert_eq!(said("white "), drawn[1], "ply {ply}");
+        assert_eq!(said("empty "), drawn[2], "ply {ply}");
+        // The notes under the board are the same lines.
+        let notes: Vec<&str> = text.lines().skip_while(|l| !l.starts_with("8 ")).skip(1).collect();
+        assert!(list.ends_with(&(notes.join("\n") + "\n")), "{list}");
+        assert_eq!(list.matches("(last move)").count(), usize::from(ply != "0"), "{list}");
+    }
+    let (kifu, _, _) = run(&["show", &game, "--kifu", "--format", "list"], "");
+    let moves = kifu.lines().find_map(|l| l.strip_prefix("moves: ")).unwrap();
+    assert_eq!(moves.split(", ").count(), 60);
+    assert!(moves.starts_with("1 f5 black, 2 f6 white, 3 e6 black"), "{moves}");
+}

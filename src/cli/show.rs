@@ -110,6 +110,9 @@ pub enum ShowFormat {
     Text,
     /// A standalone SVG picture.
     Svg,
+    /// A listing in words for a screen reader: each colour's squares, the last move named, the
+    /// legal moves; a kifu's moves in order.
+    List,
 }
 
 /// `--theme` values.
@@ -290,7 +293,7 @@ enum Sink {
 /// Writes one record's diagram as `DIR/game-NNNN.svg` (or `.txt`), atomically.
 fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow::Result<()> {
     let ext = match format {
-        ShowFormat::Text => "txt",
+        ShowFormat::Text | ShowFormat::List => "txt",
         ShowFormat::Svg => "svg",
     };
     let mut file = Output::open(Some(&dir.join(format!("game-{index:04}.{ext}"))))?;
@@ -441,6 +444,7 @@ fn draw(
     }
     let text = match format {
         ShowFormat::Text => diagram.to_text(color),
+        ShowFormat::List => diagram.to_listing(),
         ShowFormat::Svg => diagram.to_svg(match args.theme {
             ThemeArg::Green => Theme::Green,
             ThemeArg::Print => Theme::Print,

@@ -438,7 +438,7 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
         format!("`{shown}`: ranks start at 1")
     } else {
-        format!("`{shown}` is not a move (a square like f5, or a pass: pass, PA, PS, P, --, @@)")
+        format!("`{shown}` is not a move (a square like f5, or a pass: pass, (pass), PA, PS, P, --, @@, パス)")
     };
     SyntaxError { span: Span { start: offset, end }, message }
 }
