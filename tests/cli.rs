@@ -140,6 +140,28 @@ fn output_file_is_written_whole() {
     assert!(leftovers.is_empty(), "no temporary file is left: {leftovers:?}");
 }
 
+/// A file replaced keeps its permissions; a read-only one is refused and left as it was.
+#[cfg(unix)]
+#[test]
+fn an_output_keeps_its_permissions_and_a_read_only_one_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("perft.csv");
+    std::fs::write(&path, "old").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    kifu().args(["perft", "3", "--format", "csv", "-o", path.to_str().unwrap()]).assert().success();
+    assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+    assert!(std::fs::read_to_string(&path).unwrap().starts_with("depth,"));
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o444)).unwrap();
+    kifu()
+        .args(["perft", "4", "--format", "csv", "-o", path.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("it is read-only"));
+    assert!(std::fs::read_to_string(&path).unwrap().contains("\n3,,56,"), "left as it was");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file");
+}
+
 /// Without `--format`, an output file's name says the format (`.csv`, `.json`, `.jsonl`,
 /// `.pgn` where the command writes it); `--format` wins over the name.
 #[test]

@@ -267,6 +267,20 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
     for file in ["WTHOR.JOU", "WTHOR.TRN"] {
         std::fs::copy(wthor.join(file), dir.join(file)).unwrap();
     }
+    // A read-only base is refused (the shared data may be read-only, and copies keep that).
+    let read_only = std::fs::metadata(dir.join("WTHOR.JOU")).unwrap().permissions().readonly();
+    if read_only {
+        let out = dir.join("WTH_2024.wtb");
+        let args = ["--to", "wthor", "-o", out.to_str().unwrap(), "--base", dir.to_str().unwrap()];
+        let (_, err, code) = convert(&args, b"[Black \"New Player\"]\n\n1. f5 *\n");
+        assert!(code == 2 && err.contains("read-only"), "{err}");
+    }
+    for file in ["WTHOR.JOU", "WTHOR.TRN"] {
+        let mut permissions = std::fs::metadata(dir.join(file)).unwrap().permissions();
+        #[allow(clippy::permissions_set_readonly_false)]
+        permissions.set_readonly(false);
+        std::fs::set_permissions(dir.join(file), permissions).unwrap();
+    }
     let old_jou = std::fs::read(dir.join("WTHOR.JOU")).unwrap();
     let old_trn = std::fs::read(dir.join("WTHOR.TRN")).unwrap();
     // Tastet Marc is player 1 of the base; the others are new (one typed with combining accents).
@@ -334,7 +348,7 @@ fn wthor_names_cut_or_merged_are_reported() {
     assert!(!err.contains("Europe`"), "{err}");
     assert!(
         err.contains(
-            "the tournament `Puchar \u{141}odzi` is stored as `Puchar ?odzi` (a WTHOR names file holds Western \
+            "the tournament `Puchar \u{141}odzi` is stored as `Puchar Lodzi` (a WTHOR names file holds Western \
              European letters only, as Windows-1252 has them)"
         ),
         "{err}"
@@ -878,4 +892,22 @@ fn wthor_warns_of_what_it_cannot_hold() {
     let (_, err, code) = convert(&["-", "--from", "pgn", "-o", dir.join("u.wtb").to_str().unwrap()], &pgn);
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("round, place"), "{err}");
+}
+
+/// A run whose every record fails writes no file: an existing one stays as it was.
+#[test]
+fn a_run_that_converts_nothing_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "f5 d6 a1\n").unwrap();
+    let out = dir.path().join("WTH_2024.wtb");
+    kifu()
+        .args(["convert", bad.to_str().unwrap(), "--to", "wthor", "-o", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("nothing is written"));
+    assert!(!out.exists());
+    std::fs::write(&out, "before").unwrap();
+    kifu().args(["convert", bad.to_str().unwrap(), "--to", "pgn", "-o", out.to_str().unwrap()]).assert().code(1);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "before");
 }

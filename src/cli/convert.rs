@@ -255,8 +255,15 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             games_have(sink.dropped)
         );
     }
-    sink.finish(&mut out, args.output.as_deref())?;
-    out.finish()?;
+    // A run that converted nothing, every record failing, leaves no file (an existing one as it
+    // was): an empty base would pass for the games.
+    let to_file = args.output.as_deref().is_some_and(|o| o.as_os_str() != "-");
+    if converted == 0 && failed + damaged > 0 && to_file {
+        stderr!("kifu convert: nothing is written: no record converted");
+    } else {
+        sink.finish(&mut out, args.output.as_deref())?;
+        out.finish()?;
+    }
     if !args.quiet {
         let short = match (short, cut) {
             (0, _) | (_, None) => String::new(),

@@ -67,10 +67,13 @@ pub enum Target {
     Through,
 }
 
-/// Where `path` leads: a directory is an error.
+/// Where `path` leads: a directory or a read-only file is an error.
 pub fn target(path: &Path) -> anyhow::Result<Target> {
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => anyhow::bail!("cannot write {}: it is a directory", path.display()),
+        Ok(m) if m.is_file() && m.permissions().readonly() => {
+            anyhow::bail!("cannot write {}: it is read-only (made so to keep it as it is?)", path.display())
+        }
         Ok(m) if m.is_file() => {
             let real = std::fs::canonicalize(path).with_context(|| format!("cannot write {}", path.display()))?;
             Ok(Target::Replace(real))
@@ -203,6 +206,12 @@ impl Output {
             Inner::File { writer, temp, target, finished } => {
                 // (Named as the target: the temporary name is ours.)
                 writer.complete().with_context(|| format!("writing {}", target.display()))?;
+                // A file replaced keeps its permissions (a names file readable by the club's
+                // web server stays so).
+                if let Ok(old) = std::fs::metadata(&*target) {
+                    std::fs::set_permissions(&*temp, old.permissions())
+                        .with_context(|| format!("cannot keep the permissions of {}", target.display()))?;
+                }
                 let mut pending = pending();
                 std::fs::rename(&*temp, &*target)
                     .with_context(|| format!("cannot move output to {}", target.display()))?;

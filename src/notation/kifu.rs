@@ -137,9 +137,9 @@ pub(crate) fn is_text(line: &str) -> bool {
         })
 }
 
-/// The keys of a header line's `key: value` pairs, longest first among those that share a
-/// start, and the tags they give: English, Japanese, French, German, Dutch, Spanish and Italian.
-const HEADER_KEYS: [(&str, &str); 57] = [
+/// The keys of a header line's `key: value` pairs, in lower case, and the tags they give:
+/// English, Japanese, Chinese, French, German, Dutch, Spanish and Italian.
+const HEADER_KEYS: [(&str, &str); 67] = [
     ("black", "black"),
     ("黒番", "black"),
     ("黒", "black"),
@@ -150,6 +150,8 @@ const HEADER_KEYS: [(&str, &str); 57] = [
     ("negras", "black"),
     ("negro", "black"),
     ("nero", "black"),
+    ("黑方", "black"),
+    ("黑", "black"),
     ("white", "white"),
     ("白番", "white"),
     ("白", "white"),
@@ -161,6 +163,7 @@ const HEADER_KEYS: [(&str, &str); 57] = [
     ("weiss", "white"),
     ("wit", "white"),
     ("bianco", "white"),
+    ("白方", "white"),
     ("event", "event"),
     ("tournament", "event"),
     ("大会名", "event"),
@@ -170,12 +173,15 @@ const HEADER_KEYS: [(&str, &str); 57] = [
     ("turnier", "event"),
     ("toernooi", "event"),
     ("torneo", "event"),
+    ("比赛", "event"),
+    ("赛事", "event"),
     ("date", "date"),
     ("対局日", "date"),
     ("日付", "date"),
     ("datum", "date"),
     ("fecha", "date"),
     ("data", "date"),
+    ("日期", "date"),
     ("place", "place"),
     ("site", "place"),
     ("場所", "place"),
@@ -185,19 +191,36 @@ const HEADER_KEYS: [(&str, &str); 57] = [
     ("plaats", "place"),
     ("lugar", "place"),
     ("luogo", "place"),
+    ("地点", "place"),
     ("round", "round"),
     ("ronde", "round"),
     ("runde", "round"),
     ("ronda", "round"),
     ("turno", "round"),
+    ("轮次", "round"),
     ("result", "result"),
     ("結果", "result"),
     ("résultat", "result"),
+    ("resultat", "result"),
     ("ergebnis", "result"),
     ("uitslag", "result"),
     ("resultado", "result"),
     ("risultato", "result"),
+    ("结果", "result"),
 ];
+
+/// The header key that `text` starts with, followed by its colon (`Resultado:`, `RÉSULTAT :`,
+/// `黒：`): its length in `text` and its tag. Any case; the longest key when several fit.
+fn header_key(text: &str) -> Option<(usize, &'static str)> {
+    HEADER_KEYS
+        .iter()
+        .filter(|(key, _)| {
+            text.get(..key.len()).is_some_and(|k| k.to_lowercase() == *key)
+                && text[key.len()..].trim_start().starts_with([':', '：'])
+        })
+        .max_by_key(|(key, _)| key.len())
+        .map(|&(key, tag)| (key.len(), tag))
+}
 
 /// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
 /// Yamada  White: Sato`, `黒：山田太郎　白：佐藤花子`, `Event: Club meeting`, `大会: 例会`),
@@ -217,14 +240,10 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         let after_player = keys.last().is_some_and(|&(_, _, tag)| matches!(tag, "black" | "white"));
         let segment = i == lead || after_player || line[..i].ends_with("  ") || line[..i].ends_with(['\t', '\u{3000}']);
         let rest = &line[i..];
-        let Some(&(key, tag)) = HEADER_KEYS
-            .iter()
-            .find(|(key, _)| rest.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key)))
-            .filter(|(_, tag)| segment || matches!(*tag, "black" | "white"))
-        else {
+        let Some((key, tag)) = header_key(rest).filter(|(_, tag)| segment || matches!(*tag, "black" | "white")) else {
             continue;
         };
-        let after = rest[key.len()..].trim_start();
+        let after = rest[key..].trim_start();
         if let Some(value) = after.strip_prefix(':').or_else(|| after.strip_prefix('：')) {
             keys.push((i, line.len() - value.len(), tag));
         }
@@ -250,6 +269,19 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
 /// (`Black wins`); other text is kept as the result, for `validate` to say it is none, rather
 /// than dropped.
 fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, SyntaxError> {
+    // Counts written with a colon (`40:24`, as German results are) as counts.
+    let colon = value.trim().split_once(':').filter(|(a, b)| {
+        let number = |s: &str| !s.trim().is_empty() && s.trim().chars().all(|c| super::narrow(c).is_ascii_digit());
+        number(a) && number(b)
+    });
+    let dashed;
+    let value = match colon {
+        Some(_) => {
+            dashed = value.replacen(':', "-", 1);
+            dashed.as_str()
+        }
+        None => value,
+    };
     // The value's words, with their spans in the record.
     let words: Vec<(String, Span)> = grid_words(value)
         .into_iter()
@@ -271,13 +303,7 @@ fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, Synt
 /// counts).
 pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String, String)>, SyntaxError>> {
     let text = line.trim_start();
-    let keyed = HEADER_KEYS.iter().any(|(key, _)| {
-        text.get(..key.len()).is_some_and(|k| k.eq_ignore_ascii_case(key))
-            && text[key.len()..].trim_start().starts_with([':', '：'])
-    });
-    if !keyed {
-        return None;
-    }
+    header_key(text)?;
     let mut tags: Vec<(String, String)> = Vec::new();
     for (tag, value) in header_tags(line) {
         if tag != "result" {

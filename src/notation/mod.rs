@@ -452,55 +452,61 @@ pub fn tidy_name(text: &str) -> String {
     compose_accents(&text.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
-/// The text with each letter followed by a combining accent that Latin-1 has composed (`e` and
-/// U+0301 become `é`); everything else as it was.
+/// The text with each letter followed by a combining accent composed with it (`e` and U+0301
+/// become `é`), as Unicode's NFC composes; everything else as it was.
 #[must_use]
 pub fn compose_accents(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match chars.peek().and_then(|&mark| composed(c, mark)) {
-            Some(letter) => {
-                chars.next();
-                out.push(letter);
-            }
-            None => out.push(c),
-        }
-    }
-    out
+    use unicode_normalization::UnicodeNormalization;
+    text.nfc().collect()
 }
 
-/// Each combining mark, the letters Latin-1 has with it, and those letters.
-const ACCENTED: [(char, &str, &str); 7] = [
-    ('\u{300}', "AEIOUaeiou", "ÀÈÌÒÙàèìòù"),
-    ('\u{301}', "AEIOUYaeiouy", "ÁÉÍÓÚÝáéíóúý"),
-    ('\u{302}', "AEIOUaeiou", "ÂÊÎÔÛâêîôû"),
-    ('\u{303}', "ANOano", "ÃÑÕãñõ"),
-    ('\u{308}', "AEIOUaeiouy", "ÄËÏÖÜäëïöüÿ"),
-    ('\u{30A}', "Aa", "Åå"),
-    ('\u{327}', "Cc", "Çç"),
+/// Latin letters that are no letter and an accent (and so do not decompose), with the plain
+/// letter a reader would write for them.
+const STROKED: [(char, char); 11] = [
+    ('Ł', 'L'),
+    ('ł', 'l'),
+    ('Đ', 'D'),
+    ('đ', 'd'),
+    ('Ħ', 'H'),
+    ('ħ', 'h'),
+    ('Ŧ', 'T'),
+    ('ŧ', 't'),
+    ('ı', 'i'),
+    ('Ø', 'O'),
+    ('ø', 'o'),
 ];
 
-/// The Latin-1 letter that `base` followed by the combining `mark` writes, if there is one.
-fn composed(base: char, mark: char) -> Option<char> {
-    let (_, bases, letters) = ACCENTED.iter().find(|(m, _, _)| *m == mark)?;
-    bases.chars().position(|b| b == base).and_then(|i| letters.chars().nth(i))
+/// A character without its accents: a Latin letter as its plain letter (`ō` is `o`, `Ł` is `L`,
+/// `é` is `e`), a full-width one as ASCII (`Ｔ` is `T`); any other as it is.
+#[must_use]
+pub fn plain_letter(c: char) -> char {
+    use unicode_normalization::UnicodeNormalization;
+    let c = narrow(c);
+    if c.is_ascii() {
+        return c;
+    }
+    if let Some(&(_, plain)) = STROKED.iter().find(|(stroked, _)| *stroked == c) {
+        return plain;
+    }
+    // The letter Unicode decomposes it into, when the rest are combining marks.
+    let mut parts = std::iter::once(c).nfd();
+    match parts.next() {
+        Some(base) if base.is_ascii_alphabetic() && parts.all(is_combining_mark) => base,
+        _ => c,
+    }
 }
 
-/// The text with Latin-1's accented letters as their plain ones (`Inês` is `Ines`) and
-/// combining marks dropped: to tell names that may be one name.
+/// Whether `c` is a combining diacritical mark (U+0300 to U+036F).
+fn is_combining_mark(c: char) -> bool {
+    ('\u{300}'..='\u{36F}').contains(&c)
+}
+
+/// The text with its accented Latin letters as their plain ones (`Inês` is `Ines`, `Łukasz` is
+/// `Lukasz`), full-width letters as ASCII and combining marks dropped: to tell names that may be
+/// one name.
 #[must_use]
 pub fn without_accents(text: &str) -> String {
-    compose_accents(text)
-        .chars()
-        .filter(|c| !('\u{300}'..='\u{36F}').contains(c))
-        .map(|c| {
-            ACCENTED
-                .iter()
-                .find_map(|(_, bases, letters)| letters.chars().position(|l| l == c).and_then(|i| bases.chars().nth(i)))
-                .unwrap_or(c)
-        })
-        .collect()
+    compose_accents(text).chars().filter(|&c| !is_combining_mark(c)).map(plain_letter).collect()
 }
 
 /// Text from a record as it may be shown on a terminal or in XML: control characters other

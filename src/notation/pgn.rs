@@ -321,10 +321,23 @@ fn command(comment: &str, name: &str) -> Option<(String, String)> {
     Some((value, rest.trim().to_owned()))
 }
 
-/// Seconds from `H:MM:SS`, `MM:SS` or `SS` (seconds with a fraction if any).
+/// Seconds from `H:MM:SS`, `MM:SS` or `SS` (seconds with a fraction if any): whole hours,
+/// minutes and seconds are added as integers and the fraction read with them, so that the
+/// number [`clock`] wrote comes back exactly.
 fn clock_seconds(clock: &str) -> Option<f64> {
+    let parts: Vec<&str> = clock.split(':').collect();
+    let (last, before) = parts.split_last()?;
+    let (whole, fraction) = last.split_once('.').unwrap_or((last, ""));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if before.iter().all(|p| digits(p)) && digits(whole) && (fraction.is_empty() || digits(fraction)) {
+        let mut total: u64 = 0;
+        for part in before.iter().chain([&whole]) {
+            total = total.checked_mul(60)?.checked_add(part.parse().ok()?)?;
+        }
+        return format!("{total}.{fraction}0").parse().ok();
+    }
     let mut total = 0.0;
-    for part in clock.split(':') {
+    for part in parts {
         let value: f64 = part.parse().ok()?;
         if !value.is_finite() || value < 0.0 {
             return None;
@@ -334,15 +347,14 @@ fn clock_seconds(clock: &str) -> Option<f64> {
     Some(total)
 }
 
-/// Seconds as `H:MM:SS` with the seconds' fraction, exact: [`clock_seconds`] reads back the
-/// same number (each subtraction below is exact for a time of a minute or more).
+/// Seconds as `H:MM:SS` with the seconds' fraction as the number's shortest decimal
+/// (`0:01:37.63`, not a float's `37.629999...`); [`clock_seconds`] reads back the same number.
 fn clock(seconds: f64) -> String {
-    let hours = (seconds / 3600.0).floor();
-    let rest = seconds - hours * 3600.0;
-    let minutes = (rest / 60.0).floor();
-    let rest = rest - minutes * 60.0;
-    let pad = if rest < 10.0 { "0" } else { "" };
-    format!("{hours}:{minutes:02}:{pad}{rest}")
+    let text = format!("{seconds}");
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let Ok(whole) = whole.parse::<u64>() else { return text };
+    let fraction = if fraction.is_empty() { String::new() } else { format!(".{fraction}") };
+    format!("{}:{:02}:{:02}{fraction}", whole / 3600, whole / 60 % 60, whole % 60)
 }
 
 /// `{text}`: the text.
@@ -584,30 +596,50 @@ pub(crate) fn worded_result(text: &str) -> Option<(&'static str, String)> {
 /// (Black wins: `outcome` `1-0`), `白の4石勝ち` (White wins by 4: `result` `-4`), `黒2石負け`
 /// (Black loses by 2), `黒の負け`, `黒中押し勝ち` (Black wins by resignation: `result` `B+R`),
 /// `引き分け` (a draw: `result` `0`), counts after a colour
-/// ([`japanese_counts`]: `黒33-31`, `result` `+2`); digits in full width too.
+/// ([`japanese_counts`]: `黒33-31`, `result` `+2`); digits in full width too. Chinese as well:
+/// `白胜4子` (White wins by 4), `黑胜`, `黑负2子`, `黑中盘胜`, `和棋`.
 pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
-    if let Some((black, white)) = japanese_counts(text) {
+    let text = from_chinese(text);
+    if let Some((black, white)) = japanese_counts(&text) {
         return Some(("result", signed(black - white)));
     }
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace() && *c != 'の').collect();
     // Closing punctuation as a sentence ends (`白の勝ち！`, `黒勝ち。`).
     let text = text.trim_end_matches(['。', '!', '.', '、']);
-    if ["引き分け", "引分け", "引分", "引き分"].contains(&text) {
+    if ["引き分け", "引分け", "引分", "引き分", "和棋", "平局", "和"].contains(&text) {
         return Some(("result", "0".to_owned()));
     }
+    // Chinese puts the margin after the verb (`白胜4子`): as Japanese orders it (`白4石勝`).
+    let reordered;
+    let text = match text.char_indices().nth(1).map(|(i, _)| text.split_at(i)) {
+        Some((colour, rest)) if rest.starts_with(['勝', '負']) && rest.ends_with('石') => {
+            let verb = rest.chars().next().unwrap_or('勝');
+            reordered = format!("{colour}{}{verb}", &rest[verb.len_utf8()..]);
+            reordered.as_str()
+        }
+        _ => text,
+    };
     let (black, rest) = match text.chars().next()? {
         '黒' => (true, &text['黒'.len_utf8()..]),
         '白' => (false, &text['白'.len_utf8()..]),
         _ => return None,
     };
+    // A colour and its margin (`白+4`): that side wins by it.
+    let plus = rest.strip_prefix('+');
+    let rest = plus.unwrap_or(rest);
     let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     let margin = (digits > 0).then(|| rest[..digits].parse::<i32>().ok()).flatten();
     let rest = &rest[digits..];
-    let rest = if margin.is_some() { rest.strip_prefix('石')? } else { rest };
+    let rest = match (plus, margin) {
+        (Some(_), Some(_)) if rest.is_empty() => "勝",
+        (Some(_), _) => return None,
+        (None, Some(_)) => rest.strip_prefix('石')?,
+        (None, None) => rest,
+    };
     let wins = match rest {
         "勝ち" | "勝" => black,
         // A win by resignation: the winner only, as SGF writes it.
-        "中押し勝ち" | "中押勝ち" | "中押勝" if margin.is_none() => {
+        "中押し勝ち" | "中押し勝" | "中押勝ち" | "中押勝" if margin.is_none() => {
             return Some(("result", if black { "B+R" } else { "W+R" }.to_owned()));
         }
         "負け" | "負" => !black,
@@ -620,7 +652,26 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     }
 }
 
-/// Disc counts after a colour, that colour's first (`黒33-31`, `白34-30黒`, `黒 33 - 31 白`,
+/// A result in Chinese in the Japanese characters [`japanese_result`] reads (`黑胜4子` as
+/// `黒勝4石`, `中盘` as `中押し`); other text as it is.
+fn from_chinese(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains(['黑', '胜', '负', '子', '盘']) {
+        return text.into();
+    }
+    let text = text.replace("中盘", "中押し");
+    text.chars()
+        .map(|c| match c {
+            '黑' => '黒',
+            '胜' => '勝',
+            '负' => '負',
+            '子' => '石',
+            c => c,
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// Disc counts after a colour, that colour's first (`黒33-31`, `白34-30黒`, `黒 33 - 31 白`, `黒30 白34`,
 /// digits in full width too), as black's and white's.
 pub(crate) fn japanese_counts(text: &str) -> Option<(i32, i32)> {
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace()).collect();
@@ -631,7 +682,8 @@ pub(crate) fn japanese_counts(text: &str) -> Option<(i32, i32)> {
         _ => return None,
     };
     let other = if white_first { '黒' } else { '白' };
-    let rest = rest.strip_suffix(other).unwrap_or(rest).replace(':', "-");
+    // (`黒30白34`: the other colour between the counts.)
+    let rest = rest.strip_suffix(other).unwrap_or(rest).replacen(other, "-", 1).replace(':', "-");
     let (first, second) = counts(&rest)?;
     Some(if white_first { (second, first) } else { (first, second) })
 }
@@ -1007,7 +1059,18 @@ f4 4. pass PA 5. @@ 33-31
         assert_eq!(tag("白 34-30 黒").as_deref(), Some("result -4"));
         assert_eq!(tag("白３４－３０").as_deref(), Some("result -4"));
         assert_eq!(result_tags("黒33-31"), [("result", "+2".to_owned()), ("score", "33-31".to_owned())]);
-        for bad in ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins", "黒33-31黒", "黒33"] {
+        assert_eq!(tag("黒30 白34").as_deref(), Some("result -4"));
+        assert_eq!(tag("白+4").as_deref(), Some("result -4"));
+        // Chinese.
+        assert_eq!(tag("白胜4子").as_deref(), Some("result -4"));
+        assert_eq!(tag("黑胜").as_deref(), Some("outcome 1-0"));
+        assert_eq!(tag("黑负2子").as_deref(), Some("result -2"));
+        assert_eq!(tag("黑4子胜").as_deref(), Some("result +4"));
+        assert_eq!(tag("白中盘胜").as_deref(), Some("result W+R"));
+        assert_eq!(tag("和棋").as_deref(), Some("result 0"));
+        for bad in
+            ["黒", "白の石勝ち", "黒99石勝ち", "勝ち", "Black wins", "黒33-31黒", "黒33", "白+", "白+4石勝ち", "黑胜子"]
+        {
             assert_eq!(tag(bad), None, "{bad}");
         }
         assert_eq!(parse("[Result \"白4石勝ち\"]\n1. f5").unwrap().tag("result"), Some("-4"));
@@ -1056,6 +1119,11 @@ f4 4. pass PA 5. @@ 33-31
         // Not a number: left in the comment as written.
         assert_eq!((r.moves[2].eval, r.moves[2].comment.as_deref()), (None, Some("[%eval x]")));
         assert!(write(&r).contains("1. f5 {[%eval 2.5] [%emt 1:02:03.5] good} 1... d6 {[%emt 0:00:07]}"));
+        // Float noise is not written: GGF's 97.63 s is 1:37.63.
+        assert_eq!(clock(97.63), "0:01:37.63");
+        assert_eq!(clock(0.01), "0:00:00.01");
+        assert_eq!(clock_seconds("0:01:37.63"), Some(97.63));
+        assert_eq!(clock(7322.0), "2:02:02");
     }
 
     #[test]

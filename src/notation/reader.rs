@@ -931,8 +931,8 @@ impl Reader {
                 // A line that goes on with a comment begun before is the record's too.
                 let comment = !blank && !tag && (in_comment || moves.is_empty());
                 // A game of tags alone (a forfeit, a board not played) ends at the next tag
-                // section after a blank line, or at a tag it already has.
-                let tags_alone = |p: &Pending| !p.movetext && (p.gap || repeats_tag(&p.text, line));
+                // section after a blank line, or at a tag section that begins as its did.
+                let tags_alone = |p: &Pending| !p.movetext && (p.gap || starts_tags_again(&p.text, line));
                 if let Some(p) = &self.pending
                     && ((tag && (p.movetext || tags_alone(p))) || (p.ended && !comment))
                 {
@@ -1300,20 +1300,17 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
     out
 }
 
-/// Whether a PGN tag on `line` (`[Black "C"]`) is one of those in `text` already.
-fn repeats_tag(text: &str, line: &str) -> bool {
-    // The tag names of a line (`[Event "E"] [Black "A"]` has two), lower case.
-    let names = |l: &str| -> Vec<String> {
-        l.split('[')
-            .skip(1)
-            .filter_map(|t| {
-                let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
-                (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
-            })
-            .collect()
+/// Whether the PGN tags on `line` begin as those in `text` begin (`[Event "E"]` again): the next
+/// game's tag section, as a file's games give their tags in one order. A tag repeated further in
+/// (`[Black "A"]` then `[Black "B"]`) is the same game's, which reports the conflict.
+fn starts_tags_again(text: &str, line: &str) -> bool {
+    // The first tag name of a line (`[Event "E"] [Black "A"]`: `event`), lower case.
+    let first = |l: &str| -> Option<String> {
+        let t = l.trim_start().strip_prefix('[')?;
+        let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
+        (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
     };
-    let new = names(line);
-    !new.is_empty() && text.lines().any(|l| names(l).iter().any(|n| new.contains(n)))
+    first(line).is_some_and(|new| text.lines().find_map(first).is_some_and(|old| old == new))
 }
 
 /// Whether a line is a PGN tag (`[Name "value"]`), as no comment line is likely to be.
@@ -1636,10 +1633,13 @@ mod tests {
         // A forfeit: tags, a blank line, the next game's tags.
         let text = "[Event \"E\"] [Black \"A\"] [Result \"1-0\"]\n\n[Event \"E\"] [Black \"C\"]\n1. f5 d6 0-1\n";
         assert_eq!(cut(text, Format::Pgn).len(), 2);
-        // Without the blank line: a tag it has already starts the next.
+        // Without the blank line: tags that begin as its did start the next.
         let text = "[Event \"E\"]\n[Black \"A\"]\n[Event \"E\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
         let got = cut(text, Format::Pgn);
         assert_eq!((got.len(), got[1].0), (2, 3));
+        // A tag given twice further in is one game's (whose conflict is then reported).
+        let text = "[Event \"E\"]\n[Black \"A\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
+        assert_eq!(cut(text, Format::Pgn).len(), 1);
     }
 
     #[test]

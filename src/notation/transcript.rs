@@ -394,20 +394,28 @@ fn result_before_name(text: &str, offset: usize, record: &Record) -> Option<((St
 fn is_trailing_name(text: &str, offset: usize, record: &Record) -> bool {
     let before = &text[..offset];
     let rest = &text[offset..];
-    // One space is enough before a name in another script (`f5d6  Tiger`, `f5d6 山田`).
+    // One space is enough before a name in another script than the moves' Latin (`f5d6  Tiger`,
+    // `f5d6 山田`; `f5d6 Éloïse` is a bad move).
     let gap = before.ends_with("  ")
         || before.ends_with(['\t', '\u{3000}'])
-        || before.ends_with(' ') && rest.starts_with(|c: char| !c.is_ascii() && c.is_alphabetic());
+        || before.ends_with(' ') && rest.starts_with(|c: char| c.is_alphabetic() && !is_latin(narrow(c)));
     let starts_well = rest.starts_with(|c: char| c.is_alphanumeric());
-    let score =
-        rest.split_whitespace().next().is_some_and(|w| w.chars().all(|c| c.is_ascii_digit() || "-:+.".contains(c)));
-    // (A square written rank first, `3a`, too.)
-    let square_like = rest.as_bytes().windows(2).any(|w| w[0].is_ascii_alphabetic() && w[1].is_ascii_digit())
-        || rest.split_whitespace().any(|w| {
-            let b = w.as_bytes();
-            b.len() == 2 && b[0].is_ascii_digit() && b[1].is_ascii_alphabetic()
-        });
+    // Full-width letters and digits as the ASCII ones they stand for (`ｘ３` is square-like).
+    let rest: Vec<char> = rest.chars().map(narrow).collect();
+    let score = rest
+        .split(|c| c.is_whitespace())
+        .find(|w| !w.is_empty())
+        .is_some_and(|w| w.iter().all(|&c| c.is_ascii_digit() || "-:+.".contains(c)));
+    // A Latin letter then a digit, or a square written rank first (`3a`).
+    let square_like = rest.windows(2).any(|w| is_latin(w[0]) && w[1].is_ascii_digit())
+        || rest.split(|c| c.is_whitespace()).any(|w| w.len() == 2 && w[0].is_ascii_digit() && is_latin(w[1]));
     gap && !record.moves.is_empty() && starts_well && !score && !square_like
+}
+
+/// Whether a character is a letter of the Latin script (accented ones too), which moves are
+/// written in.
+fn is_latin(c: char) -> bool {
+    c.is_alphabetic() && u32::from(c) < 0x250
 }
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
@@ -747,6 +755,15 @@ mod tests {
         assert_eq!(parse("Black: A\n").unwrap_err().message, "header lines with no moves after them");
         // A line that only looks like one is moves, or an error at the moves.
         assert!(parse("Blackwood f5").is_err());
+        // A key that starts as another does (`Resultado`, `Result`), any case, accents too; Chinese.
+        let tags = |text: &str| {
+            let r = parse(text).unwrap();
+            r.tags.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        };
+        assert_eq!(tags("Negras: Ann  Resultado: 30-34\nf5"), "black=Ann result=30-34");
+        assert_eq!(tags("RÉSULTAT: 30-34\nNOIR: Zoë\nf5"), "result=30-34 black=Zoë");
+        assert_eq!(tags("RESULTAT : 30:34\nf5"), "result=30-34");
+        assert_eq!(tags("黑方: 张伟\n白方: 李娜\n结果: 白胜4子\nf5"), "black=张伟 white=李娜 result=-4");
     }
 
     #[test]
@@ -762,6 +779,13 @@ mod tests {
         assert_eq!(r.moves.len(), 7);
         assert_eq!(r.tag("name"), Some("Spencer opening"));
         assert!(parse("f5d6  x3").is_err(), "a square-like word is a bad move, not a name");
+        // Full-width too, and an accented Latin word after one space is no name in another script.
+        for garbled in
+            ["ｆ５　ｄ６　ｃ３　ｘ３　ｃ４", "ｆ５　ｄ６　ｃ３　ｆ　ｃ４", "f5 d6 c3 é3", "f5d6c3 Éloïse Dupré"]
+        {
+            assert!(parse(garbled).is_err(), "{garbled}");
+        }
+        assert_eq!(parse("ｆ５ｄ６ｃ３　山田").unwrap().tag("name"), Some("山田"));
         assert!(parse("f5d6 Tiger").is_err(), "one space is not a column gap");
         assert_eq!(parse("F5d6C3d3C4d3C5b3  8-Shot").unwrap().tag("name"), Some("8-Shot"));
         let r = parse("f5 (pass) d6 P c3 p, e3 p").unwrap();

@@ -120,10 +120,12 @@ pub fn write_names(names: &[String], width: usize, created: (u16, u8, u8)) -> Ve
 /// A name as a `width`-byte field of a names file: Windows-1252 (Latin-1 and `Œ œ Š š Ž ž Ÿ`,
 /// quotes and dashes), cut to `width - 1` bytes and ended by a zero. A letter followed by a
 /// combining accent (`e` and U+0301, as some systems type `é`) is the letter with the accent;
-/// a character Windows-1252 does not have is `?`.
+/// a letter Windows-1252 does not have is its plain letter (`Tōkyō` is `Tokyo`, `Łukasz` is
+/// `Lukasz`, full-width `Ｔａｎａｋａ` is `Tanaka`), and any other character `?`.
 #[must_use]
 pub fn encode_name(name: &str, width: usize) -> Vec<u8> {
-    let mut bytes: Vec<u8> = super::compose_accents(name).chars().map(|c| cp1252_byte(c).unwrap_or(b'?')).collect();
+    let byte = |c: char| cp1252_byte(c).or_else(|| cp1252_byte(super::plain_letter(c))).unwrap_or(b'?');
+    let mut bytes: Vec<u8> = super::compose_accents(name).chars().map(byte).collect();
     bytes.resize(width - 1, 0);
     bytes.push(0);
     bytes
@@ -315,12 +317,14 @@ mod tests {
         assert_eq!(parse_names(&bytes, PLAYER_LEN).unwrap(), names);
         assert!(parse_names(&bytes[..HEADER_LEN + 5], PLAYER_LEN).is_err());
         // What a names file keeps of a name: 19 Windows-1252 bytes, accents typed as combining
-        // marks composed, other characters `?`.
+        // marks composed, other Latin letters plain, full-width ones ASCII, other characters `?`.
         assert_eq!(stored_name("Jean-Christophe Dupont-Aignan", PLAYER_LEN), "Jean-Christophe Dup");
         assert_eq!(stored_name("Fre\u{301}de\u{301}ric Le\u{301}ve\u{302}que", PLAYER_LEN), "Frédéric Lévêque");
         assert_eq!(stored_name("Coupe de l\u{2019}\u{152}uvre", TOURNAMENT_LEN), "Coupe de l\u{2019}\u{152}uvre");
         assert_eq!(encode_name("\u{152}\u{20AC}", PLAYER_LEN)[..2], [0x8C, 0x80]);
-        assert_eq!(stored_name("\u{141}ukasz \u{0080}", PLAYER_LEN), "?ukasz ?");
+        assert_eq!(stored_name("\u{141}ukasz Wi\u{15B}niewski \u{0080}", PLAYER_LEN), "Lukasz Wisniewski ?");
+        assert_eq!(stored_name("T\u{14D}ky\u{14D} \u{FF34}\u{FF41}\u{FF4E}", PLAYER_LEN), "Tokyo Tan");
+        assert_eq!(stored_name("山田 Ann", PLAYER_LEN), "?? Ann");
         assert_eq!(stored_name(" Ann  ", PLAYER_LEN), "Ann");
     }
 }

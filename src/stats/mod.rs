@@ -248,10 +248,13 @@ fn rules_spec(rules: &Rules) -> String {
     if variant == Variant::default() { "othello".to_owned() } else { variant.spec() }
 }
 
-/// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`).
+/// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`,
+/// `２００４年`).
 #[must_use]
 pub fn year(date: &str) -> Option<u16> {
-    let date = date.trim();
+    // Full-width digits as ASCII ones (`２０２３年３月５日`).
+    let date: String = date.trim().chars().map(crate::notation::narrow).collect();
+    let date = date.as_str();
     // GGS writes seconds since 1970 (`DT[940607137]`).
     if let Some((year, _, _)) = crate::notation::ggs_date(date) {
         return Some(year);
@@ -1179,6 +1182,7 @@ mod tests {
         assert_eq!(year("2004"), Some(2004));
         assert_eq!(year("2004.05.01"), Some(2004));
         assert_eq!(year("01/05/1998"), Some(1998));
+        assert_eq!(year("２０２３年３月５日"), Some(2023));
         assert_eq!(year("12345"), None, "a longer run of digits is no year");
         assert_eq!(year("940607137"), Some(1999), "GGS dates are seconds since 1970");
         assert_eq!(year("0333"), None, "out of range");
