@@ -911,3 +911,22 @@ fn a_run_that_converts_nothing_leaves_no_file() {
     kifu().args(["convert", bad.to_str().unwrap(), "--to", "pgn", "-o", out.to_str().unwrap()]).assert().code(1);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "before");
 }
+
+/// A format with no place for names says what it leaves out; a GGS date's time of day goes to
+/// PGN's `Time` and back.
+#[test]
+fn names_left_out_are_warned_of_and_times_of_day_kept() {
+    let pgn = "[Event \"Club\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\n1. f5 d6 *\n";
+    let (out, err, code) = convert(&["--to", "transcript"], pgn.as_bytes());
+    assert_eq!((text(out).trim(), code), ("f5d6", 0));
+    assert!(err.contains("1 record names players, an event or a date, which transcript has no place for"), "{err}");
+    let (_, err, _) = convert(&["--to", "transcript"], b"f5d6\n");
+    assert!(!err.contains("warning"), "{err}");
+    let ggf = "(;GM[Othello]PC[GGS/os]DT[2003.12.15_12:33:18.MST]PB[a]PW[b]TY[8]BO[8 -------- -------- -------- \
+               ---O*--- ---*O--- -------- -------- -------- *]B[f5]W[d6];)\n";
+    let (out, _, _) = convert(&["--to", "pgn"], ggf.as_bytes());
+    let pgn = text(out);
+    assert!(pgn.contains("[Date \"2003.12.15\"]") && pgn.contains("[Time \"12:33:18\"]"), "{pgn}");
+    let (out, _, _) = convert(&["--to", "ggf"], pgn.as_bytes());
+    assert!(text(out).contains("DT[2003.12.15_12:33:18]"));
+}

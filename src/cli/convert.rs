@@ -117,8 +117,9 @@ const RESULT_TAGS: [&str; 3] = ["result", "score", "outcome"];
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
 /// not hold it), a game for the WTHOR writer, or an error.
 enum Converted {
-    /// The text, the rules spec it cannot name, and whether it lost the record's komi.
-    Text(String, Option<String>, bool),
+    /// The text, the rules spec it cannot name, whether it lost the record's komi, and whether
+    /// it lost the players, event or date the record names (a format with no place for them).
+    Text(String, Option<String>, bool, bool),
     Wthor(Box<WthorGame>),
     Failed(RecordError),
     /// Left out by the selection (and not converted).
@@ -188,12 +189,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
-                Converted::Text(text, lost, komi) => {
+                Converted::Text(text, lost, komi, unnamed) => {
                     sink.write_text(&text, out)?;
                     if let Some(spec) = lost {
                         sink.lost_rules.add(spec);
                     }
                     sink.komi_games += usize::from(komi);
+                    sink.unnamed += usize::from(unnamed);
                     converted += 1;
                 }
                 Converted::Wthor(game) => {
@@ -246,6 +248,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                  game's winner may differ from the one after the komi)",
             games_have(sink.komi_games),
             to
+        );
+    }
+    if sink.unnamed > 0 {
+        stderr!(
+            "kifu convert: warning: {} players, an event or a date, which {to} has no place for: they are left out \
+             (pgn, ggf, sgf, kifu and json keep them)",
+            format!(
+                "{} {}",
+                super::counted(sink.unnamed as u64, "record"),
+                if sink.unnamed == 1 { "names" } else { "name" }
+            )
         );
     }
     if sink.dropped > 0 {
@@ -393,7 +406,8 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
     if to != Format::Wthor {
         let text = format::write(to, &record);
         let lost = (!shape::rules_kept(&variant, to, &text)).then(|| variant.spec());
-        return Converted::Text(text, lost, shape::drops_komi(to) && shape::has_komi(&record));
+        let komi = shape::drops_komi(to) && shape::has_komi(&record);
+        return Converted::Text(text, lost, komi, drops_names(to) && names_someone(&record));
     }
     match wthor::write_game(&record, [0; 3], black as u8) {
         Ok(bytes) => {
@@ -460,6 +474,11 @@ struct Sink {
     dropped: usize,
     /// Games not over that state no result, stored with their discs as they stand.
     unfinished: usize,
+    /// Records whose players, event or date the format has no place for ([`drops_names`]).
+    unnamed: usize,
+    /// Games that name a player or their tournament only by a WTHOR number (read without the
+    /// names files), which means nothing once the ids are not kept.
+    numbered_only: usize,
     games: Vec<[u8; wthor::RECORD_LEN]>,
     kept_ids: Vec<Option<[u16; 3]>>,
     new_ids: Vec<[u16; 3]>,
@@ -519,6 +538,19 @@ struct WthorGame {
     /// Whether the record says what WTHOR cannot hold: a round, a place, a rating, a time
     /// control, or a date's month or day.
     dropped: bool,
+}
+
+/// Whether `to` writes games but has no place for their players, event and date: a transcript
+/// line, the logbook. (A board or OBF line is a position, whose game no one expects to keep.)
+fn drops_names(to: Format) -> bool {
+    matches!(to, Format::Transcript | Format::Logbook)
+}
+
+/// Whether a record names a player, its event or its date (placeholders such as `?` name none).
+fn names_someone(record: &Record) -> bool {
+    ["black", "white", "event", "date"]
+        .iter()
+        .any(|tag| record.tag(tag).is_some_and(|v| !v.trim().is_empty() && !v.trim().chars().all(|c| c == '?')))
 }
 
 /// Whether a record says what a WTHOR game cannot hold: a round, a place, a rating, a time
@@ -739,6 +771,8 @@ impl Sink {
             komi_games: 0,
             dropped: 0,
             unfinished: 0,
+            numbered_only: 0,
+            unnamed: 0,
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
@@ -840,6 +874,10 @@ impl Sink {
         self.komi_games += usize::from(game.komi);
         self.dropped += usize::from(game.dropped);
         self.unfinished += usize::from(game.unfinished);
+        if let Some(ids) = game.ids {
+            let names = [&game.event, &game.black, &game.white];
+            self.numbered_only += usize::from(ids.iter().zip(names).any(|(&id, name)| id != 0 && name.is_none()));
+        }
         self.games.push(game.bytes);
         self.kept_ids.push(game.ids);
         self.new_ids.push(new);
@@ -867,6 +905,23 @@ impl Sink {
         }
         // A base numbers every game by its names; ids from another base mean nothing there.
         let keep = self.base.is_none() && self.kept_ids.iter().all(Option::is_some);
+        if !keep && self.numbered_only > 0 {
+            stderr!(
+                "kifu convert: warning: {} a player or tournament by its WTHOR number alone (its base was read \
+                 without names files), which {}: stored as unknown; read that base with --players and --tournaments \
+                 to keep the names",
+                format!(
+                    "{} {}",
+                    super::counted(self.numbered_only as u64, "game"),
+                    if self.numbered_only == 1 { "names" } else { "name" }
+                ),
+                if self.base.is_some() {
+                    "means nothing in the --base"
+                } else {
+                    "these records' new numbering cannot keep"
+                }
+            );
+        }
         let named = self.players.list.iter().chain(&self.tournaments.list).any(|n| n != "???");
         // Checked before a byte is written: no database without its names.
         let names_beside = match target.filter(|p| p.as_os_str() != "-") {

@@ -67,6 +67,24 @@ impl Date {
         (rest.is_empty() || rest.starts_with(['T', '_', ' '])).then_some(date)
     }
 
+    /// The time of day a date text gives, as `HH:MM:SS`: GGS's seconds since 1970 (in UTC),
+    /// or a time after the date (`2003.12.15_12:33:18.MST`, `2024-12-24T00:28:43.456Z`: the
+    /// hours, minutes and seconds as written, without their zone or fraction). `None` when
+    /// it gives none.
+    #[must_use]
+    pub fn time_of_day(text: &str) -> Option<String> {
+        let text = text.trim();
+        if super::ggs_date(text).is_some() {
+            let seconds = text.parse::<u64>().ok()? % 86_400;
+            return Some(format!("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60));
+        }
+        Date::parse(text)?;
+        let (_, time) = text.split_once(['T', '_', ' '])?;
+        let parts: Vec<&str> = time.get(..8)?.split(':').collect();
+        let two_digits = |p: &&str| p.len() == 2 && p.bytes().all(|b| b.is_ascii_digit());
+        (parts.len() == 3 && parts.iter().all(two_digits)).then(|| time[..8].to_owned())
+    }
+
     /// As PGN writes dates: `1999.10.22`, unknown parts `??` (`1988.??.??`).
     #[must_use]
     pub fn pgn(&self) -> String {
@@ -96,6 +114,16 @@ impl Date {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_of_day_come_from_ggs_seconds_and_times_after_dates() {
+        assert_eq!(Date::time_of_day("947375357").as_deref(), Some("23:49:17"));
+        assert_eq!(Date::time_of_day("2003.12.15_12:33:18.MST").as_deref(), Some("12:33:18"));
+        assert_eq!(Date::time_of_day("2024-12-24T00:28:43.456Z").as_deref(), Some("00:28:43"));
+        for none in ["2004.05.01", "1988", "spring 1988 12:00:00", "2004.05.01 noon"] {
+            assert_eq!(Date::time_of_day(none), None, "{none}");
+        }
+    }
 
     #[test]
     fn dates_are_read_in_every_form_and_written_in_each_formats() {

@@ -179,6 +179,15 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
             record.set_tag("rules", resolved.start.rules().variant().spec());
         }
         super::ggf::use_ggs_margin(&mut record);
+        // GGS writes the time of day with the date (`2003.12.15_12:33:18`); PGN's `Time` goes back there.
+        if let (Some(date), Some(time)) = (record.tag("date").and_then(Date::parse), record.tag("start_time"))
+            && date.day.is_some()
+            && Date::time_of_day(&format!("{}_{time}", date.pgn())).is_some()
+        {
+            let joined = format!("{}_{time}", date.pgn());
+            record.tags.retain(|(k, _)| k != "start_time");
+            record.set_tag("date", joined);
+        }
     } else if record.tag("rules").is_some_and(|spec| spec.parse::<Variant>().is_ok_and(|v| v == Variant::default())) {
         record.tags.retain(|(k, _)| k != "rules");
     }
@@ -304,10 +313,18 @@ fn use_result_forms(record: &mut Record, to: Format) {
 }
 
 /// Gives a record the forms PGN writes, `end` being the position its moves lead to: the date
-/// as PGN writes dates (`1999.10.22`), and the final board's disc counts as the `score` when
+/// as PGN writes dates (`1999.10.22`), a time of day it gave as the `start_time` (PGN's `Time`), and the final board's disc counts as the `score` when
 /// they give the stored margin.
 pub fn use_pgn_forms(record: &mut Record, end: &Position) {
-    if let Some(date) = record.tag("date").and_then(Date::parse) {
+    if let Some(written) = record.tag("date").map(str::to_owned)
+        && let Some(date) = Date::parse(&written)
+    {
+        // The time of day the date gave goes to PGN's `Time` (GGS's, to the second).
+        if record.tag("start_time").is_none()
+            && let Some(time) = Date::time_of_day(&written)
+        {
+            record.set_tag("start_time", time);
+        }
         record.set_tag("date", date.pgn());
     }
     let (black, white) = (end.count(Color::Black), end.count(Color::White));
@@ -361,6 +378,13 @@ mod tests {
             let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
             assert_eq!(shaped.tag("date"), Some(want), "{date} in {to:?}");
         }
+        // A time of day goes to PGN's `Time`, and back into GGF's date.
+        let mut record = format::parse(Format::Transcript, "f5d6", Default::default()).unwrap();
+        record.set_tag("date", "2003.12.15_12:33:18.MST");
+        let pgn = for_format(record.resolve(rules.clone()).unwrap(), Format::Pgn).unwrap();
+        assert_eq!((pgn.tag("date"), pgn.tag("start_time")), (Some("2003.12.15"), Some("12:33:18")));
+        let ggf = for_format(pgn.resolve(rules).unwrap(), Format::Ggf).unwrap();
+        assert_eq!((ggf.tag("date"), ggf.tag("start_time")), (Some("2003.12.15_12:33:18"), None));
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first square without a sign, a
 //! `-` separates moves; full-width, en and em dashes always do), full-width (`Ｆ５ｄ６`, `１．Ｆ５`,
-//! as Japanese input writes them), pass tokens (`pass`, `(pass)`, `PA`, `PS`, `P` alone, `--`, `@@`, `パス`),
+//! as Japanese input writes them), pass tokens (`pass`, `(pass)`, `passe`, `PA`, `PS`, `P` alone, `--`, `@@`, `パス`,
+//! `(パス)`, half-width `ﾊﾟｽ`),
 //! `{comments}` or `（コメント）` after a move, a trailing score (`: -04 10`, kept as the tags
 //! `result` and `extra`), a result alone after the moves (`35-29` or `B+2` as `result`, `1-0` as
 //! `outcome`; in Japanese, `白の4石勝ち`, as either, also after the counts, `41-23 黒勝ち`, which it
@@ -446,7 +447,7 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
         format!("`{shown}`: ranks start at 1")
     } else {
-        format!("`{shown}` is not a move (a square like f5, or a pass: pass, (pass), PA, PS, P, --, @@, パス)")
+        format!("`{shown}` is not a move (a square like f5, or a pass: pass, (pass), passe, PA, PS, P, --, @@, パス)")
     };
     SyntaxError { span: Span { start: offset, end }, message }
 }
@@ -489,12 +490,16 @@ fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
         (MoveSyntax::Pass, None, false),
         alt((
             tag_no_case("(pass)"),
+            tag("(パス)"),
+            // French.
+            tag_no_case("passe"),
             tag_no_case("pass"),
             tag_no_case("pa"),
             tag_no_case("ps"),
             tag("--"),
             tag("@@"),
             tag("パス"),
+            tag("ﾊﾟｽ"),
             // `P` as a word of its own (`f5 d6 P c3`), never a file letter: `p1` is a square.
             terminated(tag_no_case("p"), peek(alt((eof, recognize(satisfy(|c| c.is_whitespace() || c == ',')))))),
         )),
@@ -790,6 +795,8 @@ mod tests {
         assert_eq!(parse("F5d6C3d3C4d3C5b3  8-Shot").unwrap().tag("name"), Some("8-Shot"));
         let r = parse("f5 (pass) d6 P c3 p, e3 p").unwrap();
         assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "c3", "pass", "e3", "pass"]);
+        let r = parse("f5 (パス) d6 ﾊﾟｽ c3 passe e3(パス)f4").unwrap();
+        assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "c3", "pass", "e3", "pass", "f4"]);
         assert_eq!(squares(&parse("p1 p16").unwrap()), ["p1", "p16"]);
         // `P` as an initial after the moves is a name's.
         assert_eq!(parse("f5d6  P Smith").unwrap().tag("name"), Some("P Smith"));
