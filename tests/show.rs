@@ -754,3 +754,17 @@ fn a_listing_says_every_square_the_diagram_draws() {
     assert_eq!(moves.split(", ").count(), 60);
     assert!(moves.starts_with("1 f5 black, 2 f6 white, 3 e6 black"), "{moves}");
 }
+
+/// Moves typed a line each are lines of games: the first is drawn, and the rest are said to be
+/// left out.
+#[test]
+fn transcript_lines_after_the_one_drawn_are_counted() {
+    let (out, err, code) = run(&["show", "-", "--color", "never"], "f5\nd6\nc3\n");
+    assert_eq!(code, 0);
+    assert!(out.contains("ply 1 of 1"), "{out}");
+    assert!(err.contains("2 more transcript lines after the one drawn are not drawn"), "{err}");
+    let (_, err, _) = run(&["show", "-", "--game", "2"], "f5\nf5d6\n");
+    assert_eq!(err, "");
+    let (_, err, _) = run(&["show", &sample("wthor-2004.pgn")], "");
+    assert_eq!(err, "", "a database's other games are no surprise");
+}

@@ -383,6 +383,11 @@ fn depth_and_time_limited_searches() {
         assert_eq!(row["exact"], true);
         assert_eq!(row["score"], want);
     }
+    // --exact-empties solves what is that near the end (these have 14 empty squares) exactly.
+    for (row, want) in run(&["--depth", "4", "--exact-empties", "14"]).iter().zip(exact) {
+        assert_eq!((row["exact"].clone(), row["score"].clone()), (true.into(), want.into()), "{row}");
+    }
+    assert!(run(&["--depth", "4", "--exact-empties", "13"]).iter().all(|row| row["exact"] == false));
     for (row, want) in run(&["--time", "60"]).iter().zip(exact) {
         assert_eq!(row["exact"], true);
         assert_eq!(row["depth"], 14);

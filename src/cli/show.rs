@@ -13,6 +13,7 @@ use crate::core::{Color, Game, Move, Passes, Position};
 use crate::engine::generic;
 use crate::engine::scores::{MoveScorer, ScoreError, Settings};
 use crate::engine::solve::probcut_for;
+use crate::notation::format::Format;
 use crate::notation::reader::{RawRecord, RecordError};
 use crate::notation::{Record, check};
 use crate::render::diagram::Diagram;
@@ -198,7 +199,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         )
     });
     let (mut seen, mut shown, mut failed) = (0u64, 0u64, 0u64);
+    // Without --all, --game or a selection, the transcript lines after the one drawn are
+    // counted, so that moves typed a line each (each line a game) do not pass for one game
+    // unsaid. (A database's other games are no surprise.)
+    let count_rest = !args.all && args.game.is_none() && !select.any();
+    let mut not_drawn = 0u64;
     let problems = records::scan(&args.input, |source, item| {
+        if count_rest && shown + failed > 0 {
+            if source.format != Format::Transcript {
+                return Ok(ControlFlow::Break(()));
+            }
+            not_drawn += 1;
+            return Ok(ControlFlow::Continue(()));
+        }
         seen += 1;
         let pick = match &item {
             Ok(raw) if selector.judging() => {
@@ -235,9 +248,17 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 shown += 1;
             }
         }
-        Ok(if args.all { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
+        Ok(if args.all || count_rest { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
     let damaged = problems.warn("kifu show");
+    if not_drawn > 0 {
+        stderr!(
+            "kifu show: warning: {not_drawn} more transcript {} after the one drawn {} not drawn: each line is a \
+             game, its moves on that line (--game N draws another, --all every one)",
+            if not_drawn == 1 { "line" } else { "lines" },
+            if not_drawn == 1 { "is" } else { "are" }
+        );
+    }
     if let Some(wanted) = args.game.filter(|&n| seen < n) {
         anyhow::bail!("there is no record {wanted}: the input has {seen}");
     }

@@ -62,6 +62,10 @@ pub struct Args {
     /// reaches the end).
     #[arg(long, conflicts_with = "wld", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
+    /// With --depth: solve exactly the positions with at most this many empty squares instead
+    /// (as `annotate` and `show --annotate` do), so that a score goes exact near the end.
+    #[arg(long, requires = "depth")]
+    pub exact_empties: Option<u32>,
     /// Search as deep as this many seconds allow, going on to the exact solve 8 moves from the
     /// end (with --depth: at most that deep; --all-moves and --best-moves then search every
     /// move to the depth reached, beyond the time); with --exact or --wld: solve exactly or
@@ -131,10 +135,12 @@ pub enum SolveFormat {
 
 impl Args {
     /// Whether a position with `empties` empty squares gets the depth-limited search: a depth
-    /// short of the end, or a time or node budget without --exact or --wld.
+    /// short of the end (and more empty squares than --exact-empties), or a time or node budget
+    /// without --exact or --wld.
     fn by_depth(&self, empties: u32) -> bool {
         let budget = self.time.is_some() || self.nodes.is_some();
-        (budget && !self.exact && !self.wld) || self.depth.is_some_and(|d| d < empties)
+        let exact_here = self.exact_empties.is_some_and(|n| empties <= n);
+        (budget && !self.exact && !self.wld && !exact_here) || (self.depth.is_some_and(|d| d < empties) && !exact_here)
     }
 
     /// The limits of one position's search by depth, or of its exact solve (`exact`): the

@@ -269,15 +269,16 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
 /// (`Black wins`); other text is kept as the result, for `validate` to say it is none, rather
 /// than dropped.
 fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, SyntaxError> {
-    // Counts written with a colon (`40:24`, as German results are) as counts.
-    let colon = value.trim().split_once(':').filter(|(a, b)| {
-        let number = |s: &str| !s.trim().is_empty() && s.trim().chars().all(|c| super::narrow(c).is_ascii_digit());
+    // Counts written with a colon (`40:24`, as German results are; `３３：３１`) as counts.
+    let narrowed: String = value.trim().chars().map(super::narrow).collect();
+    let colon = narrowed.split_once(':').filter(|(a, b)| {
+        let number = |s: &str| !s.trim().is_empty() && s.trim().chars().all(|c| c.is_ascii_digit());
         number(a) && number(b)
     });
     let dashed;
     let value = match colon {
-        Some(_) => {
-            dashed = value.replacen(':', "-", 1);
+        Some((black, white)) => {
+            dashed = format!("{}-{}", black.trim(), white.trim());
             dashed.as_str()
         }
         None => value,
@@ -290,6 +291,7 @@ fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, Synt
     Ok(stated_result(&words)?
         .or_else(|| other_result(value))
         .or_else(|| super::pgn::worded_result(value).map(|(tag, v)| (tag.to_owned(), v)))
+        .or_else(|| super::pgn::japanese_result(value).map(|(tag, v)| (tag.to_owned(), v)))
         .or_else(|| {
             let text = value.trim();
             (!matches!(text, "" | "*")).then(|| ("result".to_owned(), text.to_owned()))

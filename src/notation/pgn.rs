@@ -606,7 +606,7 @@ pub(crate) fn japanese_result(text: &str) -> Option<(&'static str, String)> {
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace() && *c != 'の').collect();
     // Closing punctuation as a sentence ends (`白の勝ち！`, `黒勝ち。`).
     let text = text.trim_end_matches(['。', '!', '.', '、']);
-    if ["引き分け", "引分け", "引分", "引き分", "和棋", "平局", "和"].contains(&text) {
+    if ["引き分け", "引分け", "引分", "引き分", "和棋", "平局"].contains(&text) {
         return Some(("result", "0".to_owned()));
     }
     // Chinese puts the margin after the verb (`白胜4子`): as Japanese orders it (`白4石勝`).

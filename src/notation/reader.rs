@@ -105,7 +105,10 @@ impl<R: BufRead> Read for Gunzip<R> {
 }
 
 /// The UTF-16 a file's start is in: that of its byte-order mark, or, without one, the byte
-/// order its ASCII text shows (a zero byte after, or before, nine in ten characters).
+/// order its zero bytes show: a fifth of its characters or more with a zero byte on one side
+/// (ASCII's letters, digits, spaces and line ends), four times as many as on the other (a
+/// Japanese header's `　` or `〇` has one there), and the start decoding without a fault. Text
+/// in UTF-8 or a one-byte encoding has no zero bytes.
 fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     if head.starts_with(b"\xFF\xFE") {
         return Some(encoding_rs::UTF_16LE);
@@ -113,17 +116,23 @@ fn utf16(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
     if head.starts_with(b"\xFE\xFF") {
         return Some(encoding_rs::UTF_16BE);
     }
-    let pairs: Vec<&[u8]> = head[..head.len().min(1024)].chunks_exact(2).collect();
-    let share = |test: fn(&[u8]) -> bool| pairs.iter().filter(|p| test(p)).count() * 10 >= pairs.len() * 9;
-    if pairs.len() < 2 {
-        None
-    } else if share(|p| p[0] != 0 && p[1] == 0) {
-        Some(encoding_rs::UTF_16LE)
-    } else if share(|p| p[0] == 0 && p[1] != 0) {
-        Some(encoding_rs::UTF_16BE)
+    let head = &head[..head.len().min(1024) & !1];
+    let pairs: Vec<&[u8]> = head.chunks_exact(2).collect();
+    let count = |test: fn(&[u8]) -> bool| pairs.iter().filter(|p| test(p)).count();
+    let (low_zero, high_zero) = (count(|p| p[0] != 0 && p[1] == 0), count(|p| p[0] == 0 && p[1] != 0));
+    let encoding = if pairs.len() < 2 {
+        return None;
+    } else if low_zero * 5 >= pairs.len() && low_zero >= 4 * high_zero {
+        encoding_rs::UTF_16LE
+    } else if high_zero * 5 >= pairs.len() && high_zero >= 4 * low_zero {
+        encoding_rs::UTF_16BE
     } else {
-        None
-    }
+        return None;
+    };
+    // (The start may cut a surrogate pair: its last character is not judged.)
+    let (text, _) = encoding.decode_without_bom_handling(head);
+    let faults = text.chars().filter(|&c| c == char::REPLACEMENT_CHARACTER).count();
+    (faults == 0 || (faults == 1 && text.ends_with(char::REPLACEMENT_CHARACTER))).then_some(encoding)
 }
 
 /// Text as the parsers read it: line ends as `\n` (Windows' `\r\n`, old Macs' `\r`), the
@@ -931,8 +940,14 @@ impl Reader {
                 // A line that goes on with a comment begun before is the record's too.
                 let comment = !blank && !tag && (in_comment || moves.is_empty());
                 // A game of tags alone (a forfeit, a board not played) ends at the next tag
-                // section after a blank line, or at a tag section that begins as its did.
-                let tags_alone = |p: &Pending| !p.movetext && (p.gap || starts_tags_again(&p.text, line));
+                // section after a blank line, at a tag section that begins as its did, or, once
+                // it has its result, at a tag it already has.
+                let tags_alone = |p: &Pending| {
+                    !p.movetext
+                        && (p.gap
+                            || starts_tags_again(&p.text, line)
+                            || (repeats_tag(&p.text, line) && repeats_tag(&p.text, "[Result \"\"]")))
+                };
                 if let Some(p) = &self.pending
                     && ((tag && (p.movetext || tags_alone(p))) || (p.ended && !comment))
                 {
@@ -1300,6 +1315,22 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
     out
 }
 
+/// Whether a PGN tag on `line` (`[Black "C"]`) is one of those in `text` already.
+fn repeats_tag(text: &str, line: &str) -> bool {
+    // The tag names of a line (`[Event "E"] [Black "A"]` has two), lower case.
+    let names = |l: &str| -> Vec<String> {
+        l.split('[')
+            .skip(1)
+            .filter_map(|t| {
+                let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
+                (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
+            })
+            .collect()
+    };
+    let new = names(line);
+    !new.is_empty() && text.lines().any(|l| names(l).iter().any(|n| new.contains(n)))
+}
+
 /// Whether the PGN tags on `line` begin as those in `text` begin (`[Event "E"]` again): the next
 /// game's tag section, as a file's games give their tags in one order. A tag repeated further in
 /// (`[Black "A"]` then `[Black "B"]`) is the same game's, which reports the conflict.
@@ -1637,9 +1668,13 @@ mod tests {
         let text = "[Event \"E\"]\n[Black \"A\"]\n[Event \"E\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
         let got = cut(text, Format::Pgn);
         assert_eq!((got.len(), got[1].0), (2, 3));
-        // A tag given twice further in is one game's (whose conflict is then reported).
+        // A tag given twice further in is one game's (whose conflict is then reported)...
         let text = "[Event \"E\"]\n[Black \"A\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
         assert_eq!(cut(text, Format::Pgn).len(), 1);
+        // ... unless the game has its result: a forfeit, then the next game's tags.
+        let text = "[Black \"A\"]\n[Event \"E\"]\n[Result \"1-0\"]\n[Event \"E\"]\n[Black \"C\"]\n\n1. f5 d6 *\n";
+        let got = cut(text, Format::Pgn);
+        assert_eq!((got.len(), got[1].0), (2, 4));
     }
 
     #[test]
@@ -1857,6 +1892,16 @@ mod tests {
         let reader = Reader::new("t", Box::new(io::Cursor::new(bytes)), None).unwrap();
         assert_eq!(reader.format(), Format::Kifu);
         assert_eq!(reader.count(), 1);
+        // A Japanese header over the moves: far fewer zero bytes, all on one side.
+        let text = "大会: 第12回 例会\r\n日付: 2024年3月5日\r\n黒: 山田 太郎\r\n白: 佐藤 花子\r\n結果: 白の4石勝ち\r\nf5d6c3d3c4\r\n";
+        for big_endian in [false, true] {
+            let bytes: Vec<u8> =
+                text.encode_utf16().flat_map(|u| if big_endian { u.to_be_bytes() } else { u.to_le_bytes() }).collect();
+            let reader = Reader::new("t", Box::new(io::Cursor::new(bytes)), None).unwrap();
+            let got: Vec<_> = reader.collect();
+            assert_eq!(got.len(), 1, "{got:?}");
+            assert!(got[0].as_ref().unwrap().text().starts_with("大会: 第12回"), "{got:?}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::{tag, tag_no_case, take_until, take_while1};
 use nom::character::complete::{one_of, satisfy};
-use nom::combinator::{eof, opt, peek, recognize, value};
+use nom::combinator::{eof, not, opt, peek, recognize, value};
 use nom::sequence::terminated;
 use nom::{IResult, Parser};
 
@@ -447,7 +447,9 @@ fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let message = if bad.starts_with(|c: char| c.is_ascii_alphabetic()) && bad[1..].starts_with('0') {
         format!("`{shown}`: ranks start at 1")
     } else {
-        format!("`{shown}` is not a move (a square like f5, or a pass: pass, (pass), passe, PA, PS, P, --, @@, パス)")
+        format!(
+            "`{shown}` is not a move (a square like f5, or a pass: pass, (pass), passe, PA, PS, P, --, @@, パス, ﾊﾟｽ)"
+        )
     };
     SyntaxError { span: Span { start: offset, end }, message }
 }
@@ -491,8 +493,8 @@ fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
         alt((
             tag_no_case("(pass)"),
             tag("(パス)"),
-            // French.
-            tag_no_case("passe"),
+            // French, as a word of its own (`passe3` is `pass` and `e3`).
+            terminated(tag_no_case("passe"), peek(not(satisfy(|c: char| c.is_alphanumeric())))),
             tag_no_case("pass"),
             tag_no_case("pa"),
             tag_no_case("ps"),
@@ -768,6 +770,8 @@ mod tests {
         assert_eq!(tags("Negras: Ann  Resultado: 30-34\nf5"), "black=Ann result=30-34");
         assert_eq!(tags("RÉSULTAT: 30-34\nNOIR: Zoë\nf5"), "result=30-34 black=Zoë");
         assert_eq!(tags("RESULTAT : 30:34\nf5"), "result=30-34");
+        assert_eq!(tags("Result: ３０：３４\nf5"), "result=30-34");
+        assert_eq!(tags("Result: 黒30 白34\nf5"), "result=-4");
         assert_eq!(tags("黑方: 张伟\n白方: 李娜\n结果: 白胜4子\nf5"), "black=张伟 white=李娜 result=-4");
     }
 
@@ -797,6 +801,8 @@ mod tests {
         assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "c3", "pass", "e3", "pass"]);
         let r = parse("f5 (パス) d6 ﾊﾟｽ c3 passe e3(パス)f4").unwrap();
         assert_eq!(squares(&r), ["f5", "pass", "d6", "pass", "c3", "pass", "e3", "pass", "f4"]);
+        // `passe3` is a pass and e3, as a compact transcript writes them.
+        assert_eq!(squares(&parse("f5passe3").unwrap()), ["f5", "pass", "e3"]);
         assert_eq!(squares(&parse("p1 p16").unwrap()), ["p1", "p16"]);
         // `P` as an initial after the moves is a name's.
         assert_eq!(parse("f5d6  P Smith").unwrap().tag("name"), Some("P Smith"));
