@@ -709,6 +709,28 @@ fn board_only_keeps_one_size_for_a_whole_game() {
     assert_eq!(sizes.len(), 1, "{sizes:?}");
     let (text, _, _) = run(&["show", &pgn, "--board-only", "--color", "never"], "");
     assert_eq!(text.lines().count(), 9, "{text}");
+    // With --status-line, one line more, whatever the position: a pass, the end; and a transparent
+    // picture has no background.
+    let mut sizes = std::collections::BTreeSet::new();
+    for (ply, status) in [
+        (0, "black to move; black 2, white 2"),
+        (55, "white to move, must pass; black 24, white 35"),
+        (56, "black to move (white passed); black 24, white 35"),
+        (61, "game over: black wins by 18; black 41, white 23"),
+    ] {
+        let ply = ply.to_string();
+        let (text, _, _) = run(&["show", &pgn, "--ply", &ply, "--board-only", "--status-line", "--color", "never"], "");
+        assert_eq!(text.lines().count(), 10, "{text}");
+        assert_eq!(text.lines().last(), Some(status));
+        let args = ["show", &pgn, "--ply", &ply, "--board-only", "--status-line", "-f", "svg", "--transparent"];
+        let (svg, _, _) = run(&args, "");
+        let doc = check_svg(&svg);
+        let root = doc.root_element();
+        sizes.insert((root.attribute("width").unwrap().to_owned(), root.attribute("height").unwrap().to_owned()));
+        assert!(texts(&doc).iter().any(|t| t == status), "{svg}");
+        assert!(!svg.contains(r##"<rect x="0" y="0""##), "no background");
+    }
+    assert_eq!(sizes.len(), 1, "{sizes:?}");
 }
 
 #[test]

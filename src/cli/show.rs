@@ -72,6 +72,13 @@ pub struct Args {
     /// position of a game, as a stream overlay needs.
     #[arg(long, conflicts_with = "number")]
     pub board_only: bool,
+    /// With --board-only: one status line under the board (whose move it is, or the result; a
+    /// pass just played; the disc counts), so that every position of a game keeps one size.
+    #[arg(long, requires = "board_only")]
+    pub status_line: bool,
+    /// SVG: no white background behind the board and its lines (for a video overlay).
+    #[arg(long)]
+    pub transparent: bool,
     /// With --annotate: solve exactly the moves that leave at most this many empty squares
     /// (with --line: the positions with at most this many) [default: 18; 14 for other variants].
     #[arg(long, requires = "engine")]
@@ -408,12 +415,16 @@ fn draw(
         let before = short_of(&fault);
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
+    // The status line (--status-line) of the position drawn, a kifu's end.
+    let told;
     let mut diagram = if let (true, Some(scorer)) = (args.line, scorer.as_mut()) {
+        told = Some(status_line(at(ply.unwrap_or(total)), None));
         line_diagram(at(ply.unwrap_or(total)), scorer).map_err(fail)?
     } else if args.kifu {
         let from = ply.unwrap_or(0);
         let first = 1 + plies[..from].iter().filter(|p| p.1 != Move::Pass).count() as u32;
         let moves: Vec<(Move, Color)> = plies[from..].iter().map(|(p, mv)| (*mv, p.side_to_move())).collect();
+        told = Some(status_line(&end, plies.last().map(|(p, mv)| (*mv, p.side_to_move()))));
         let mut diagram = Diagram::kifu(at(from), &moves, first, &end);
         // A game that stops before its end (a resignation, a loss on time) shows the result its
         // record states, as a kifu grid writes it (and reads it back), under the count.
@@ -428,6 +439,7 @@ fn draw(
         let to = ply.unwrap_or(total);
         let position = at(to);
         let last = to.checked_sub(1).map(|i| (plies[i].1, plies[i].0.side_to_move()));
+        told = Some(status_line(position, last));
         let (scores, note) = match scorer.map(|s| s.score(position)) {
             None | Some(Err(ScoreError::GameOver)) => (None, None),
             Some(Ok(scores)) => (Some(scores), None),
@@ -462,16 +474,41 @@ fn draw(
     }
     if args.board_only {
         (diagram.players, diagram.title, diagram.notes) = (None, Vec::new(), Vec::new());
+        if args.status_line {
+            diagram.notes.extend(told);
+        }
     }
     let text = match format {
         ShowFormat::Text => diagram.to_text(color),
         ShowFormat::List => diagram.to_listing(),
-        ShowFormat::Svg => diagram.to_svg(match args.theme {
-            ThemeArg::Green => Theme::Green,
-            ThemeArg::Print => Theme::Print,
-        }),
+        ShowFormat::Svg => {
+            let theme = match args.theme {
+                ThemeArg::Green => Theme::Green,
+                ThemeArg::Print => Theme::Print,
+            };
+            diagram.to_svg_with(theme, !args.transparent)
+        }
     };
     Ok((text, fault.map(|(_, e, _)| e)))
+}
+
+/// The one line of `--status-line`: whose move it is (or the result), a pass just played
+/// (`last`), the disc counts: `white to move (black passed); black 30, white 20`.
+fn status_line(position: &Position, last: Option<(Move, Color)>) -> String {
+    let state = match position.outcome() {
+        Some(outcome) => match outcome.winner {
+            Some(winner) => format!("game over: {winner} wins by {}", outcome.margin),
+            None => "game over: a draw".to_owned(),
+        },
+        None if position.has_placement() => format!("{} to move", position.side_to_move()),
+        None => format!("{} to move, must pass", position.side_to_move()),
+    };
+    let passed = match last {
+        Some((Move::Pass, color)) => format!(" ({color} passed)"),
+        _ => String::new(),
+    };
+    let (black, white) = (position.count(Color::Black), position.count(Color::White));
+    format!("{state}{passed}; black {black}, white {white}")
 }
 
 /// What goes over the board, from the record's tags: the players (black first), and a line

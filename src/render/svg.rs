@@ -86,6 +86,13 @@ impl Diagram {
     /// 400 px), between 30 and 60 px on other sizes.
     #[must_use]
     pub fn to_svg(&self, theme: Theme) -> String {
+        self.to_svg_with(theme, true)
+    }
+
+    /// [`to_svg`](Diagram::to_svg), with a white background behind everything when `background`,
+    /// else none (a transparent picture for a video overlay).
+    #[must_use]
+    pub fn to_svg_with(&self, theme: Theme, background: bool) -> String {
         let p = theme.palette();
         let n = usize::from(self.size);
         let cell = (400.0 / n as f64).clamp(30.0, 60.0).round();
@@ -109,7 +116,9 @@ impl Diagram {
             None => "Othello board".to_owned(),
         };
         let _ = write!(svg, "<title>{}</title>", escape(&description));
-        let _ = write!(svg, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##);
+        if background {
+            let _ = write!(svg, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##);
+        }
         if let Some(players) = &self.players {
             players_line(&mut svg, players, width, &p);
         }
