@@ -940,16 +940,16 @@ fn count(n: impl Into<i64>, noun: &str) -> String {
 
 fn tally_text(t: &Tally) -> String {
     format!(
-        "{}, {} lost ({} a move), {} best ({}%), {} only moves (!), {} dubious (?!), {} mistakes (?), {} blunders (??)",
+        "{}, {} lost ({} a move), {} best ({}%), {} (!), {} dubious (?!), {} (?), {} (??)",
         count(t.moves, "move"),
         count(t.loss, "disc"),
         figure(t.average_loss(), 2),
         t.best,
         figure(t.accuracy(), 0),
-        t.only,
+        count(t.only, "only move"),
         t.dubious,
-        t.mistakes,
-        t.blunders
+        count(t.mistakes, "mistake"),
+        count(t.blunders, "blunder")
     )
 }
 
@@ -973,7 +973,7 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
             let mut s = String::from(PLAYERS_HEADING);
             for row in player_rows(players) {
                 s.push_str(&format!(
-                    "  {}: {}, {}, {} lost ({} a move), {} best ({}%), {} only moves (!), {} dubious (?!), {} mistakes (?), {} blunders (??)\n",
+                    "  {}: {}, {}, {} lost ({} a move), {} best ({}%), {} (!), {} dubious (?!), {} (?), {} (??)\n",
                     crate::notation::printable(&row.player),
                     count(row.games, "game"),
                     count(row.moves, "move"),
@@ -981,10 +981,10 @@ pub fn trailer(format: OutFormat, table: Table, players: &BTreeMap<String, (u32,
                     figure(row.avg_loss, 2),
                     row.best,
                     figure(row.accuracy, 0),
-                    row.only,
+                    count(row.only, "only move"),
                     row.dubious,
-                    row.mistakes,
-                    row.blunders
+                    count(row.mistakes, "mistake"),
+                    count(row.blunders, "blunder")
                 ));
             }
             s.into_bytes()

@@ -1,6 +1,7 @@
 //! Diagrams as a listing in words, for a screen reader or a braille display: each colour's
-//! squares in reading order (the last move named), the empty squares, the holes, and for a kifu
-//! the moves in their order, then the diagram's notes; no grid to walk cell by cell.
+//! squares in reading order (the last move named), the empty squares, the holes and cut corners,
+//! and for a kifu the moves in their order, then the diagram's notes; no grid to walk cell by
+//! cell.
 
 use super::diagram::{Cell, Diagram};
 use crate::core::Color;
@@ -25,6 +26,7 @@ impl Diagram {
         let mut numbered: Vec<(u32, usize, Color)> = Vec::new();
         let mut holes = Vec::new();
         let mut empty = Vec::new();
+        let mut off = Vec::new();
         let mut discs: [Vec<String>; 2] = [Vec::new(), Vec::new()];
         for (i, cell) in self.cells.iter().enumerate() {
             match *cell {
@@ -35,7 +37,7 @@ impl Diagram {
                 Cell::Hole => holes.push(name(i)),
                 Cell::Numbered { number, color } => numbered.push((number, i, color)),
                 Cell::Empty | Cell::Legal(_) => empty.push(name(i)),
-                Cell::Off => {}
+                Cell::Off => off.push(name(i)),
             }
         }
         let start = if self.kifu { " at the start" } else { "" };
@@ -43,10 +45,17 @@ impl Diagram {
             let list = if squares.is_empty() { "none".to_owned() } else { squares.join(", ") };
             out.push_str(&format!("{color}{start} {}: {list}\n", squares.len()));
         }
-        // A kifu's moves fill the empty squares; a position's are the ones left to play.
+        // A position's empty squares are the ones left to play; a kifu's, those its moves never
+        // filled (a game that stopped before its end).
         if !self.kifu {
             let list = if empty.is_empty() { "none".to_owned() } else { empty.join(", ") };
             out.push_str(&format!("empty {}: {list}\n", empty.len()));
+        } else if !empty.is_empty() {
+            out.push_str(&format!("empty at the end {}: {}\n", empty.len(), empty.join(", ")));
+        }
+        // The cut corners of a board's shape (8-stars).
+        if !off.is_empty() {
+            out.push_str(&format!("not on the board: {}\n", off.join(", ")));
         }
         if !holes.is_empty() {
             out.push_str(&format!("holes: {}\n", holes.join(", ")));
@@ -100,7 +109,11 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "black at the start 2: e4, d5");
         assert_eq!(lines[1], "white at the start 2: d4, e5");
-        assert_eq!(lines[2], "holes: e3");
-        assert_eq!(lines[3], "moves: 1 f5 black, 2 f6 white");
+        assert!(lines[2].starts_with("empty at the end 57: a1, b1, "), "{text}");
+        assert_eq!(lines[3], "holes: e3");
+        assert_eq!(lines[4], "moves: 1 f5 black, 2 f6 white");
+        let stars = Position::start("8stars".parse::<Rules>().unwrap().shared());
+        let text = Diagram::position(&stars, None, None, None).to_listing();
+        assert!(text.contains("\nnot on the board: a1, b1, i1, j1, a2, j2, a9, j9, a10, b10, i10, j10\n"), "{text}");
     }
 }
