@@ -445,11 +445,13 @@ pub(crate) fn narrow(c: char) -> char {
     }
 }
 
-/// A name as kifu compares names: its spaces as single ones (none at either end) and its
-/// accents composed ([`compose_accents`]), so that `Fre\u{301}de\u{301}ric  Lee ` is `Frédéric Lee`.
+/// A name as kifu compares names: its spaces as single ones (none at either end), its accents
+/// composed ([`compose_accents`]) and full-width letters and digits as ASCII ([`narrow`]), so
+/// that `Fre\u{301}de\u{301}ric  Lee ` is `Frédéric Lee` and `Ｔａｎａｋａ` is `Tanaka`.
 #[must_use]
 pub fn tidy_name(text: &str) -> String {
-    compose_accents(&text.split_whitespace().collect::<Vec<_>>().join(" "))
+    let narrowed: String = text.chars().map(narrow).collect();
+    compose_accents(&narrowed.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The text with each letter followed by a combining accent composed with it (`e` and U+0301
@@ -629,4 +631,22 @@ pub fn civil_date(days_since_1970: u64) -> (u16, u8, u8) {
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
     let year = (yoe + era * 400 + i64::from(month <= 2)) as u16;
     (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_tidied_and_their_accents_taken_off_as_names_are_compared() {
+        assert_eq!(tidy_name(" Fre\u{301}de\u{301}ric  Lee "), "Frédéric Lee");
+        assert_eq!(tidy_name("Ｔａｎａｋａ　Ｋｅｎ"), "Tanaka Ken");
+        assert_eq!(tidy_name("山田 太郎"), "山田 太郎");
+        assert_eq!(without_accents("Łukasz Wiśniewski"), "Lukasz Wisniewski");
+        assert_eq!(without_accents("Tōkyō Søren Inês"), "Tokyo Soren Ines");
+        assert_eq!(without_accents("Groß 山田"), "Groß 山田");
+        assert_eq!(plain_letter('Ｔ'), 'T');
+        assert_eq!(plain_letter('é'), 'e');
+        assert_eq!(plain_letter('山'), '山');
+    }
 }
