@@ -712,25 +712,30 @@ fn board_only_keeps_one_size_for_a_whole_game() {
     // With --status-line, one line more, whatever the position: a pass, the end; and a transparent
     // picture has no background.
     let mut sizes = std::collections::BTreeSet::new();
-    for (ply, status) in [
-        (0, "black to move; black 2, white 2"),
-        (55, "white to move, must pass; black 24, white 35"),
-        (56, "black to move (white passed); black 24, white 35"),
-        (61, "game over: black wins by 18; black 41, white 23"),
+    for (ply, status, counts) in [
+        (0, "black to move", "black 2, white 2"),
+        (55, "white to move, must pass", "black 24, white 35"),
+        (56, "black to move (white passed)", "black 24, white 35"),
+        (61, "game over: black wins by 18", "black 41, white 23"),
     ] {
         let ply = ply.to_string();
         let (text, _, _) = run(&["show", &pgn, "--ply", &ply, "--board-only", "--status-line", "--color", "never"], "");
-        assert_eq!(text.lines().count(), 10, "{text}");
-        assert_eq!(text.lines().last(), Some(status));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[9..], [status, counts], "{text}");
+        // With --line the pass just played is told too.
+        let (line, _, _) = run(&["show", &pgn, "--ply", &ply, "--board-only", "--status-line", "--line"], "");
+        assert!(line.contains(status), "{line}");
         let args = ["show", &pgn, "--ply", &ply, "--board-only", "--status-line", "-f", "svg", "--transparent"];
         let (svg, _, _) = run(&args, "");
         let doc = check_svg(&svg);
         let root = doc.root_element();
         sizes.insert((root.attribute("width").unwrap().to_owned(), root.attribute("height").unwrap().to_owned()));
-        assert!(texts(&doc).iter().any(|t| t == status), "{svg}");
+        assert!(texts(&doc).iter().any(|t| t == status) && texts(&doc).iter().any(|t| t == counts), "{svg}");
         assert!(!svg.contains(r##"<rect x="0" y="0""##), "no background");
     }
     assert_eq!(sizes.len(), 1, "{sizes:?}");
+    let (_, err, code) = run(&["show", &pgn, "--status-line", "--number"], "");
+    assert_eq!(code, 2, "{err}");
 }
 
 #[test]
@@ -784,7 +789,7 @@ fn transcript_lines_after_the_one_drawn_are_counted() {
     let (out, err, code) = run(&["show", "-", "--color", "never"], "f5\nd6\nc3\n");
     assert_eq!(code, 0);
     assert!(out.contains("ply 1 of 1"), "{out}");
-    assert!(err.contains("2 more transcript lines after the one drawn are not drawn"), "{err}");
+    assert!(err.contains("2 more transcript records after the one drawn are not drawn"), "{err}");
     let (_, err, _) = run(&["show", "-", "--game", "2"], "f5\nf5d6\n");
     assert_eq!(err, "");
     let (_, err, _) = run(&["show", &sample("wthor-2004.pgn")], "");

@@ -72,8 +72,8 @@ pub struct Args {
     /// position of a game, as a stream overlay needs.
     #[arg(long, conflicts_with = "number")]
     pub board_only: bool,
-    /// With --board-only: one status line under the board (whose move it is, or the result; a
-    /// pass just played; the disc counts), so that every position of a game keeps one size.
+    /// With --board-only: two status lines under the board (whose move it is, or the result, and
+    /// a pass just played; the disc counts), so that every position of a game keeps one size.
     #[arg(long, requires = "board_only")]
     pub status_line: bool,
     /// SVG: no white background behind the board and its lines (for a video overlay).
@@ -210,6 +210,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     // counted, so that moves typed a line each (each line a game) do not pass for one game
     // unsaid. (A database's other games are no surprise.)
     let count_rest = !args.all && args.game.is_none() && !select.any();
+    // (clap's `requires` does not hold when --number, which --board-only conflicts with, is given.)
+    if args.status_line && !args.board_only {
+        anyhow::bail!("--status-line is for --board-only");
+    }
     let mut not_drawn = 0u64;
     let problems = records::scan(&args.input, |source, item| {
         if count_rest && shown + failed > 0 {
@@ -260,9 +264,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let damaged = problems.warn("kifu show");
     if not_drawn > 0 {
         stderr!(
-            "kifu show: warning: {not_drawn} more transcript {} after the one drawn {} not drawn: each line is a \
-             game, its moves on that line (--game N draws another, --all every one)",
-            if not_drawn == 1 { "line" } else { "lines" },
+            "kifu show: warning: {not_drawn} more transcript {} after the one drawn {} not drawn: each line of a \
+             transcript is a game, its moves on that line (--game N draws another, --all every one)",
+            if not_drawn == 1 { "record" } else { "records" },
             if not_drawn == 1 { "is" } else { "are" }
         );
     }
@@ -418,7 +422,9 @@ fn draw(
     // The status line (--status-line) of the position drawn, a kifu's end.
     let told;
     let mut diagram = if let (true, Some(scorer)) = (args.line, scorer.as_mut()) {
-        told = Some(status_line(at(ply.unwrap_or(total)), None));
+        let to = ply.unwrap_or(total);
+        let last = to.checked_sub(1).map(|i| (plies[i].1, plies[i].0.side_to_move()));
+        told = Some(status_line(at(to), last));
         line_diagram(at(ply.unwrap_or(total)), scorer).map_err(fail)?
     } else if args.kifu {
         let from = ply.unwrap_or(0);
@@ -475,7 +481,7 @@ fn draw(
     if args.board_only {
         (diagram.players, diagram.title, diagram.notes) = (None, Vec::new(), Vec::new());
         if args.status_line {
-            diagram.notes.extend(told);
+            diagram.notes.extend(told.into_iter().flatten());
         }
     }
     let text = match format {
@@ -492,9 +498,10 @@ fn draw(
     Ok((text, fault.map(|(_, e, _)| e)))
 }
 
-/// The one line of `--status-line`: whose move it is (or the result), a pass just played
-/// (`last`), the disc counts: `white to move (black passed); black 30, white 20`.
-fn status_line(position: &Position, last: Option<(Move, Color)>) -> String {
+/// The two lines of `--status-line`: whose move it is (or the result) with a pass just played
+/// (`last`), then the disc counts: `white to move (black passed)`, `black 30, white 20`. (Two
+/// short lines, so that no board is too narrow for them: the same height for every position.)
+fn status_line(position: &Position, last: Option<(Move, Color)>) -> [String; 2] {
     let state = match position.outcome() {
         Some(outcome) => match outcome.winner {
             Some(winner) => format!("game over: {winner} wins by {}", outcome.margin),
@@ -508,7 +515,7 @@ fn status_line(position: &Position, last: Option<(Move, Color)>) -> String {
         _ => String::new(),
     };
     let (black, white) = (position.count(Color::Black), position.count(Color::White));
-    format!("{state}{passed}; black {black}, white {white}")
+    [format!("{state}{passed}"), format!("black {black}, white {white}")]
 }
 
 /// What goes over the board, from the record's tags: the players (black first), and a line

@@ -215,6 +215,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let progress = Progress::new(args.quiet, "solving");
     let (mut solved, mut failed, mut nodes) = (0u64, 0u64, 0u64);
     let (mut checked, mut differ, mut estimated, mut short, mut unread) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    // (clap's `requires` does not hold when --exact or --wld, which --depth conflicts with, is given.)
+    if args.exact_empties.is_some() && args.depth.is_none() {
+        anyhow::bail!("--exact-empties is for --depth");
+    }
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
     }

@@ -446,7 +446,7 @@ pub(crate) fn narrow(c: char) -> char {
 }
 
 /// A name as kifu compares names: its spaces as single ones (none at either end), its accents
-/// composed ([`compose_accents`]) and full-width letters and digits as ASCII ([`narrow`]), so
+/// composed ([`compose_accents`]) and full-width letters and digits as ASCII, so
 /// that `Fre\u{301}de\u{301}ric  Lee ` is `Frédéric Lee` and `Ｔａｎａｋａ` is `Tanaka`.
 #[must_use]
 pub fn tidy_name(text: &str) -> String {
