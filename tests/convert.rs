@@ -374,6 +374,9 @@ fn wthor_names_cut_or_merged_are_reported() {
     assert_eq!(&wtb[16..22], &[0; 6], "{err}");
     assert!(err.contains("the player `山田太郎` is stored as `???`, WTHOR's unknown player"), "{err}");
     assert!(err.contains("the player `佐藤 花子` is stored as `???`"), "{err}");
+    let pgn5 = "[Black \"山田 太郎\"]\n[White \"佐藤 花子\"]\n\n1. f5 *\n";
+    let (_, err, _) = convert(&["--to", "wthor"], pgn5.as_bytes());
+    assert!(err.contains("the players `山田 太郎`, `佐藤 花子` are stored as `???`, WTHOR's unknown player"), "{err}");
     // Written as FILE.wtb.gz, the names go to FILE.JOU, where reading looks for them.
     assert!(dir.join("kanji.JOU").exists() && dir.join("kanji.TRN").exists());
     let (back, err, code) = convert(&[gz.to_str().unwrap(), "--to", "pgn"], b"");

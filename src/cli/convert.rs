@@ -671,8 +671,9 @@ impl Names {
             let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
             // A name Latin-1 has none of: stored as WTHOR's unknown player, no one.
             if no_one(stored) {
+                let (whom, verb) = if group.len() == 1 { (what.to_owned(), "is") } else { (format!("{what}s"), "are") };
                 stderr!(
-                    "kifu convert: warning: the {what} {} is stored as `???`, WTHOR's unknown {what}: no one in the file",
+                    "kifu convert: warning: the {whom} {} {verb} stored as `???`, WTHOR's unknown {what}: no one in the file",
                     shown.join(", ")
                 );
                 continue;
