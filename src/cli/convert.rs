@@ -254,11 +254,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         stderr!(
             "kifu convert: warning: {} players, an event or a date, which {to} has no place for: they are left out \
              (pgn, ggf, sgf, kifu and json keep them)",
-            format!(
-                "{} {}",
-                super::counted(sink.unnamed as u64, "record"),
-                if sink.unnamed == 1 { "names" } else { "name" }
-            )
+            counted_then(sink.unnamed, "record", ("names", "name"))
         );
     }
     if sink.dropped > 0 {
@@ -708,7 +704,13 @@ fn no_one(stored: &str) -> bool {
 
 /// `1 game has`, `5 games have`.
 fn games_have(n: usize) -> String {
-    format!("{} {}", super::counted(n as u64, "game"), if n == 1 { "has" } else { "have" })
+    counted_then(n, "game", ("has", "have"))
+}
+
+/// `n` and a noun (in the plural but for one), then a verb agreeing with it (`(one, many)`):
+/// `1 game has`, `2 records name`.
+fn counted_then(n: usize, noun: &str, (one, many): (&str, &str)) -> String {
+    format!("{} {}", super::counted(n as u64, noun), if n == 1 { one } else { many })
 }
 
 /// A WTHOR base's names files (`--base`), which the output's names extend.
@@ -911,11 +913,7 @@ impl Sink {
                 "kifu convert: warning: {} a player or tournament by its WTHOR number alone (its base was read \
                  without names files), which {}: stored as unknown; read that base with --players and --tournaments \
                  to keep the names",
-                format!(
-                    "{} {}",
-                    super::counted(self.numbered_only as u64, "game"),
-                    if self.numbered_only == 1 { "names" } else { "name" }
-                ),
+                counted_then(self.numbered_only, "game", ("names", "name")),
                 if self.base.is_some() {
                     "means nothing in the --base"
                 } else {

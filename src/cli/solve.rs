@@ -140,7 +140,7 @@ impl Args {
     fn by_depth(&self, empties: u32) -> bool {
         let budget = self.time.is_some() || self.nodes.is_some();
         let exact_here = self.exact_empties.is_some_and(|n| empties <= n);
-        (budget && !self.exact && !self.wld && !exact_here) || (self.depth.is_some_and(|d| d < empties) && !exact_here)
+        !exact_here && ((budget && !self.exact && !self.wld) || self.depth.is_some_and(|d| d < empties))
     }
 
     /// The limits of one position's search by depth, or of its exact solve (`exact`): the

@@ -671,8 +671,8 @@ fn from_chinese(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-/// Disc counts after a colour, that colour's first (`黒33-31`, `白34-30黒`, `黒 33 - 31 白`, `黒30 白34`,
-/// digits in full width too), as black's and white's.
+/// Disc counts after a colour, that colour's first (`黒33-31`, `白34-30黒`, `黒 33 - 31 白`,
+/// `黒30 白34`, digits in full width too), as black's and white's.
 pub(crate) fn japanese_counts(text: &str) -> Option<(i32, i32)> {
     let text: String = text.chars().map(super::narrow).filter(|c| !c.is_whitespace()).collect();
     let text = text.trim_end_matches(['。', '!', '.', '、']);

@@ -946,7 +946,7 @@ impl Reader {
                     !p.movetext
                         && (p.gap
                             || starts_tags_again(&p.text, line)
-                            || (repeats_tag(&p.text, line) && repeats_tag(&p.text, "[Result \"\"]")))
+                            || (repeats_tag(&p.text, line) && has_tag(&p.text, "result")))
                 };
                 if let Some(p) = &self.pending
                     && ((tag && (p.movetext || tags_alone(p))) || (p.ended && !comment))
@@ -1315,32 +1315,37 @@ fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
     out
 }
 
+/// The PGN tag names of a line, lower case (`[Event "E"] [Black "A"]` has `event` and
+/// `black`); none for a line that does not start with a tag.
+fn tag_names(line: &str) -> Vec<String> {
+    if !line.trim_start().starts_with('[') {
+        return Vec::new();
+    }
+    line.split('[')
+        .skip(1)
+        .filter_map(|t| {
+            let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
+            (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
+        })
+        .collect()
+}
+
 /// Whether a PGN tag on `line` (`[Black "C"]`) is one of those in `text` already.
 fn repeats_tag(text: &str, line: &str) -> bool {
-    // The tag names of a line (`[Event "E"] [Black "A"]` has two), lower case.
-    let names = |l: &str| -> Vec<String> {
-        l.split('[')
-            .skip(1)
-            .filter_map(|t| {
-                let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
-                (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
-            })
-            .collect()
-    };
-    let new = names(line);
-    !new.is_empty() && text.lines().any(|l| names(l).iter().any(|n| new.contains(n)))
+    let new = tag_names(line);
+    !new.is_empty() && text.lines().any(|l| tag_names(l).iter().any(|n| new.contains(n)))
+}
+
+/// Whether `text` has the PGN tag `name` (lower case).
+fn has_tag(text: &str, name: &str) -> bool {
+    text.lines().any(|l| tag_names(l).iter().any(|n| n == name))
 }
 
 /// Whether the PGN tags on `line` begin as those in `text` begin (`[Event "E"]` again): the next
 /// game's tag section, as a file's games give their tags in one order. A tag repeated further in
 /// (`[Black "A"]` then `[Black "B"]`) is the same game's, which reports the conflict.
 fn starts_tags_again(text: &str, line: &str) -> bool {
-    // The first tag name of a line (`[Event "E"] [Black "A"]`: `event`), lower case.
-    let first = |l: &str| -> Option<String> {
-        let t = l.trim_start().strip_prefix('[')?;
-        let name = t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next()?;
-        (!name.is_empty() && t[name.len()..].trim_start().starts_with('"')).then(|| name.to_ascii_lowercase())
-    };
+    let first = |l: &str| tag_names(l).into_iter().next();
     first(line).is_some_and(|new| text.lines().find_map(first).is_some_and(|old| old == new))
 }
 

@@ -182,9 +182,9 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         // GGS writes the time of day with the date (`2003.12.15_12:33:18`); PGN's `Time` goes back there.
         if let (Some(date), Some(time)) = (record.tag("date").and_then(Date::parse), record.tag("start_time"))
             && date.day.is_some()
-            && Date::time_of_day(&format!("{}_{time}", date.pgn())).is_some()
+            && let joined = format!("{}_{time}", date.pgn())
+            && Date::time_of_day(&joined).is_some()
         {
-            let joined = format!("{}_{time}", date.pgn());
             record.tags.retain(|(k, _)| k != "start_time");
             record.set_tag("date", joined);
         }
@@ -313,7 +313,8 @@ fn use_result_forms(record: &mut Record, to: Format) {
 }
 
 /// Gives a record the forms PGN writes, `end` being the position its moves lead to: the date
-/// as PGN writes dates (`1999.10.22`), a time of day it gave as the `start_time` (PGN's `Time`), and the final board's disc counts as the `score` when
+/// as PGN writes dates (`1999.10.22`), a time of day it gave as the `start_time` (PGN's
+/// `Time`), and the final board's disc counts as the `score` when
 /// they give the stored margin.
 pub fn use_pgn_forms(record: &mut Record, end: &Position) {
     if let Some(written) = record.tag("date").map(str::to_owned)

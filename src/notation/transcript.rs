@@ -5,8 +5,8 @@
 //! case (kept per move, since some transcripts mark colour by case), colour-signed (`+d3-c3`, as in
 //! Logistello's logbook), dashed (`f5-d6-c3`, `f5 - d6`: after a first square without a sign, a
 //! `-` separates moves; full-width, en and em dashes always do), full-width (`Ｆ５ｄ６`, `１．Ｆ５`,
-//! as Japanese input writes them), pass tokens (`pass`, `(pass)`, `passe`, `PA`, `PS`, `P` alone, `--`, `@@`, `パス`,
-//! `(パス)`, half-width `ﾊﾟｽ`),
+//! as Japanese input writes them), pass tokens (`pass`, `(pass)`, `passe`, `PA`, `PS`, `P`
+//! alone, `--`, `@@`, `パス`, `(パス)`, half-width `ﾊﾟｽ`),
 //! `{comments}` or `（コメント）` after a move, a trailing score (`: -04 10`, kept as the tags
 //! `result` and `extra`), a result alone after the moves (`35-29` or `B+2` as `result`, `1-0` as
 //! `outcome`; in Japanese, `白の4石勝ち`, as either, also after the counts, `41-23 黒勝ち`, which it

@@ -9,8 +9,8 @@ use crate::core::Color;
 impl Diagram {
     /// The diagram as lines of words: the players and title lines, then `black 4: d5, e4, e5,
     /// f5 (last move)`, `white 1: d4` and `empty 59: a1, ...` (squares row by row from the top,
-    /// as drawn), the holes, the legal moves and their scores, for a kifu `moves: 1 f5 black, 2 d6 white, ...`,
-    /// and the notes.
+    /// as drawn), the holes and cut corners, for a kifu `moves: 1 f5 black, 2 d6 white, ...`,
+    /// then the notes (the legal moves and their scores among them).
     #[must_use]
     pub fn to_listing(&self) -> String {
         let n = usize::from(self.size);
