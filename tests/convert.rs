@@ -933,3 +933,22 @@ fn names_left_out_are_warned_of_and_times_of_day_kept() {
     let (out, _, _) = convert(&["--to", "ggf"], pgn.as_bytes());
     assert!(text(out).contains("DT[2003.12.15_12:33:18]"));
 }
+
+#[test]
+fn a_chinese_record_in_gbk_is_read_with_encoding_and_warned_of_without() {
+    // 黑方：张三 / 白方：李四 / 结果：黑胜4子 in GBK, over a transcript.
+    let gbk: &[u8] =
+        b"\xba\xda\xb7\xbd\xa3\xba\xd5\xc5\xc8\xfd\n\xb0\xd7\xb7\xbd\xa3\xba\xc0\xee\xcb\xc4\nf5d6c3d3c4\n";
+    let (out, err, code) = convert(&["--encoding", "gbk", "--to", "pgn"], gbk);
+    assert_eq!(code, 0, "{err}");
+    let out = text(out);
+    assert!(out.contains("[Black \"张三\"]") && out.contains("[White \"李四\"]"), "{out}");
+    // Without it the header lines are no record, and the warning names the option.
+    let (_, err, code) = convert(&["--to", "pgn"], gbk);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("2 lines are not UTF-8 and read as Windows-1252") && err.contains("--encoding"), "{err}");
+    // An unknown label is a usage error.
+    let (_, err, code) = convert(&["--encoding", "klingon", "--to", "pgn"], gbk);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no text encoding is called `klingon`"), "{err}");
+}

@@ -32,6 +32,12 @@ pub struct InputArgs {
     /// record's board size).
     #[arg(long, short, value_parser = super::parse_rules)]
     pub rules: Option<Rules>,
+    /// The text encoding of the inputs, by its usual label: gbk, gb18030, big5, euc-kr,
+    /// shift_jis, euc-jp, windows-1252, utf-8, utf-16le, ... (default: UTF-8, UTF-16 by its mark
+    /// or zero bytes, an SGF file's own `CA`, Japanese Shift_JIS or EUC-JP when it reads as
+    /// such, else Windows-1252). WTHOR files are binary and read as ever.
+    #[arg(long, value_name = "LABEL", value_parser = parse_encoding)]
+    pub encoding: Option<&'static encoding_rs::Encoding>,
     /// What digits mean on boards: `01` (0 black, 1 white) or `012` (0 empty, 1 black, 2 white).
     #[arg(long, value_enum, default_value_t = DigitsArg::D01)]
     pub digits: DigitsArg,
@@ -45,6 +51,17 @@ pub struct InputArgs {
     /// beside an input are not warned of.
     #[arg(skip)]
     pub names_unused: bool,
+}
+
+/// An `--encoding` label: any of the WHATWG Encoding Standard's (`gbk`, `big5`, `sjis`,
+/// `latin1`, ...).
+fn parse_encoding(label: &str) -> Result<&'static encoding_rs::Encoding, String> {
+    encoding_rs::Encoding::for_label(label.trim().as_bytes()).ok_or_else(|| {
+        format!(
+            "no text encoding is called `{label}`; try gbk, gb18030, big5, euc-kr, shift_jis, euc-jp, \
+             windows-1252, iso-8859-2, koi8-r, utf-8 or utf-16le"
+        )
+    })
 }
 
 /// The file name endings a folder's record files have (each also with `.gz`).
@@ -779,7 +796,8 @@ fn each_input(
     check_readable(&inputs)?;
     for input in &inputs {
         let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
-        let reader = Reader::new(input, stream, args.from).with_context(|| format!("cannot read {input}"))?;
+        let reader = Reader::with_encoding(input, stream, args.from, args.encoding)
+            .with_context(|| format!("cannot read {input}"))?;
         let header = reader.header();
         let names = match header {
             Some(_) => wthor_names(input, args.players.as_deref(), args.tournaments.as_deref(), args.names_unused)?,

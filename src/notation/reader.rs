@@ -453,32 +453,61 @@ pub struct Reader {
     lost_text: bool,
     /// The Japanese legacy encoding the file is in, once a line showed it ([`decode`]).
     legacy: Option<&'static encoding_rs::Encoding>,
+    /// Lines likely in another encoding and read as Windows-1252, and the first of them.
+    misread: (u64, String),
+    /// The misread lines were warned of.
+    misread_told: bool,
     done: bool,
 }
 
 impl Reader {
     /// A reader over `input`, named `name` in its records' errors, in `format` or the one its start
     /// shows. Its own errors (a file too short for its format) leave the name to the caller.
-    pub fn new(name: &str, mut input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
+    pub fn new(name: &str, input: Box<dyn BufRead + Send>, format: Option<Format>) -> io::Result<Reader> {
+        Reader::with_encoding(name, input, format, None)
+    }
+
+    /// A reader as [`Reader::new`] gives, reading text in `encoding` when it is given (a WTHOR
+    /// file, binary, is read as ever). Without one, text is UTF-8, UTF-16 (by its byte-order mark
+    /// or its zero bytes), an SGF file's declared `CA[...]` when it is not UTF-8, Japanese in
+    /// Shift_JIS or EUC-JP, or else Windows-1252 (see [`Reader`]'s line decoding).
+    pub fn with_encoding(
+        name: &str,
+        mut input: Box<dyn BufRead + Send>,
+        format: Option<Format>,
+        encoding: Option<&'static encoding_rs::Encoding>,
+    ) -> io::Result<Reader> {
         // UTF-16 text (as Windows tools write it, PowerShell's `>` among them), told by its
         // byte-order mark or by the zero bytes of its ASCII (which WTHOR's moves, never zero,
         // do not have): read as the same text in UTF-8, the mark left out.
-        let utf16 = if format == Some(Format::Wthor) { None } else { input.fill_buf().ok().and_then(utf16) };
+        let utf16 = if format == Some(Format::Wthor) || encoding.is_some() {
+            None
+        } else {
+            input.fill_buf().ok().and_then(utf16)
+        };
         let binary = format == Some(Format::Wthor)
             || format.is_none()
                 && utf16.is_none()
                 && matches!(input.fill_buf(), Ok(head) if format::sniff(name, head) == Format::Wthor);
+        // The encoding given, else an SGF file's own `CA[...]` when its start is no UTF-8.
+        let declared = encoding.or_else(|| match (format, input.fill_buf()) {
+            (Some(Format::Sgf), Ok(head)) if utf16.is_none() => sgf_charset(head),
+            (None, Ok(head)) if utf16.is_none() && !binary && format::sniff(name, head) == Format::Sgf => {
+                sgf_charset(head)
+            }
+            _ => None,
+        });
         if !binary {
-            if let Some(encoding) = utf16 {
+            if let Some(encoding) = utf16.or(declared) {
                 let decoded = encoding_rs_io::DecodeReaderBytesBuilder::new()
                     .encoding(Some(encoding))
                     .strip_bom(true)
                     .build(input);
                 input = Box::new(BufReader::with_capacity(BUFFER, decoded));
             }
-            // (Decoded UTF-16 comes a little at a time: read on, so that the start the format
-            // is told from is whole.)
-            let eager = utf16.is_some();
+            // (Decoded text comes a little at a time: read on, so that the start the format is
+            // told from is whole.)
+            let eager = utf16.or(declared).is_some();
             input = Box::new(BufReader::with_capacity(BUFFER, TidyText { input, line_start: true, cr: false, eager }));
         }
         // Compressed data damaged from the start: a reader whose one record is that error.
@@ -531,6 +560,8 @@ impl Reader {
             foreign_lines: 0,
             lost_text: false,
             legacy,
+            misread: (0, String::new()),
+            misread_told: false,
             done: false,
         };
         if let Some(e) = damaged {
@@ -669,8 +700,36 @@ impl Reader {
 
     /// A line's text ([`decode`]); a line that reads as Japanese in a legacy encoding makes
     /// that the file's for the lines after it.
+    /// A line whose bytes hold a run of four or more beyond ASCII and are neither UTF-8 nor
+    /// Japanese, read as Windows-1252 (two-byte Chinese or Korean characters, most likely, where
+    /// a European name has one accented letter at a time), is counted for [`Reader::misread`].
     fn decode(&mut self, bytes: Vec<u8>) -> String {
-        decode(bytes, &mut self.legacy)
+        let suspect = !bytes.is_ascii()
+            && bytes.windows(4).any(|w| w.iter().all(|&b| b >= 0x80))
+            && std::str::from_utf8(&bytes).is_err();
+        let text = decode(bytes, &mut self.legacy);
+        if suspect && self.legacy.is_none() && !self.mid_line {
+            self.misread.0 += 1;
+            if self.misread.1.is_empty() {
+                self.misread.1 = text.trim().chars().take(24).collect();
+            }
+        }
+        text
+    }
+
+    /// The warning for lines [`Reader::decode`] found likely misread: how many, one of them,
+    /// and the option that reads them right.
+    fn misread(&self) -> Option<FileError> {
+        let (lines, sample) = (self.misread.0, &self.misread.1);
+        (lines > 0).then(|| FileError {
+            file: self.name.clone(),
+            message: format!(
+                "{} not UTF-8 and read as Windows-1252 (`{sample}`): if the file is in another encoding, \
+                 give it with --encoding (gbk, big5, euc-kr, ...)",
+                if lines == 1 { "1 line is".to_owned() } else { format!("{lines} lines are") }
+            ),
+            damaged: false,
+        })
     }
 
     /// Reads one line (with its newline), keeping at most `MAX_RECORD` bytes of it.
@@ -1155,6 +1214,24 @@ fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -
     })
 }
 
+/// The encoding an SGF file's start declares in its `CA[...]` property, when the start is no
+/// UTF-8 (text that is UTF-8 is read as UTF-8 whatever it declares) and the label is one
+/// encoding_rs knows; `None` for UTF-8 and an unknown label.
+fn sgf_charset(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
+    let head = &head[..head.len().min(BUFFER)];
+    match std::str::from_utf8(head) {
+        Ok(_) => return None,
+        // (A character cut by the end of what was read is no fault.)
+        Err(e) if e.error_len().is_none() => return None,
+        Err(_) => {}
+    }
+    let at = head.windows(3).position(|w| w == b"CA[")? + 3;
+    let label = &head[at..];
+    let label = &label[..label.iter().position(|&b| b == b']')?];
+    let encoding = encoding_rs::Encoding::for_label(label.trim_ascii())?;
+    (encoding != encoding_rs::UTF_8).then_some(encoding)
+}
+
 /// The Japanese legacy encoding the start of a file is in: that of its first line that is no
 /// UTF-8 and reads as Japanese ([`japanese`]); `None` for UTF-8 and European text.
 pub(crate) fn legacy_encoding(head: &[u8]) -> Option<&'static encoding_rs::Encoding> {
@@ -1373,6 +1450,11 @@ impl Iterator for Reader {
                 return Some(r);
             }
             if self.done {
+                if !std::mem::replace(&mut self.misread_told, true)
+                    && let Some(warning) = self.misread()
+                {
+                    return Some(Err(ReadError::File(warning)));
+                }
                 return None;
             }
             if self.format == Format::Wthor {
@@ -1795,6 +1877,62 @@ mod tests {
         // A variation on a line of its own stays in its game.
         let got = cut("(;GM[2];B[fe]\n(;W[fd])\n(;W[dd]))\n", Format::Sgf);
         assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn an_encoding_given_or_declared_by_sgf_is_read() {
+        let read = |bytes: Vec<u8>, format: Option<Format>, encoding| {
+            let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes));
+            let got: Vec<_> = Reader::with_encoding("t", input, format, encoding).unwrap().collect();
+            // (The warning of lines misread is the last item, when there is one.)
+            got.into_iter()
+                .filter(|r| !matches!(r, Err(ReadError::File(e)) if !e.damaged))
+                .map(|r| r.unwrap().text().to_owned())
+                .collect::<Vec<_>>()
+        };
+        // Chinese in GBK or Big5 would read as Japanese (EUC-JP) or Windows-1252 unless the
+        // encoding is given; SGF says its own in `CA`, and is then read in it.
+        for (encoding, name) in
+            [(encoding_rs::GBK, "张三丰"), (encoding_rs::BIG5, "張三豐"), (encoding_rs::EUC_KR, "김철수")]
+        {
+            let header = format!("黑方：{name}\nf5d6c3d3c4\n");
+            let (bytes, _, unmappable) = encoding.encode(&header);
+            if unmappable {
+                // (EUC-KR has no 黑: the name alone then.)
+                let header = format!("Black: {name}\nf5d6c3d3c4\n");
+                let (bytes, _, _) = encoding.encode(&header);
+                let text = read(bytes.to_vec(), None, Some(encoding));
+                assert!(text[0].contains(name), "{}: {text:?}", encoding.name());
+            } else {
+                let text = read(bytes.to_vec(), None, Some(encoding));
+                assert!(text[0].contains(name), "{}: {text:?}", encoding.name());
+                let guessed = read(bytes.to_vec(), None, None);
+                assert!(!guessed[0].contains(name), "{}: {guessed:?}", encoding.name());
+            }
+            for format in [Some(Format::Sgf), None] {
+                let sgf = format!("(;GM[2]CA[{}]PB[{name}];B[fe])\n(;GM[2]PW[{name}];B[fe])\n", encoding.name());
+                let (bytes, _, _) = encoding.encode(&sgf);
+                let text = read(bytes.to_vec(), format, None);
+                assert!(text.iter().all(|t| t.contains(name)), "{}: {text:?}", encoding.name());
+            }
+        }
+        // UTF-8 text is read as UTF-8 whatever its `CA` says; an unknown label is no encoding.
+        assert!(read("(;GM[2]CA[ISO-8859-1]PB[Müller])".into(), None, None)[0].contains("Müller"));
+        assert!(read(b"(;GM[2]CA[klingon]PB[M\xfcller])".to_vec(), None, None)[0].contains("Müller"));
+        // Read without the encoding, such lines are warned of (at the end of the file, once).
+        let (bytes, _, _) = encoding_rs::GBK.encode("黑方：张三\n白方：李四\nf5d6\n");
+        let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+        let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
+        let Some(Err(ReadError::File(warning))) = got.last() else { panic!("{got:?}") };
+        assert!(!warning.damaged && warning.message.starts_with("2 lines are not UTF-8"), "{warning}");
+        assert!(warning.message.contains("--encoding"), "{warning}");
+        // European names one accented letter at a time are no such line.
+        let got: Vec<_> =
+            Reader::new("t", Box::new(io::Cursor::new(b"Black: M\xfcller\nf5d6\n".to_vec())), None).unwrap().collect();
+        assert!(got.iter().all(Result::is_ok), "{got:?}");
+        // An encoding given wins over a byte-order mark's guess, and bad bytes become U+FFFD.
+        let text = read(b"Black: M\xfcller\nf5d6\n".to_vec(), None, Some(encoding_rs::UTF_8));
+        assert!(text[0].contains("M\u{FFFD}ller"), "{text:?}");
     }
 
     #[test]
