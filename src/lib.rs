@@ -7,7 +7,9 @@
 //! - [`export`]: rows per game, move and position for data work.
 //! - [`stats`]: per-game facts and mergeable statistics (totals, openings, players, duplicates).
 //! - [`render`]: SVG charts, and board diagrams (positions and kifu) as text or SVG.
-//! - [`cli`]: the `kifu` command line, one module per subcommand.
+//! - `cli`: the `kifu` command line, one module per subcommand (the `cli` feature, on by
+//!   default; a program that uses the library alone takes `default-features = false` and none
+//!   of the command line's dependencies: clap, indicatif, anyhow, csv, ctrlc).
 //!
 //! # Using the library
 //!
@@ -71,6 +73,7 @@
 //! depends on kifu gets the portable ones unless it is built with the CPU's features, e.g.
 //! `RUSTFLAGS="-C target-cpu=native"` (see the README's "CPU features").
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod core;
 pub mod engine;
