@@ -66,7 +66,9 @@
 //! Squares print with rank 1 as the top row; under rules that number ranks from the bottom,
 //! name them with [`core::Rules::move_name`] and read them with [`core::Rules::parse_square`].
 //! Reading whole files (format sniffing, gzip, WTHOR headers and names) is
-//! [`notation::reader`]; a replayed record is made ready for a format by
+//! [`notation::reader::Records`] (parsed records, each error located in its file) or
+//! [`notation::reader::Reader`] (their text); a game played move by move becomes a record with
+//! [`notation::Record::of_game`], and a replayed record is made ready for a format by
 //! [`notation::shape::for_format`] before [`notation::format::write`].
 //!
 //! The bitboard kernels are chosen when kifu is compiled (`target_feature`): a program that

@@ -19,7 +19,7 @@ use crate::engine::eval::Evaluator;
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
 use crate::notation::format::{self, Format};
-use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
+use crate::notation::{MoveToken, Record, Resolved, shape};
 
 /// The text format an output's name says (`.json` and `.jsonl` are JSON Lines), transcript for
 /// any other name; a WTHOR name is refused (`kifu play` writes text).
@@ -308,12 +308,5 @@ struct Played {
 
 /// The token of `mv` played in `position`, with its value for the side that moved.
 fn token(position: &Position, mv: Move, value: Option<f64>) -> MoveToken {
-    let syntax = match mv {
-        Move::Pass => MoveSyntax::Pass,
-        Move::Place(sq) => {
-            let (file, rank) = position.rules().file_and_rank(sq);
-            MoveSyntax::Square { file, rank }
-        }
-    };
-    MoveToken { color: Some(position.side_to_move()), eval: value, ..MoveToken::new(syntax) }
+    MoveToken { color: Some(position.side_to_move()), eval: value, ..MoveToken::of_move(position.rules(), mv) }
 }

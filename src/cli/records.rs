@@ -882,11 +882,7 @@ pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
 
 /// The file of folder `dir` (the current one when empty) named `file` in any case.
 pub(super) fn find_any_case(dir: &Path, file: &str) -> Option<PathBuf> {
-    std::fs::read_dir(if dir.as_os_str().is_empty() { Path::new(".") } else { dir })
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+    wthor::find_any_case(dir, file)
 }
 
 /// Finds the name files for a WTHOR input: the given paths, else `STEM.JOU` / `STEM.TRN`
@@ -900,11 +896,6 @@ fn wthor_names(
     tournaments: Option<&Path>,
     unused: bool,
 ) -> anyhow::Result<wthor::Names> {
-    let dir = Path::new(input).parent().map(Path::to_path_buf).unwrap_or_default();
-    // `club.wtb.gz` is `club.wtb` compressed: its names are `club.JOU` too.
-    let name = Path::new(input).file_name().and_then(|s| s.to_str()).unwrap_or("");
-    let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".GZ")).unwrap_or(name);
-    let stem = Path::new(name).file_stem().and_then(|s| s.to_str()).unwrap_or("").to_owned();
     let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
         if let Some(p) = given {
             return Some(p.to_path_buf());
@@ -914,7 +905,7 @@ fn wthor_names(
         if input == "-" {
             return None;
         }
-        [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| find_any_case(&dir, &file))
+        wthor::names_file(Path::new(input), ext)
     };
     let mut names = wthor::Names::default();
     let mut missing = Vec::new();
@@ -959,6 +950,7 @@ fn wthor_names(
         } else {
             "tournaments"
         };
+        let stem = wthor::database_stem(Path::new(input));
         let files: Vec<String> = missing.iter().map(|ext| format!("{stem}.{ext} or WTHOR.{ext}")).collect();
         stderr!(
             "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers (`WTHOR #95`; {options})",

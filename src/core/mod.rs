@@ -20,6 +20,6 @@ pub use rules::{
     Holes, KEYS, Key, PRESETS, PassRule, Placement, Preset, RowNumbering, Rules, RulesError, Scoring, Shape, Start,
     Supply, TieRule, Variant, a_board_size, splitmix64,
 };
-pub use square::{Color, MAX_SIZE, Move, ParseSquareError, Square};
+pub use square::{Color, MAX_SIZE, Move, ParseMoveError, ParseSquareError, Square};
 pub use symmetry::{Symmetry, preserves_start};
 pub use wide::WideBits;

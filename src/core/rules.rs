@@ -733,6 +733,13 @@ pub struct Rules {
     narrow: Option<(u64, u64)>,
 }
 
+impl std::hash::Hash for Rules {
+    /// The variant's hash: equal rules have equal variants (the rest follows from it).
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.variant.hash(state);
+    }
+}
+
 impl std::fmt::Debug for Rules {
     /// The spec (`Rules("othello,size=6")`): the rest follows from it.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -235,6 +235,26 @@ impl fmt::Display for Move {
     }
 }
 
+impl FromStr for Move {
+    type Err = ParseMoveError;
+
+    /// Parses a move as it prints: a square with rank 1 as the top row (`f5`, any case), or
+    /// `pass` (also `PA` and `--`, as GGF and transcripts write one). Other notations, with their
+    /// rules' numbering, are the parsers' (`crate::notation`).
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let s = s.trim();
+        if ["pass", "pa", "--"].iter().any(|p| s.eq_ignore_ascii_case(p)) {
+            return Ok(Move::Pass);
+        }
+        s.parse().map(Move::Place).map_err(|_| ParseMoveError(s.to_owned()))
+    }
+}
+
+/// A text that does not name a move (a square `a1` to `p16`, or `pass`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}` is not a move (a square like f5, or pass)")]
+pub struct ParseMoveError(pub String);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,6 +277,16 @@ mod tests {
         for bad in ["", "a", "a0", "a17", "q1", "1a", "a01", "aa1", "a1x", "é1"] {
             assert!(bad.parse::<Square>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn moves_parse_as_they_print() {
+        for mv in [Move::Pass, Move::Place(Square::new(5, 4)), Move::Place(Square::new(15, 15))] {
+            assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
+        }
+        assert_eq!("PA".parse::<Move>(), Ok(Move::Pass));
+        assert_eq!(" F5 ".parse::<Move>(), Ok(Move::Place(Square::new(5, 4))));
+        assert_eq!("x9".parse::<Move>(), Err(ParseMoveError("x9".into())));
     }
 
     #[test]

@@ -82,6 +82,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         pos = skip_whitespace(text, pos);
         let rest = &text[pos..];
         if rest.starts_with(";)") {
+            super::no_second_game(text, pos + 2)?;
             return Ok(record);
         }
         if rest.is_empty() {

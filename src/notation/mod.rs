@@ -90,6 +90,18 @@ impl MoveToken {
     pub fn new(mv: MoveSyntax) -> MoveToken {
         MoveToken { mv, ..MoveToken::default() }
     }
+
+    /// The bare token of `mv`, its square named under `rules` (their rank numbering).
+    #[must_use]
+    pub fn of_move(rules: &Rules, mv: Move) -> MoveToken {
+        MoveToken::new(match mv {
+            Move::Pass => MoveSyntax::Pass,
+            Move::Place(sq) => {
+                let (file, rank) = rules.file_and_rank(sq);
+                MoveSyntax::Square { file, rank }
+            }
+        })
+    }
 }
 
 /// A board as written: the discs by file and rank (as written, so `rows=bottom` applies when the
@@ -289,9 +301,44 @@ impl Record {
         self
     }
 
+    /// A record of `game` to write: its moves (passes as the game has them), and its start
+    /// board when that is not its rules' start; no tags. [`Record::resolve`] under the game's
+    /// rules and [`shape::for_format`] make it ready for a format.
+    ///
+    /// ```
+    /// use kifu::core::{Game, Rules};
+    /// use kifu::notation::{Record, format::{self, Format}, shape};
+    ///
+    /// let rules = Rules::othello().shared();
+    /// let mut game = Game::new(rules.clone());
+    /// for mv in ["f5", "d6", "c3"] {
+    ///     game.push(mv.parse().unwrap());
+    /// }
+    /// let resolved = Record::of_game(&game).resolve(rules).unwrap();
+    /// let ggf = format::write(Format::Ggf, &shape::for_format(resolved, Format::Ggf).unwrap());
+    /// assert!(ggf.contains("B[f5]") && ggf.contains("W[d6]"));
+    /// ```
+    #[must_use]
+    pub fn of_game(game: &Game) -> Record {
+        let rules = game.rules();
+        let start = game.start();
+        let standard = Position::start(rules.clone());
+        Record {
+            tags: Vec::new(),
+            start: (start != &standard).then(|| BoardSyntax::of_position(start)),
+            moves: game.moves().iter().map(|&mv| MoveToken::of_move(rules, mv)).collect(),
+        }
+    }
+
     /// The rules the record names in its `rules` tag, if any.
     pub fn rules(&self) -> Option<Result<Rules, crate::core::RulesError>> {
         self.tag("rules").map(str::parse)
+    }
+
+    /// The rules the record is read under when no others are given: those of
+    /// [`Record::implied_spec`], else standard Othello.
+    pub fn implied_rules(&self) -> Result<Rules, crate::core::RulesError> {
+        self.implied_spec().map_or_else(|| Ok(Rules::othello()), |spec| spec.parse())
     }
 
     /// The rules spec a reader gives the record when no `--rules` is given: its `rules` tag,
@@ -433,6 +480,19 @@ impl Record {
             None => (Span::default(), e.position.rules().move_name(e.mv)),
         };
         ResolveError { span, message: format!("move {}, {name}, is illegal: {}", e.ply, e.reason), illegal: Some(e) }
+    }
+}
+
+/// An error when more text after a game (SGF's and GGF's, which end at `end`) opens another
+/// with `(;`: the parsers read one game, and a file of several is the reader's
+/// ([`reader::Reader`]) to cut.
+pub(crate) fn no_second_game(text: &str, end: usize) -> Result<(), SyntaxError> {
+    match text[end..].find("(;") {
+        Some(at) => Err(SyntaxError {
+            span: Span { start: end + at, end: end + at + 2 },
+            message: "a second game (one game per parse; a file of several is read with the reader)".into(),
+        }),
+        None => Ok(()),
     }
 }
 
@@ -648,5 +708,18 @@ mod tests {
         assert_eq!(plain_letter('Ｔ'), 'T');
         assert_eq!(plain_letter('é'), 'e');
         assert_eq!(plain_letter('山'), '山');
+    }
+
+    #[test]
+    fn a_second_game_is_an_error_of_one_parse_as_in_pgn() {
+        let one = transcript::parse("f5d6c3").unwrap();
+        for format in [format::Format::Ggf, format::Format::Sgf, format::Format::Pgn] {
+            let game = format::write(format, &one);
+            assert!(format::parse(format, &game, format::ReadOptions::default()).is_ok(), "{format}: {game}");
+            let two = format!("{game}\n{game}");
+            let error = format::parse(format, &two, format::ReadOptions::default()).unwrap_err();
+            assert!(error.message.contains("a second game (one game per parse"), "{format}: {error:?}");
+            assert!(error.span.start > game.len() - 2, "{format}: {error:?}");
+        }
     }
 }

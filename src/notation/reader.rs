@@ -372,6 +372,80 @@ pub enum ReadError {
     File(FileError),
 }
 
+/// Every record of a file parsed ([`format::parse`]; WTHOR games named from the files beside
+/// the database, [`wthor::Names::beside`]), in bounded memory: the [`Reader`] a program uses
+/// when it wants [`Record`](super::Record)s rather than their text.
+///
+/// ```
+/// use kifu::notation::reader::{ReadError, Records};
+///
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/ffo-1-5.obf");
+/// let mut solved = 0;
+/// for record in Records::open(path).unwrap() {
+///     match record {
+///         Ok(record) => {
+///             let rules = record.implied_rules().unwrap().shared();
+///             let position = record.resolve(rules).unwrap().end;
+///             assert!(position.empties() <= 20);
+///             solved += 1;
+///         }
+///         // A record that does not read, with its file, record number and line.
+///         Err(ReadError::Record(e)) => eprintln!("{e}"),
+///         // A problem of the whole file (a warning unless it is damaged), or of the stream.
+///         Err(e) => eprintln!("{e}"),
+///     }
+/// }
+/// assert_eq!(solved, 5);
+/// ```
+pub struct Records {
+    reader: Reader,
+    names: wthor::Names,
+    options: format::ReadOptions,
+}
+
+impl Records {
+    /// The records of the file at `path` (`-` for stdin), gzipped or not, in the format its
+    /// name and start show.
+    pub fn open(path: &str) -> io::Result<Records> {
+        let reader = Reader::new(path, open(path)?, None)?;
+        let names = match reader.header() {
+            Some(_) if path != "-" => wthor::Names::beside(std::path::Path::new(path))?,
+            _ => wthor::Names::default(),
+        };
+        Ok(Records::new(reader, names, format::ReadOptions::default()))
+    }
+
+    /// The records of `reader`, WTHOR games named by `names`, text read with `options`.
+    #[must_use]
+    pub fn new(reader: Reader, names: wthor::Names, options: format::ReadOptions) -> Records {
+        Records { reader, names, options }
+    }
+
+    /// The format being read.
+    #[must_use]
+    pub fn format(&self) -> Format {
+        self.reader.format()
+    }
+}
+
+impl Iterator for Records {
+    type Item = Result<super::Record, ReadError>;
+
+    /// The next record, or why it does not read (located in the file); a problem of the whole
+    /// file comes as [`ReadError::File`] and the records after it still come.
+    fn next(&mut self) -> Option<Self::Item> {
+        let raw = match self.reader.next()? {
+            Ok(raw) => raw,
+            Err(e) => return Some(Err(e)),
+        };
+        let parsed = match &raw.body {
+            Body::Text(text) => format::parse(self.reader.format(), text, self.options),
+            Body::Binary(bytes) => wthor::parse_game(bytes, self.reader.header().map_or(0, |h| h.year), &self.names),
+        };
+        Some(parsed.map_err(|e| ReadError::Record(raw.error(self.reader.name(), e.span, e.message))))
+    }
+}
+
 /// How a text format is cut into records.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Split {

@@ -120,6 +120,7 @@ fn main_line(text: &str) -> Result<Vec<Vec<Property>>, SyntaxError> {
                 pos += 1;
                 in_main = false;
                 if depth == 0 {
+                    super::no_second_game(text, pos)?;
                     return Ok(nodes);
                 }
             }

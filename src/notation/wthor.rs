@@ -93,6 +93,53 @@ pub struct Names {
     pub tournaments: Vec<String>,
 }
 
+impl Names {
+    /// The names of the WTHOR database at `path`, from the files beside it: `STEM.JOU` and
+    /// `STEM.TRN` for `STEM.wtb` (or `STEM.wtb.gz`), else the federation's `WTHOR.JOU` and
+    /// `WTHOR.TRN`, in any case. A file that is not there leaves its names empty (games then
+    /// keep their ids); one that does not read is an error.
+    pub fn beside(path: &std::path::Path) -> std::io::Result<Names> {
+        let mut names = Names::default();
+        for (ext, width, slot) in
+            [("JOU", PLAYER_LEN, &mut names.players), ("TRN", TOURNAMENT_LEN, &mut names.tournaments)]
+        {
+            if let Some(file) = names_file(path, ext) {
+                let bytes = std::fs::read(&file)?;
+                *slot = parse_names(&bytes, width).map_err(|e| {
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, format!("{}: {e}", file.display()))
+                })?;
+            }
+        }
+        Ok(names)
+    }
+}
+
+/// The names file (`ext`: `JOU` or `TRN`) for the WTHOR database at `path`: `STEM.ext` beside
+/// it, else `WTHOR.ext` (any case); `None` when there is neither.
+pub fn names_file(path: &std::path::Path, ext: &str) -> Option<std::path::PathBuf> {
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let stem = database_stem(path);
+    [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| find_any_case(dir, &file))
+}
+
+/// The name of the WTHOR database at `path` without its folder and extension: `club` for
+/// `games/club.wtb`, and for `club.wtb.gz` too (`club.wtb` compressed).
+#[must_use]
+pub fn database_stem(path: &std::path::Path) -> &str {
+    let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("");
+    let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".GZ")).unwrap_or(name);
+    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+}
+
+/// The file of folder `dir` (the current one when empty) named `file` in any case.
+pub fn find_any_case(dir: &std::path::Path, file: &str) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir })
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+}
+
 /// Reads the names of a `.JOU` (`width` 20) or `.TRN` (`width` 26) file.
 pub fn parse_names(bytes: &[u8], width: usize) -> Result<Vec<String>, String> {
     if bytes.len() < HEADER_LEN {
