@@ -25,6 +25,7 @@ mod output;
 mod perft;
 mod play;
 mod progress;
+mod puzzles;
 mod records;
 mod rules;
 mod select;
@@ -73,6 +74,9 @@ pub enum Command {
     /// For every move of every game: the best move, both values, the discs lost and a mark;
     /// per-game and per-player summaries (any variant).
     Annotate(annotate::Args),
+    /// Positions from games to set as puzzles, solved exactly: one move alone wins (or saves the
+    /// draw), or the move played lost many discs (any variant).
+    Puzzles(puzzles::Args),
     /// Join the outputs of `kifu annotate --shard K/N` runs into the output of one run.
     Merge(merge::Args),
     /// The static evaluation of positions (expected final margin), or its errors against exact
@@ -216,6 +220,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Solve(args) => Some(&mut args.input),
         Command::Stats(args) => Some(&mut args.input),
         Command::Annotate(args) => Some(&mut args.input),
+        Command::Puzzles(args) => Some(&mut args.input),
         Command::Eval(args) => Some(&mut args.input),
         Command::Play(args) => Some(&mut args.input),
         Command::Train(args) => Some(&mut args.input),
@@ -234,6 +239,7 @@ pub fn run(mut cli: Cli) -> anyhow::Result<Status> {
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Annotate(args) => annotate::run(args),
+        Command::Puzzles(args) => puzzles::run(args),
         Command::Merge(args) => merge::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Play(args) => play::run(args),
