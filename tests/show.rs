@@ -795,3 +795,40 @@ fn transcript_lines_after_the_one_drawn_are_counted() {
     let (_, err, _) = run(&["show", &sample("wthor-2004.pgn")], "");
     assert_eq!(err, "", "a database's other games are no surprise");
 }
+
+#[test]
+fn a_sheet_lays_diagrams_out_on_pages_and_text_goes_to_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = "f5d6c3d3c4\nf5f6e6f4\nf5d6c5f4e3\nf5f4e3f6d3\nf5d6c4d3c3\n";
+    // Five diagrams on pages of 2x2: two pages, named after -o.
+    let out = kifu()
+        .args(["show", "--sheet", "2x2", "--number", "--number-from", "7", "-o"])
+        .arg(dir.path().join("sheet.svg"))
+        .write_stdin(boards)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 pages"));
+    assert!(!dir.path().join("sheet.svg").exists());
+    let first = std::fs::read_to_string(dir.path().join("sheet-1.svg")).unwrap();
+    let second = std::fs::read_to_string(dir.path().join("sheet-2.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&first).unwrap();
+    assert_eq!(doc.root_element().children().filter(|n| n.has_tag_name("svg")).count(), 4);
+    assert!(first.contains("Diagram 7") && first.contains("Diagram 10") && second.contains("Diagram 11"));
+    roxmltree::Document::parse(&second).unwrap();
+    // One page to stdout; several refused without -o; not for text.
+    let one = kifu().args(["show", "--sheet", "3x2"]).write_stdin(boards).output().unwrap();
+    assert!(one.status.success());
+    roxmltree::Document::parse(std::str::from_utf8(&one.stdout).unwrap()).unwrap();
+    let many = kifu().args(["show", "--sheet", "1x2"]).write_stdin(boards).output().unwrap();
+    assert_eq!(many.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&many.stderr).contains("3 pages of 1x2: give -o NAME.svg"));
+    let text = kifu().args(["show", "--sheet", "2x2", "-f", "text"]).write_stdin(boards).output().unwrap();
+    assert_eq!(text.status.code(), Some(2));
+    // `--all -o NAME.txt`: every text diagram in that one file, as on stdout.
+    let file = dir.path().join("all.txt");
+    let out = kifu().args(["show", "--all", "-o"]).arg(&file).write_stdin(boards).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = kifu().args(["show", "--all"]).write_stdin(boards).output().unwrap().stdout;
+    assert_eq!(std::fs::read(&file).unwrap(), stdout);
+}

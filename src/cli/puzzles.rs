@@ -21,7 +21,9 @@ use crate::notation::reader::{RawRecord, RecordError};
 #[command(after_help = "\
 Examples:
   kifu puzzles games.wtb --player kashiwabara --empties 10-16
-  kifu puzzles games.pgn --kind only -o puzzles.obf && kifu solve puzzles.obf --check")]
+  kifu puzzles games.pgn --kind only -o puzzles.obf
+  kifu show puzzles.obf --sheet 2x3 --hide-moves --number --theme print -o sheet.svg
+  kifu show puzzles.obf --sheet 2x3 --line --number --theme print -o answers.svg")]
 pub struct Args {
     /// Input records.
     #[command(flatten)]

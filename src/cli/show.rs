@@ -34,9 +34,17 @@ pub struct Args {
     /// first the selection keeps).
     #[arg(long, short, conflicts_with_all = ["all", "games"], value_parser = clap::value_parser!(u64).range(1..))]
     pub game: Option<u64>,
-    /// Show every record; with -o, DIR gets one file per record (game-0001.svg, ...).
+    /// Show every record; with -o, DIR gets one file per record (game-0001.svg, ...), or a
+    /// NAME.txt all the text diagrams.
     #[arg(long)]
     pub all: bool,
+    /// Every record's SVG diagram on printable pages of COLUMNSxROWS (`2x3`): -o NAME.svg, or
+    /// NAME-1.svg, NAME-2.svg, ... for more than one page.
+    #[arg(long, value_name = "COLUMNSxROWS", value_parser = parse_sheet, conflicts_with = "game")]
+    pub sheet: Option<(usize, usize)>,
+    /// With --number: the number of the first diagram (the second page of a sheet goes on).
+    #[arg(long, value_name = "N", requires = "number", default_value_t = 1)]
+    pub number_from: u64,
     /// The position after this many plies (default: the end of the record); with --kifu, where
     /// the kifu starts (default 0): the discs there drawn, the later moves numbered.
     #[arg(long, short)]
@@ -162,17 +170,32 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         name.strip_suffix(".gz").unwrap_or(&name).to_owned()
     });
     let svg_named = named.as_deref().is_some_and(|name| name.ends_with(".svg") || name.ends_with(".svgz"));
-    let format = args.format.unwrap_or(if svg_named && !args.all { ShowFormat::Svg } else { ShowFormat::Text });
+    let all = args.all || args.sheet.is_some();
+    let format = args.format.unwrap_or(if (svg_named && !all) || args.sheet.is_some() {
+        ShowFormat::Svg
+    } else {
+        ShowFormat::Text
+    });
+    if args.sheet.is_some() && format != ShowFormat::Svg {
+        let given = if format == ShowFormat::List { "list" } else { "text" };
+        anyhow::bail!("--sheet lays out SVG diagrams: it cannot be used with --format {given}");
+    }
     if let Some(kind) = named.as_deref().and_then(|name| name.rsplit_once('.')).map(|(_, ext)| ext.to_owned())
         && ["png", "jpg", "jpeg", "gif", "webp", "pdf", "bmp", "tif", "tiff"].contains(&kind.as_str())
-        && !args.all
+        && !all
     {
         anyhow::bail!(
             "kifu show writes text or SVG, not .{kind}: give -o NAME.svg (and convert the SVG, e.g. with rsvg-convert)"
         );
     }
+    let text_named = named.as_deref().is_some_and(|name| name.ends_with(".txt"));
     let mut sink = match args.output.as_deref().filter(|o| o.as_os_str() != "-") {
-        Some(dir) if args.all => {
+        _ if args.sheet.is_some() => Sink::Sheet(Vec::new()),
+        // Text diagrams into one text file, as on stdout.
+        Some(file) if all && format != ShowFormat::Svg && text_named && !file.is_dir() => {
+            Sink::One(Output::open(Some(file))?)
+        }
+        Some(dir) if all => {
             if svg_named && !dir.is_dir() {
                 let hint = if format == ShowFormat::Svg { "" } else { " --format svg" };
                 anyhow::bail!(
@@ -186,8 +209,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
             Sink::Folder(dir.to_path_buf())
         }
-        None if args.all && format == ShowFormat::Svg => {
-            anyhow::bail!("--all --format svg writes one file per record: give a folder with -o DIR")
+        None if all && format == ShowFormat::Svg => {
+            anyhow::bail!(
+                "--all --format svg writes one file per record: give a folder with -o DIR (or --sheet 2x3 -o NAME.svg \
+                 for pages of diagrams)"
+            )
         }
         output => Sink::One(Output::open(output)?),
     };
@@ -209,7 +235,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     // Without --all, --game or a selection, the transcript lines after the one drawn are
     // counted, so that moves typed a line each (each line a game) do not pass for one game
     // unsaid. (A database's other games are no surprise.)
-    let count_rest = !args.all && args.game.is_none() && !select.any();
+    let count_rest = !all && args.game.is_none() && !select.any();
     // (clap's `requires` does not hold when --number, which --board-only conflicts with, is given.)
     if args.status_line && !args.board_only {
         anyhow::bail!("--status-line is for --board-only");
@@ -233,7 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         if !chooser.keep(pick) {
             return Ok(ControlFlow::Continue(()));
         }
-        let number = args.number.then_some(shown + 1);
+        let number = args.number.then_some(args.number_from + shown);
         match item.and_then(|raw| draw(source, &raw, &args, (format, color), scorer.as_mut(), number)) {
             Err(e) => {
                 stderr!("{e}");
@@ -245,6 +271,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                     failed += 1;
                 }
                 match &mut sink {
+                    Sink::Sheet(diagrams) => diagrams.push(text),
                     Sink::Folder(dir) => write_file(dir, seen, format, &text)?,
                     Sink::One(out) => {
                         if shown > 0 {
@@ -259,7 +286,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
                 shown += 1;
             }
         }
-        Ok(if args.all || count_rest { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
+        Ok(if all || count_rest { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
     let damaged = problems.warn("kifu show");
     if not_drawn > 0 {
@@ -280,8 +307,13 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("no record is selected: {} read", super::counted(seen, "record"));
     }
     // An output file is only put in place when something was drawn.
-    if let (Sink::One(out), true) = (sink, shown > 0) {
-        out.finish()?;
+    match (sink, shown > 0) {
+        (Sink::One(out), true) => out.finish()?,
+        (Sink::Sheet(diagrams), true) => {
+            let (columns, rows) = args.sheet.unwrap_or((1, 1));
+            write_sheet(&diagrams, columns, rows, args.output.as_deref(), args.transparent)?;
+        }
+        _ => {}
     }
     Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
 }
@@ -316,10 +348,70 @@ fn line_diagram(position: &Position, scorer: &mut MoveScorer) -> Result<Diagram,
     Ok(diagram)
 }
 
-/// Where diagrams go: one output (stdout or a file), or a folder with a file per record.
+/// Where diagrams go: one output (stdout or a file), a folder with a file per record, or the
+/// pages of a sheet (the diagrams kept until all are drawn).
 enum Sink {
     One(Output),
     Folder(PathBuf),
+    Sheet(Vec<String>),
+}
+
+/// `2x3`: a sheet's columns and rows.
+fn parse_sheet(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("`{text}` is no sheet layout: give COLUMNSxROWS, like 2x3");
+    let (columns, rows) = text
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(c, r)| (c.trim().to_owned(), r.trim().to_owned()))
+        .ok_or_else(bad)?;
+    let (columns, rows): (usize, usize) = (columns.parse().map_err(|_| bad())?, rows.parse().map_err(|_| bad())?);
+    if !(1..=20).contains(&columns) || !(1..=20).contains(&rows) {
+        return Err(format!("`{text}`: from 1 to 20 columns and rows"));
+    }
+    Ok((columns, rows))
+}
+
+/// Writes the diagrams as pages of `columns` x `rows`: to `output` (stdout without one) when
+/// they fill one page, else to `NAME-1.svg`, `NAME-2.svg`, ... beside it (stdout cannot take
+/// several pages).
+fn write_sheet(
+    diagrams: &[String],
+    columns: usize,
+    rows: usize,
+    output: Option<&Path>,
+    transparent: bool,
+) -> anyhow::Result<()> {
+    let pages: Vec<String> =
+        diagrams.chunks(columns * rows).map(|page| crate::render::sheet::page(page, columns, transparent)).collect();
+    let output = output.filter(|o| o.as_os_str() != "-");
+    if pages.len() == 1 {
+        let mut out = Output::open(output)?;
+        out.write_all(pages[0].as_bytes())?;
+        return out.finish();
+    }
+    let Some(path) = output else {
+        anyhow::bail!(
+            "{} diagrams make {} pages of {columns}x{rows}: give -o NAME.svg (written as NAME-1.svg, NAME-2.svg, ...)",
+            diagrams.len(),
+            pages.len()
+        );
+    };
+    // `sheet.svg` gives `sheet-1.svg`; `sheet.svg.gz`, `sheet-1.svg.gz`.
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let (stem, ext) = match name.to_ascii_lowercase().find(".svg") {
+        Some(at) => (name[..at].to_owned(), name[at..].to_owned()),
+        None => (name.clone(), String::new()),
+    };
+    let mut written = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        let file = path.with_file_name(format!("{stem}-{}{ext}", i + 1));
+        let mut out = Output::open(Some(&file))?;
+        out.write_all(page.as_bytes())?;
+        out.finish()?;
+        written.push(file.display().to_string());
+    }
+    stderr!("kifu show: {} pages: {}", pages.len(), written.join(", "));
+    Ok(())
 }
 
 /// Writes one record's diagram as `DIR/game-NNNN.svg` (or `.txt`), atomically.
