@@ -176,6 +176,19 @@ fn a_board_read_upside_down_is_recognised() {
 }
 
 #[test]
+fn a_smaller_board_s_moves_are_recognised() {
+    // A 6x6 game's transcript (as `kifu play --rules othello,size=6 -t transcript` writes it).
+    let game = "c2b4a5a4a3d2c5b1e4d5c6b3a2f4d1e5e3f3e2b6a6d6f5f6e6e1f1f2b5c1a1b2\n";
+    let r = &rows(&[], game)[0];
+    assert_eq!(r["status"], "illegal");
+    assert!(r["suggestion"].as_str().unwrap().contains("on a 6x6 board: --rules othello,size=6"), "{r}");
+    assert_eq!(rows(&["--rules", "othello,size=6"], game)[0]["status"], "ok");
+    // A plain illegal move on the full board is no smaller board's game.
+    let r = &rows(&[], "f5d6c3a1\n")[0];
+    assert!(!r["suggestion"].as_str().unwrap_or("").contains("size="), "{r}");
+}
+
+#[test]
 fn csv_has_the_documented_columns() {
     let (out, _, code) = validate(&["--format", "csv", "-q"], "f5d6c3\nf5f5\n");
     assert_eq!(code, 1);

@@ -493,7 +493,11 @@ fn draw(
     let at = |ply: usize| plies.get(ply).map_or(&end, |p| &p.0);
     // What the drawing stops before, for the messages about plies it does not reach.
     let short_of = |fault: &Option<(usize, RecordError, &str)>| {
-        fault.as_ref().map_or(String::new(), |(ply, _, why)| format!(" before its move {ply}, which {why}"))
+        fault.as_ref().map_or(String::new(), |(ply, error, why)| {
+            // The fault's likely fix (`--rules othello,size=6`) goes with it.
+            let fix = error.message.find("; suggestion: ").map_or("", |at| &error.message[at..]);
+            format!(" before its move {ply}, which {why}{fix}")
+        })
     };
     let total = plies.len();
     // `--empties N`: the ply of the first position with N empty squares.

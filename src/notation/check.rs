@@ -810,18 +810,35 @@ fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
 /// Other rules under which the whole record replays, as the suggestion for a record that does
 /// not under its own: the ranks counted from the other side, the other side first, an empty
 /// board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
-/// without captures); `the whole game replays with ranks counted from the bottom: --rules
-/// othello,rows=bottom`.
+/// without captures), and for moves alone (no board given) a smaller board their squares fit
+/// on (a 6x6 game's transcript); `the whole game replays with ranks counted from the bottom:
+/// --rules othello,rows=bottom`.
 fn rules_that_fit(record: &Record, rules: &Arc<Rules>) -> Option<String> {
     let size = rules.variant().size;
     let old_reversi = || format!("reversi-1880,size={size}").parse::<Rules>().ok().map(Rules::shared);
     let way = if rules.variant().rows == RowNumbering::Bottom { "top" } else { "bottom" };
-    let candidates: [(Option<Arc<Rules>>, String); 4] = [
+    let mut candidates: Vec<(Option<Arc<Rules>>, String)> = vec![
         (rows_flipped(rules), format!("with ranks counted from the {way}")),
         (changed(rules, |v| v.first = v.first.other()), format!("with {} moving first", rules.variant().first.other())),
         (changed(rules, |v| v.start = Start::Empty), "from an empty board".to_owned()),
         (old_reversi(), "under old Reversi's rules".to_owned()),
     ];
+    // The smallest even board below this one that every square of the moves is on.
+    let reach = record
+        .moves
+        .iter()
+        .filter_map(|t| match t.mv {
+            MoveSyntax::Square { file, rank } => Some(u32::from(file + 1).max(u32::from(rank))),
+            _ => None,
+        })
+        .max();
+    if record.start.is_none()
+        && let Some(reach) = reach
+        && reach + 1 < u32::from(size)
+    {
+        let smaller = (reach.max(4) + 1) & !1;
+        candidates.push((changed(rules, |v| v.size = smaller as u8), format!("on a {smaller}x{smaller} board")));
+    }
     candidates.into_iter().find_map(|(other, how)| {
         let other = other.filter(|other| other.variant() != rules.variant())?;
         let fits = record
