@@ -951,4 +951,9 @@ fn a_chinese_record_in_gbk_is_read_with_encoding_and_warned_of_without() {
     let (_, err, code) = convert(&["--encoding", "klingon", "--to", "pgn"], gbk);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("no text encoding is called `klingon`"), "{err}");
+    // Nor is the Encoding Standard's `replacement`; Windows' code page names are.
+    assert_eq!(convert(&["--encoding", "replacement", "--to", "pgn"], gbk).2, 2);
+    let (out, _, code) = convert(&["--encoding", "cp936", "--to", "pgn"], gbk);
+    assert_eq!(code, 0);
+    assert!(text(out).contains("张三"));
 }

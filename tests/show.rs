@@ -825,6 +825,12 @@ fn a_sheet_lays_diagrams_out_on_pages_and_text_goes_to_one_file() {
     assert!(String::from_utf8_lossy(&many.stderr).contains("3 pages of 1x2: give -o NAME.svg"));
     let text = kifu().args(["show", "--sheet", "2x2", "-f", "text"]).write_stdin(boards).output().unwrap();
     assert_eq!(text.status.code(), Some(2));
+    // SVG pages go to a name ending in .svg, and SVG files of --all to a folder.
+    for args in [&["--sheet", "2x2", "-o"][..], &["--all", "-f", "svg", "-o"][..]] {
+        let out = kifu().arg("show").args(args).arg(dir.path().join("x.txt")).write_stdin(boards).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!dir.path().join("x.txt").exists(), "{args:?}");
+    }
     // `--all -o NAME.txt`: every text diagram in that one file, as on stdout.
     let file = dir.path().join("all.txt");
     let out = kifu().args(["show", "--all", "-o"]).arg(&file).write_stdin(boards).output().unwrap();

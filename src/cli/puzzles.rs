@@ -106,7 +106,10 @@ fn parse_empties(text: &str) -> Result<(u32, u32), String> {
     if high > 24 {
         return Err(format!("`{text}`: at most 24 empty squares (every move of each position is solved exactly)"));
     }
-    Ok((low.max(1), high))
+    if low == 0 {
+        return Err(format!("`{text}`: a position with no empty square has no move to find (at least 1)"));
+    }
+    Ok((low, high))
 }
 
 /// One puzzle; the field order is the documented column order.
@@ -389,5 +392,6 @@ mod tests {
         assert!(parse_empties("16-10").unwrap_err().contains("smaller count"));
         assert!(parse_empties("10-30").unwrap_err().contains("at most 24"));
         assert!(parse_empties("x").unwrap_err().contains("no count"));
+        assert!(parse_empties("0").unwrap_err().contains("at least 1"));
     }
 }

@@ -56,7 +56,17 @@ pub struct InputArgs {
 /// An `--encoding` label: any of the WHATWG Encoding Standard's (`gbk`, `big5`, `sjis`,
 /// `latin1`, ...).
 fn parse_encoding(label: &str) -> Result<&'static encoding_rs::Encoding, String> {
-    encoding_rs::Encoding::for_label(label.trim().as_bytes()).ok_or_else(|| {
+    // Windows' code page numbers, as Windows tools name these encodings.
+    let label = match label.trim().to_ascii_lowercase().as_str() {
+        "cp936" | "ms936" => "gbk".to_owned(),
+        "cp949" | "uhc" => "euc-kr".to_owned(),
+        "cp950" => "big5".to_owned(),
+        "cp932" | "ms932" => "shift_jis".to_owned(),
+        other => other.to_owned(),
+    };
+    // (The Encoding Standard's `replacement` turns a whole file into one U+FFFD.)
+    let found = encoding_rs::Encoding::for_label(label.as_bytes()).filter(|e| *e != encoding_rs::REPLACEMENT);
+    found.ok_or_else(|| {
         format!(
             "no text encoding is called `{label}`; try gbk, gb18030, big5, euc-kr, shift_jis, euc-jp, \
              windows-1252, iso-8859-2, koi8-r, utf-8 or utf-16le"

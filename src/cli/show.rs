@@ -176,6 +176,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     } else {
         ShowFormat::Text
     });
+    if let Some(output) = args.output.as_deref().filter(|o| o.as_os_str() != "-" && args.sheet.is_some() && !svg_named)
+    {
+        anyhow::bail!("--sheet writes SVG pages: give -o NAME.svg, not {}", output.display());
+    }
     if args.sheet.is_some() && format != ShowFormat::Svg {
         let given = if format == ShowFormat::List { "list" } else { "text" };
         anyhow::bail!("--sheet lays out SVG diagrams: it cannot be used with --format {given}");
@@ -196,7 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             Sink::One(Output::open(Some(file))?)
         }
         Some(dir) if all => {
-            if svg_named && !dir.is_dir() {
+            if (svg_named || text_named) && !dir.is_dir() {
                 let hint = if format == ShowFormat::Svg { "" } else { " --format svg" };
                 anyhow::bail!(
                     "with --all, -o names a folder (one file per record), not an SVG file: for SVG files give{hint} -o \
@@ -337,6 +341,9 @@ fn line_diagram(position: &Position, scorer: &mut MoveScorer) -> Result<Diagram,
         end = end.play(mv).map_err(|e| format!("the line's {mv} does not play: {e}"))?;
     }
     let mut diagram = Diagram::kifu(position, &moves, 1, &end);
+    // (A kifu grid's `white first` says who opened a game; the note below names the side that
+    // begins the line.)
+    diagram.notes.retain(|note| note != "white first");
     let how = if found.exact { "exact".to_owned() } else { format!("estimated at depth {}", found.depth) };
     let names: Vec<String> = found.pv.iter().map(|&mv| position.rules().move_name(mv)).collect();
     diagram.notes.push(format!(
@@ -403,8 +410,10 @@ fn write_sheet(
         None => (name.clone(), String::new()),
     };
     let mut written = Vec::new();
+    // (Numbers of one width, so that the pages sort in order: NAME-01.svg ... NAME-12.svg.)
+    let width = pages.len().to_string().len();
     for (i, page) in pages.iter().enumerate() {
-        let file = path.with_file_name(format!("{stem}-{}{ext}", i + 1));
+        let file = path.with_file_name(format!("{stem}-{:0width$}{ext}", i + 1));
         let mut out = Output::open(Some(&file))?;
         out.write_all(page.as_bytes())?;
         out.finish()?;

@@ -529,6 +529,10 @@ pub struct Reader {
     legacy: Option<&'static encoding_rs::Encoding>,
     /// Lines likely in another encoding and read as Windows-1252, and the first of them.
     misread: (u64, String),
+    /// Lines read in a Japanese legacy encoding, and the first of them.
+    japanese: (u64, String),
+    /// A line read in a legacy encoding has kana (it is Japanese, not Chinese or Korean).
+    kana: bool,
     /// The misread lines were warned of.
     misread_told: bool,
     done: bool,
@@ -635,6 +639,8 @@ impl Reader {
             lost_text: false,
             legacy,
             misread: (0, String::new()),
+            japanese: (0, String::new()),
+            kana: false,
             misread_told: false,
             done: false,
         };
@@ -777,16 +783,30 @@ impl Reader {
     /// A line whose bytes hold a run of four or more beyond ASCII and are neither UTF-8 nor
     /// Japanese, read as Windows-1252 (two-byte Chinese or Korean characters, most likely, where
     /// a European name has one accented letter at a time), is counted for [`Reader::misread`].
+    ///
+    /// Lines read as Japanese in Shift_JIS or EUC-JP are counted too, with whether any has kana
+    /// (or `黒`): Chinese in GBK and Korean in EUC-KR are often valid EUC-JP, and read as kanji
+    /// alone.
     fn decode(&mut self, bytes: Vec<u8>) -> String {
-        let suspect = !bytes.is_ascii()
-            && bytes.windows(4).any(|w| w.iter().all(|&b| b >= 0x80))
-            && std::str::from_utf8(&bytes).is_err();
+        let legacy = !bytes.is_ascii() && std::str::from_utf8(&bytes).is_err();
+        let suspect = legacy && bytes.windows(4).any(|w| w.iter().all(|&b| b >= 0x80));
         let text = decode(bytes, &mut self.legacy);
-        if suspect && self.legacy.is_none() && !self.mid_line {
-            self.misread.0 += 1;
-            if self.misread.1.is_empty() {
-                self.misread.1 = text.trim().chars().take(24).collect();
+        if legacy && !self.mid_line {
+            let tally = if self.legacy.is_some() { &mut self.japanese } else { &mut self.misread };
+            if self.legacy.is_some() || suspect {
+                tally.0 += 1;
+                if tally.1.is_empty() {
+                    tally.1 = text.trim().chars().take(24).collect();
+                }
             }
+            // (Kana, half-width too, and the Japanese forms `黒` and `々`, which Chinese writes
+            // otherwise.)
+            self.kana |= text.chars().any(|c| {
+                ('\u{3041}'..='\u{30FA}').contains(&c)
+                    || ('\u{FF66}'..='\u{FF9D}').contains(&c)
+                    || c == '黒'
+                    || c == '々'
+            });
         }
         text
     }
@@ -794,16 +814,26 @@ impl Reader {
     /// The warning for lines [`Reader::decode`] found likely misread: how many, one of them,
     /// and the option that reads them right.
     fn misread(&self) -> Option<FileError> {
-        let (lines, sample) = (self.misread.0, &self.misread.1);
-        (lines > 0).then(|| FileError {
-            file: self.name.clone(),
-            message: format!(
-                "{} not UTF-8 and read as Windows-1252 (`{sample}`): if the file is in another encoding, \
-                 give it with --encoding (gbk, big5, euc-kr, ...)",
-                if lines == 1 { "1 line is".to_owned() } else { format!("{lines} lines are") }
-            ),
-            damaged: false,
-        })
+        let lines = |n: u64| if n == 1 { "1 line is".to_owned() } else { format!("{n} lines are") };
+        let message = if self.misread.0 > 0 {
+            format!(
+                "{} not UTF-8 and read as Windows-1252 (`{}`): if the file is in another encoding, give it with \
+                 --encoding (gbk, big5, euc-kr, ...)",
+                lines(self.misread.0),
+                self.misread.1
+            )
+        } else if self.japanese.0 > 0 && !self.kana && self.legacy == Some(encoding_rs::EUC_JP) {
+            format!(
+                "{} not UTF-8 and read as Japanese in {} (`{}`), with no kana anywhere: if the file is Chinese or \
+                 Korean, give its encoding with --encoding (gbk, big5, euc-kr, ...)",
+                lines(self.japanese.0),
+                self.legacy.map_or("", |e| e.name()),
+                self.japanese.1
+            )
+        } else {
+            return None;
+        };
+        Some(FileError { file: self.name.clone(), message, damaged: false })
     }
 
     /// Reads one line (with its newline), keeping at most `MAX_RECORD` bytes of it.
@@ -2000,6 +2030,19 @@ mod tests {
         let Some(Err(ReadError::File(warning))) = got.last() else { panic!("{got:?}") };
         assert!(!warning.damaged && warning.message.starts_with("2 lines are not UTF-8"), "{warning}");
         assert!(warning.message.contains("--encoding"), "{warning}");
+        // Chinese read as EUC-JP's kanji (no kana, no `黒`) is warned of too; Japanese is not.
+        for (text, warned) in
+            [("(;GM[Othello]PC[北京]PB[张三]PW[李四];)\n", true), ("黒：山田　白：佐藤\nf5d6\n", false)]
+        {
+            let (bytes, _, _) = if warned { encoding_rs::GBK.encode(text) } else { encoding_rs::EUC_JP.encode(text) };
+            let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(bytes.to_vec()));
+            let got: Vec<_> = Reader::new("t", input, None).unwrap().collect();
+            let warning = got.iter().find_map(|r| match r {
+                Err(ReadError::File(e)) => Some(e.message.clone()),
+                _ => None,
+            });
+            assert_eq!(warning.is_some_and(|w| w.contains("read as Japanese in EUC-JP")), warned, "{text}: {got:?}");
+        }
         // European names one accented letter at a time are no such line.
         let got: Vec<_> =
             Reader::new("t", Box::new(io::Cursor::new(b"Black: M\xfcller\nf5d6\n".to_vec())), None).unwrap().collect();
