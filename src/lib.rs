@@ -63,7 +63,8 @@
 //! assert!(format::write(Format::Ggf, &record).starts_with("(;GM[Othello]"));
 //! ```
 //!
-//! Squares print with rank 1 as the top row; under rules that number ranks from the bottom,
+//! Squares, moves and colours print, parse and serialise (serde) as their text (`f5`, `pass`,
+//! `black`). Squares print with rank 1 as the top row; under rules that number ranks from the bottom,
 //! name them with [`core::Rules::move_name`] and read them with [`core::Rules::parse_square`].
 //! Reading whole files (format sniffing, gzip, WTHOR headers and names) is
 //! [`notation::reader::Records`] (parsed records, each error located in its file) or

@@ -19,14 +19,14 @@ use super::convert::LostRules;
 use super::engine_args::{Engine, EngineArgs};
 use super::records::{self, InputArgs, Source, Unread};
 use super::select::{Pick, SelectArgs, Selector};
-use crate::core::{Color, Move, Passes, Position};
+use crate::core::{Color, Passes, Position};
 use crate::engine::analysis::{self, Ply, Settings, SolverAnalyst, Summary, Tally, Thresholds};
 use crate::engine::generic::{GenericAnalyst, GenericSearcher};
 use crate::engine::solve::{Solver, SolverSet};
 use crate::notation::check;
 use crate::notation::format::{self, Format};
 use crate::notation::reader::{RawRecord, RecordError};
-use crate::notation::{MoveSyntax, MoveToken, Record, Resolved, shape};
+use crate::notation::{MoveToken, Record, Resolved, shape};
 
 /// Arguments of `kifu annotate`.
 #[derive(clap::Args, Debug)]
@@ -811,15 +811,8 @@ fn annotated_record(game: &Annotated, to: Format, selectivity: u32) -> (String, 
     // The record's own tokens, for their comments and times (passes it left unwritten have none).
     let mut written = game.record.moves.iter().peekable();
     for p in &game.plies {
-        let mv = match p.played {
-            Move::Pass => MoveSyntax::Pass,
-            Move::Place(sq) => {
-                let (file, rank) = rules.file_and_rank(sq);
-                MoveSyntax::Square { file, rank }
-            }
-        };
-        let own = written.next_if(|t| t.mv == mv);
-        let mut token = MoveToken::new(mv);
+        let mut token = MoveToken::of_move(rules, p.played);
+        let own = written.next_if(|t| t.mv == token.mv);
         token.color = Some(p.color);
         token.time = own.and_then(|t| t.time);
         // An earlier run's analysis is not the record's own: this run's replaces it.

@@ -250,6 +250,27 @@ impl FromStr for Move {
     }
 }
 
+/// Serialises as its text (`f5`, `pass`, `black`), and reads back from it: a web service's
+/// JSON names squares, moves and colours as people write them.
+macro_rules! serde_as_text {
+    ($($t:ty),*) => {$(
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<$t, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    )*};
+}
+
+serde_as_text!(Square, Move, Color);
+
 /// A text that does not name a move (a square `a1` to `p16`, or `pass`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("`{0}` is not a move (a square like f5, or pass)")]
@@ -287,6 +308,17 @@ mod tests {
         assert_eq!("PA".parse::<Move>(), Ok(Move::Pass));
         assert_eq!(" F5 ".parse::<Move>(), Ok(Move::Place(Square::new(5, 4))));
         assert_eq!("x9".parse::<Move>(), Err(ParseMoveError("x9".into())));
+    }
+
+    #[test]
+    fn squares_moves_and_colours_serialise_as_their_text() {
+        let moves = vec![Move::Place(Square::new(5, 4)), Move::Pass];
+        let json = serde_json::to_string(&(Square::new(0, 0), &moves, Color::White)).unwrap();
+        assert_eq!(json, r#"["a1",["f5","pass"],"white"]"#);
+        let back: (Square, Vec<Move>, Color) = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, (Square::new(0, 0), moves, Color::White));
+        let bad = serde_json::from_str::<Move>(r#""z9""#).unwrap_err().to_string();
+        assert!(bad.contains("`z9` is not a move"), "{bad}");
     }
 
     #[test]
