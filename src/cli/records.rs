@@ -228,7 +228,7 @@ impl clap::builder::TypedValueParser for FormatParser {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Format, clap::Error> {
-        let parse: fn(&str) -> Result<Format, String> = str::parse;
+        let parse: fn(&str) -> Result<Format, format::UnknownFormat> = str::parse;
         let format = parse.parse_ref(cmd, arg, value)?;
         if self.offered().any(|f| f == format) {
             return Ok(format);

@@ -109,9 +109,11 @@ pub const EXACT_GAP: u32 = 8;
 /// Bounds on one search; a search that reaches one stops with [`SolveError::Stopped`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
-    /// Stop after about this many positions.
+    /// Stop after about this many positions: each thread counts its positions and checks the
+    /// limits every 4,096 of them, so a search may pass the limit by up to that many per thread
+    /// (a limit under 4,096 stops it at its first check).
     pub nodes: Option<u64>,
-    /// Stop after about this long.
+    /// Stop after about this long (checked as `nodes` is, every 4,096 positions a thread).
     pub time: Option<Duration>,
     /// Decline positions with more empty squares than this.
     pub empties: Option<u32>,

@@ -106,9 +106,16 @@ impl fmt::Display for Format {
     }
 }
 
+/// A name that is no format's (nor an alias's: `wtb`, `gam`, `txt`, `jsonl`); its message lists
+/// the formats.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UnknownFormat(String);
+
 impl FromStr for Format {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Format, String> {
+    type Err = UnknownFormat;
+    /// A format by its name or an alias, in any case.
+    fn from_str(s: &str) -> Result<Format, UnknownFormat> {
         let lower = s.to_ascii_lowercase();
         let alias = match lower.as_str() {
             "wtb" => "wthor",
@@ -119,7 +126,7 @@ impl FromStr for Format {
         };
         Format::ALL.into_iter().find(|f| f.name() == alias).ok_or_else(|| {
             let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown format `{s}` (one of {})", names.join(", "))
+            UnknownFormat(format!("unknown format `{s}` (one of {})", names.join(", ")))
         })
     }
 }
@@ -389,7 +396,7 @@ mod tests {
             assert_eq!(f.name().parse::<Format>(), Ok(f));
         }
         assert_eq!("WTB".parse::<Format>(), Ok(Format::Wthor));
-        assert!("xyz".parse::<Format>().unwrap_err().contains("transcript"));
+        assert!("xyz".parse::<Format>().unwrap_err().to_string().contains("transcript"));
     }
 
     /// A grid with a misread cell or two is still a grid (its parser names the cell), and a

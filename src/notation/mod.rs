@@ -157,34 +157,59 @@ impl BoardSyntax {
     }
 
     /// The position under `rules`, with `side` to move when the board does not say.
-    pub fn position(&self, rules: Arc<Rules>, side: Color) -> Result<Position, String> {
+    pub fn position(&self, rules: Arc<Rules>, side: Color) -> Result<Position, BoardError> {
         if self.size != rules.size() {
-            return Err(format!("the board is {0}x{0} but the rules play on {1}x{1}", self.size, rules.size()));
+            return Err(BoardError::Size { board: self.size, rules: rules.size() });
         }
         let n = usize::from(self.size);
         if let Some(sq) = self.unplayable.iter().find_map(|&i| {
             rules.square_at((i % n) as u8, (i / n + 1) as u8).filter(|&sq| rules.playable().contains(sq))
         }) {
-            return Err(format!(
-                "`#` on {} marks a hole or a cell off the board, but the rules ({}) play there: give the \
-                 rules (--rules, or a `rules` line under a diagram)",
-                rules.square_name(sq),
-                rules.variant().spec()
-            ));
+            return Err(BoardError::Played { square: rules.square_name(sq), spec: rules.variant().spec() });
         }
         let mut setup = Setup { black: vec![], white: vec![], side: self.side.unwrap_or(side) };
         for rank in 1..=self.size {
             for file in 0..self.size {
                 let Some(color) = self.get(file, rank) else { continue };
-                let sq = rules.square_at(file, rank).ok_or_else(|| "a disc off the board".to_owned())?;
+                let sq = rules.square_at(file, rank).ok_or(BoardError::OffBoard)?;
                 match color {
                     Color::Black => setup.black.push(sq),
                     Color::White => setup.white.push(sq),
                 }
             }
         }
-        Position::from_setup(rules, &setup).map_err(|e| e.to_string())
+        Ok(Position::from_setup(rules, &setup)?)
     }
+}
+
+/// Why a written board is no position under the rules ([`BoardSyntax::position`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The board is of another size than the rules'.
+    #[error("the board is {board}x{board} but the rules play on {rules}x{rules}")]
+    Size {
+        /// Cells per side of the board.
+        board: u8,
+        /// Cells per side of the rules' board.
+        rules: u8,
+    },
+    /// A cell written as unplayable (`#`) that the rules play on.
+    #[error(
+        "`#` on {square} marks a hole or a cell off the board, but the rules ({spec}) play there: give the rules \
+         (--rules, or a `rules` line under a diagram)"
+    )]
+    Played {
+        /// The cell, named under the rules.
+        square: String,
+        /// The rules' spec.
+        spec: String,
+    },
+    /// A disc on a cell the rules have no square for.
+    #[error("a disc off the board")]
+    OffBoard,
+    /// The discs make no position under the rules.
+    #[error(transparent)]
+    Setup(#[from] crate::core::SetupError),
 }
 
 /// A game record as syntax: tags, an optional start board, moves, and where each came from.
