@@ -176,6 +176,26 @@ fn a_board_read_upside_down_is_recognised() {
 }
 
 #[test]
+fn a_headed_game_s_moves_go_on_over_several_lines() {
+    // A scoresheet typed ten moves a line, with a typo in its fourth line.
+    let sheet = "Round: 1\nBlack: Ann\nWhite: Bob\nf5 d6 c4 g5 c6 c5 d7 d3 b4 c3\ne3 b5 f6 f3 c2 a4 d2 b6 b3 e2\n\
+                 a3 c7 g6 f4 c8 a2 e6 c1 a6 d8\ne8 e7 f8 g4 f7 h6 d1 e1 g3 f2\nh4 h5 h3 h2 g1 b7 g7 g2 b8 a8\n\
+                 a7 g8 h1 f1 h7 a5 b2 b1 a1 h8\nResult: 28-36\n";
+    let r = rows(&[], sheet);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0]["status"], "ok", "{r:?}");
+    let typo = sheet.replace("d1 e1", "d1 el");
+    let r = rows(&[], &typo);
+    assert_eq!(r.len(), 1, "{r:?}");
+    assert_eq!(r[0]["status"], "parse_error", "{r:?}");
+    assert!(r[0]["reason"].as_str().unwrap().contains("`el` is not a move: e1?"), "{r:?}");
+    assert_eq!(r[0]["line"], 7, "{r:?}");
+    // Without header lines, or after a blank line, each line of moves is a game.
+    assert_eq!(rows(&[], "f5d6c3\nf5f6e6\n").len(), 2);
+    assert_eq!(rows(&[], "Black: Ann\nf5d6c3\nResult: 0-0\n\nf5f6e6\n").len(), 2);
+}
+
+#[test]
 fn a_smaller_board_s_moves_are_recognised() {
     // A 6x6 game's transcript (as `kifu play --rules othello,size=6 -t transcript` writes it).
     let game = "c2b4a5a4a3d2c5b1e4d5c6b3a2f4d1e5e3f3e2b6a6d6f5f6e6e1f1f2b5c1a1b2\n";

@@ -1007,6 +1007,22 @@ impl Reader {
                     // after blank or comment lines when the header stated none (the parser
                     // checks that two results agree).
                     if p.headed && p.movetext && !p.stated && (blank || (!header && is_comment_line(line))) {
+                        p.gap = true;
+                        self.pending = Some(p);
+                        return;
+                    }
+                    // A headed game's moves typed over several lines (ten a line on a
+                    // scoresheet): a line of moves alone right under them goes on with them,
+                    // while the two make a game's length at most.
+                    if p.headed
+                        && p.movetext
+                        && !p.gap
+                        && !blank
+                        && !header
+                        && !too_long
+                        && continues_moves(&p.text, line)
+                    {
+                        Self::append(&mut p, line);
                         self.pending = Some(p);
                         return;
                     }
@@ -1454,6 +1470,33 @@ fn numbered_game(line: &str) -> bool {
 /// Whether `line` goes on with the numbered game `text`: its first move number is the one after
 /// `text`'s last (`11.` after `10. c7 d7`), or the same one (`10...` after `10. c7`), with no
 /// more moves before it than complete the pair (`c6 10. c8` after `9. f7`).
+/// Whether `line` holds moves alone (no header, no name after them) that go on from the
+/// headed game `text`: the two together at most [`GAME_TOKENS`] moves.
+fn continues_moves(text: &str, line: &str) -> bool {
+    let so_far: usize = text.lines().filter(|l| kifu::header_line(l, 0).is_none()).filter_map(line_moves).sum();
+    line_moves(line).is_some_and(|more| more > 0 && so_far + more <= GAME_TOKENS)
+}
+
+/// The moves on a line that holds moves alone: as the transcript parser reads them, or, for a
+/// line with a typo in it (`fl` for f1), its short words when one of them at least is a square
+/// and none is a header's `key:` (the typo is then the parser's to report, in its game).
+fn line_moves(line: &str) -> Option<usize> {
+    if let Ok(record) = super::transcript::parse(line) {
+        return record.tags.is_empty().then_some(record.moves.len());
+    }
+    if line.contains([':', '：']) {
+        return None;
+    }
+    let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let short = words.iter().all(|w| w.chars().count() <= 4);
+    let square = words.iter().any(|w| w.parse::<crate::core::Square>().is_ok());
+    (short && square).then_some(words.len())
+}
+
+/// The most moves a game's lines are joined to: a 10x10 game's 96 placements and some passes.
+const GAME_TOKENS: usize = 104;
+
+/// Whether a line of numbered moves goes on with the numbers of `text`.
 fn continues_numbering(text: &str, line: &str) -> bool {
     let last = move_numbers(text).last();
     let first = move_numbers(line).next();
