@@ -957,3 +957,13 @@ fn a_chinese_record_in_gbk_is_read_with_encoding_and_warned_of_without() {
     assert_eq!(code, 0);
     assert!(text(out).contains("张三"));
 }
+
+#[test]
+fn a_scoresheet_s_table_is_a_header_line() {
+    for sheet in ["Round: 3  Table: 7\nBlack: Ann\nf5d6c3\n", "Round: 3\nTable: 7\nBlack: Ann\nf5d6c3\n"] {
+        let (out, err, code) = convert(&["--to", "pgn"], sheet.as_bytes());
+        assert_eq!(code, 0, "{err}");
+        let out = text(out);
+        assert!(out.contains("[Round \"3\"]") && out.contains("[Table \"7\"]"), "{out}");
+    }
+}

@@ -139,7 +139,7 @@ pub(crate) fn is_text(line: &str) -> bool {
 
 /// The keys of a header line's `key: value` pairs, in lower case, and the tags they give:
 /// English, Japanese, Chinese, French, German, Dutch, Spanish and Italian.
-const HEADER_KEYS: [(&str, &str); 67] = [
+const HEADER_KEYS: [(&str, &str); 72] = [
     ("black", "black"),
     ("黒番", "black"),
     ("黒", "black"),
@@ -198,6 +198,11 @@ const HEADER_KEYS: [(&str, &str); 67] = [
     ("ronda", "round"),
     ("turno", "round"),
     ("轮次", "round"),
+    ("table", "table"),
+    ("tisch", "table"),
+    ("tafel", "table"),
+    ("mesa", "table"),
+    ("tavolo", "table"),
     ("result", "result"),
     ("結果", "result"),
     ("résultat", "result"),
