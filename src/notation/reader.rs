@@ -788,12 +788,12 @@ impl Reader {
     /// (or `黒`): Chinese in GBK and Korean in EUC-KR are often valid EUC-JP, and read as kanji
     /// alone.
     fn decode(&mut self, bytes: Vec<u8>) -> String {
-        let legacy = !bytes.is_ascii() && std::str::from_utf8(&bytes).is_err();
-        let suspect = legacy && bytes.windows(4).any(|w| w.iter().all(|&b| b >= 0x80));
-        let text = decode(bytes, &mut self.legacy);
-        if legacy && !self.mid_line {
+        let (text, not_utf8) = decode(bytes, &mut self.legacy);
+        if not_utf8 && !self.mid_line {
+            // (Windows-1252 gives a character a byte: four beyond ASCII in a row are four bytes.)
+            let run = || text.chars().collect::<Vec<char>>().windows(4).any(|w| w.iter().all(|c| !c.is_ascii()));
             let tally = if self.legacy.is_some() { &mut self.japanese } else { &mut self.misread };
-            if self.legacy.is_some() || suspect {
+            if self.legacy.is_some() || run() {
                 tally.0 += 1;
                 if tally.1.is_empty() {
                     tally.1 = text.trim().chars().take(24).collect();
@@ -1318,20 +1318,21 @@ fn starts_game(line: &str) -> bool {
 /// EUC-JP when it reads as such ([`japanese`]); else Windows-1252, the Latin-1 of older
 /// European files (one character per byte), so that no name is lost to replacement characters.
 /// A line that reads as Japanese makes its encoding the file's (`legacy`) when none was found.
-fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| {
-        let bytes = e.into_bytes();
-        if let Some(text) =
-            legacy.and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
-        {
-            return text.into_owned();
-        }
-        if let Some((text, encoding)) = japanese(&bytes) {
-            legacy.get_or_insert(encoding);
-            return text;
-        }
-        encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned()
-    })
+/// The flag says the bytes were not UTF-8.
+fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -> (String, bool) {
+    let bytes = match String::from_utf8(bytes) {
+        Ok(text) => return (text, false),
+        Err(e) => e.into_bytes(),
+    };
+    if let Some(text) = legacy.and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
+    {
+        return (text.into_owned(), true);
+    }
+    if let Some((text, encoding)) = japanese(&bytes) {
+        legacy.get_or_insert(encoding);
+        return (text, true);
+    }
+    (encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned(), true)
 }
 
 /// The encoding an SGF file's start declares in its `CA[...]` property, when the start is no
@@ -1367,7 +1368,7 @@ pub(crate) fn head_text(head: &[u8]) -> String {
         return text.to_owned();
     }
     let mut legacy = legacy_encoding(head);
-    let lines: Vec<String> = head.split(|&b| b == b'\n').map(|line| decode(line.to_vec(), &mut legacy)).collect();
+    let lines: Vec<String> = head.split(|&b| b == b'\n').map(|line| decode(line.to_vec(), &mut legacy).0).collect();
     lines.join("\n")
 }
 
