@@ -967,3 +967,22 @@ fn a_scoresheet_s_table_is_a_header_line() {
         assert!(out.contains("[Round \"3\"]") && out.contains("[Table \"7\"]"), "{out}");
     }
 }
+
+/// A kifu grid whose start is turned over (ranks labelled from the bottom, read as from the
+/// top) is a board no game reaches: `convert` skips it with `validate`'s reason and fix rather
+/// than writing a game that does not replay, and a grid with a source and a comment keeps them.
+#[test]
+fn a_grid_no_game_reaches_is_not_converted() {
+    let grid = "Source: a club bulletin\nComment: typed by hand\n    a  b  c  d  e  f  g  h\n\
+                \x208 52 51 36 54 55 56 57 58\n 7 50 53 29  9 27 25 59 60\n 6 23  8  3  4 16 26 46 49\n\
+                \x205 40 18  5  O  X  6 48 42\n 4 14 13  7  X  O  1 35 45\n 3 17 11 10  2 12 33 34 47\n\
+                \x202 22 37 19 20 21 15 44 43\n 1 38 39 24 28 31 32 30 41\n";
+    let (out, err, code) = convert(&["--from", "kifu", "--to", "pgn"], grid.as_bytes());
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty());
+    assert!(err.contains("no game under these rules reaches it; suggestion: the whole game replays with ranks counted from the bottom: --rules othello,rows=bottom"), "{err}");
+    let (out, err, code) = convert(&["--from", "kifu", "--to", "kifu", "-r", "othello,rows=bottom"], grid.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let out = text(out);
+    assert!(out.starts_with("Source: a club bulletin\nComment: typed by hand\n"), "{out}");
+}

@@ -435,6 +435,47 @@ fn a_start_turned_upside_down_suggests_the_row_numbering() {
     );
 }
 
+/// A game White began, typed as a transcript: read the other way up, it replays too, but with
+/// the opposite result; both readings are named, or the one that gives the stated result.
+#[test]
+fn a_white_first_transcript_names_both_readings_or_the_one_its_result_gives() {
+    let moves = "e3d3c3f3g3d2c1f5c6b3c2f4c4c5g4d1d6g5e2b1h6h4e1f1e6f2g6b7b5a6a8b6a5a4a7h5h3f6a3b4e7e8b2a2a1c7g1h2h1g2b8g7h7f7d8d7c8h8g8f8";
+    let (out, _, code) = validate(&[], &format!("Black: Anna  White: Bert\n{moves}\n"));
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "suggestion: the whole game replays with ranks counted from the bottom: --rules othello,rows=bottom, or \
+             with white moving first: --rules othello,first=white (not the same game"
+        ),
+        "{out}"
+    );
+    let (out, _, _) = validate(&[], &format!("Black: Anna  White: Bert\n{moves}\nResult: 17-47\n"));
+    assert!(
+        out.contains(
+            "suggestion: the whole game replays with white moving first: --rules othello,first=white (the one that \
+             gives the result the record states)"
+        ),
+        "{out}"
+    );
+    // Said in the record, it replays as it is.
+    let (out, _, code) = validate(&[], &format!("Black: Anna  White: Bert\nWhite first\n{moves}\nResult: 17-47\n"));
+    assert_eq!(code, 0, "{out}");
+}
+
+/// A kifu grid of the parallel start is named as that, not as a game from an empty board
+/// (which any board of four discs fits).
+#[test]
+fn a_parallel_start_grid_suggests_the_parallel_start() {
+    // A made-up game on the parallel start, as a QA check typed it.
+    let grid = "    a  b  c  d  e  f  g  h\n 1 34 45 23 46 24 52 27 55\n 2 12 21 14 36  4  9 33 26\n\
+                \x20 3 30 11 10  1  3 20 16 25\n 4 22  5  2  O  O  7 13 28\n 5 42 29 15  X  X 35  8 44\n\
+                \x20 6 43 19 18 17  6 39 47 41\n 7 40 54 49 37 32 31 56 59\n 8 60 53 38 48 51 57 50 58\n";
+    let (out, _, code) = validate(&["--from", "kifu"], grid);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("suggestion: the whole game replays from the parallel start"), "{out}");
+    assert!(out.contains("--rules othello,start=parallel") && !out.contains("brainking"), "{out}");
+}
+
 /// Two moves swapped in a format that gives each move its colour (the logbook's `+`/`-`, GGF's
 /// `B[]`/`W[]`): the squares changed places, the colours did not, and the swap is named.
 #[test]

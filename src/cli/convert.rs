@@ -370,6 +370,16 @@ pub(super) fn position_at(source: &Source, raw: &RawRecord, cut: Cut) -> Result<
 /// Replays, cuts, shapes and (for text formats) writes a record that was read.
 fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Rules>, plan: Plan) -> Converted {
     let Plan { to, cut, theoretical, .. } = plan;
+    // A board no game under the rules reaches (a grid read the other way up) is no game to
+    // write, as `validate` says.
+    if record.start.is_some()
+        && let Ok(game) = record.game(rules.clone())
+        && let Some(why) = game.start().unreachable()
+    {
+        let mut message = check::unreachable(&rules, why);
+        records::add_suggestion(&mut message, check::check(record, &rules, source.format).suggestion);
+        return Converted::Failed(raw.error(source.name, Span::default(), message));
+    }
     let mut resolved = match record.resolve(rules.clone()) {
         Ok(r) => r,
         Err(e) => return Converted::Failed(raw.error(source.name, e.span, e.message)),

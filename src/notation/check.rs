@@ -176,7 +176,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             Some(Problem { ply: 0, mv: String::new(), reason: unreachable(rules, why), span: Span::default() });
         // A board read the other way up (a game of rows=bottom written without its rules), or
         // of a game the other side began.
-        check.suggestion = rules_that_fit(record, rules);
+        check.suggestion = rules_that_fit(record, rules, format);
         return check;
     }
     let mut passes = 0;
@@ -221,7 +221,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             let mut check = verdict(Status::Illegal, e.ply - 1, &e.position, passes, stored);
             check.problem =
                 Some(Problem { ply: e.ply, mv: token.mv.to_string(), reason: e.reason.to_string(), span: token.span });
-            check.suggestion = suggest(record, rules, &game, &e);
+            check.suggestion = suggest(record, rules, &game, &e, format);
             check
         }
     };
@@ -808,18 +808,22 @@ fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
 }
 
 /// Other rules under which the whole record replays, as the suggestion for a record that does
-/// not under its own: the ranks counted from the other side, the other side first, an empty
-/// board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
+/// not under its own: the ranks counted from the other side, the other side first, the
+/// parallel start, an empty board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
 /// without captures), and for moves alone (no board given) a smaller board their squares fit
 /// on (a 6x6 game's transcript); `the whole game replays with ranks counted from the bottom:
 /// --rules othello,rows=bottom`.
-fn rules_that_fit(record: &Record, rules: &Arc<Rules>) -> Option<String> {
+fn rules_that_fit(record: &Record, rules: &Arc<Rules>, format: Format) -> Option<String> {
     let size = rules.variant().size;
     let old_reversi = || format!("reversi-1880,size={size}").parse::<Rules>().ok().map(Rules::shared);
     let way = if rules.variant().rows == RowNumbering::Bottom { "top" } else { "bottom" };
     let mut candidates: Vec<(Option<Arc<Rules>>, String)> = vec![
         (rows_flipped(rules), format!("with ranks counted from the {way}")),
         (changed(rules, |v| v.first = v.first.other()), format!("with {} moving first", rules.variant().first.other())),
+        (
+            changed(rules, |v| v.start = Start::Parallel),
+            "from the parallel start (each colour's discs side by side)".to_owned(),
+        ),
         (changed(rules, |v| v.start = Start::Empty), "from an empty board".to_owned()),
         (old_reversi(), "under old Reversi's rules".to_owned()),
     ];
@@ -839,24 +843,54 @@ fn rules_that_fit(record: &Record, rules: &Arc<Rules>) -> Option<String> {
         let smaller = (reach.max(4) + 1) & !1;
         candidates.push((changed(rules, |v| v.size = smaller as u8), format!("on a {smaller}x{smaller} board")));
     }
-    candidates.into_iter().find_map(|(other, how)| {
-        let other = other.filter(|other| other.variant() != rules.variant())?;
-        let fits = record
-            .game(other.clone())
-            .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok());
-        let what = if record.moves.is_empty() {
-            format!("a game {how} reaches the board")
-        } else {
-            format!("the whole game replays {how}")
-        };
-        fits.then(|| format!("{what}: --rules {}", other.variant().spec()))
-    })
+    let all: Vec<(Arc<Rules>, String)> = candidates
+        .into_iter()
+        .filter_map(|(other, how)| {
+            let other = other.filter(|other| other.variant() != rules.variant())?;
+            let fits = record
+                .game(other.clone())
+                .is_ok_and(|g| g.start().unreachable().is_none() && g.replay(Passes::Implicit).is_ok());
+            fits.then_some((other, how))
+        })
+        .collect();
+    // An empty board to start fits any board of four discs: named only when nothing nearer
+    // does.
+    let empty_start = |r: &Arc<Rules>| r.variant().start == Start::Empty;
+    let mut fits = all;
+    if fits.iter().any(|(r, _)| !empty_start(r)) {
+        fits.retain(|(r, _)| !empty_start(r));
+    }
+    // Rules under which the game ends with the result it states come first; where others
+    // fit as well (a game read the other way up, or begun by the other side: the same moves,
+    // opposite results), they are named too.
+    let agrees = |other: &Arc<Rules>| check(record, other, format).status != Status::ResultMismatch;
+    let (mut named, others): (Vec<_>, Vec<_>) = fits.into_iter().partition(|(other, _)| agrees(other));
+    let disagree = !named.is_empty() && !others.is_empty();
+    if named.is_empty() {
+        named = others;
+    }
+    let ((first, how), rest) = named.split_first()?;
+    let spec = first.variant().spec();
+    let mut text = if record.moves.is_empty() {
+        format!("a game {how} reaches the board: --rules {spec}")
+    } else {
+        format!("the whole game replays {how}: --rules {spec}")
+    };
+    for (other, how) in rest.iter().take(2) {
+        text.push_str(&format!(", or {how}: --rules {}", other.variant().spec()));
+    }
+    if !rest.is_empty() && record.moves.len() > 1 {
+        text.push_str(" (not the same game: see which the record means)");
+    } else if disagree {
+        text.push_str(" (the one that gives the result the record states)");
+    }
+    Some(text)
 }
 
 /// The likely fix for an illegal move: a board read the other way up, else a near miss that
 /// lets the rest replay.
-fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
-    if let Some(other) = rules_that_fit(record, rules) {
+fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove, format: Format) -> Option<String> {
+    if let Some(other) = rules_that_fit(record, rules, format) {
         return Some(other);
     }
     if matches!(e.reason, IllegalReason::WrongColor(_)) {

@@ -139,7 +139,7 @@ pub(crate) fn is_text(line: &str) -> bool {
 
 /// The keys of a header line's `key: value` pairs, in lower case, and the tags they give:
 /// English, Japanese, Chinese, French, German, Dutch, Spanish and Italian.
-const HEADER_KEYS: [(&str, &str); 72] = [
+const HEADER_KEYS: [(&str, &str); 98] = [
     ("black", "black"),
     ("黒番", "black"),
     ("黒", "black"),
@@ -203,6 +203,32 @@ const HEADER_KEYS: [(&str, &str); 72] = [
     ("tafel", "table"),
     ("mesa", "table"),
     ("tavolo", "table"),
+    ("source", "source"),
+    ("出典", "source"),
+    ("出处", "source"),
+    ("来源", "source"),
+    ("quelle", "source"),
+    ("bron", "source"),
+    ("fuente", "source"),
+    ("fonte", "source"),
+    ("annotator", "annotator"),
+    ("comment", "comment"),
+    ("comments", "comment"),
+    ("note", "comment"),
+    ("notes", "comment"),
+    ("remarks", "comment"),
+    ("備考", "comment"),
+    ("注", "comment"),
+    ("备注", "comment"),
+    ("commentaire", "comment"),
+    ("remarque", "comment"),
+    ("kommentar", "comment"),
+    ("anmerkung", "comment"),
+    ("opmerking", "comment"),
+    ("commentaar", "comment"),
+    ("comentario", "comment"),
+    ("nota", "comment"),
+    ("commento", "comment"),
     ("result", "result"),
     ("結果", "result"),
     ("résultat", "result"),
@@ -227,13 +253,38 @@ fn header_key(text: &str) -> Option<(usize, &'static str)> {
         .map(|&(key, tag)| (key.len(), tag))
 }
 
+/// Tags a header line of another key may not set: the reader's own.
+const RESERVED_TAGS: [&str; 10] =
+    ["rules", "fen", "setup", "score", "scores", "outcome", "extra", "first", "name", "passes"];
+
+/// A key kifu does not know at the start of a header line (`Opening: Tiger`, `Source: OQ
+/// 1979/4`): a word of three letters or more (any script; `-` and `_` inside) that is no move
+/// (`pass`), its colon, and a value that is no line of moves (nor a web address). Its length and its tag (the key in
+/// lower case, `-` as `_`).
+fn other_key(text: &str) -> Option<(usize, String)> {
+    let len = text.find(|c: char| !(c.is_alphabetic() || c == '-' || c == '_'))?;
+    let key = &text[..len];
+    let value = text[len..].trim_start().strip_prefix([':', '：'])?.trim();
+    let letters = key.chars().filter(|c| c.is_alphabetic()).count();
+    let tag = key.to_lowercase().replace('-', "_");
+    // (`pass: 0`: a pass and a score.)
+    let moves =
+        super::transcript::is_move_token(key) || super::transcript::parse(value).is_ok_and(|r| r.moves.len() >= 2);
+    (letters >= 3
+        && key.starts_with(char::is_alphabetic)
+        && !moves
+        && !value.starts_with("//")
+        && !RESERVED_TAGS.contains(&tag.as_str()))
+    .then_some((len, tag))
+}
+
 /// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
 /// Yamada  White: Sato`, `黒：山田太郎　白：佐藤花子`, `Event: Club meeting`, `大会: 例会`),
 /// a result as disc counts or in Japanese (`結果: 白の4石勝ち`).
 fn header_tags(line: &str) -> Vec<(String, String)> {
     // Each key at the start of a word, followed by a colon: (where it starts, where its value
     // starts, its tag).
-    let mut keys: Vec<(usize, usize, &str)> = Vec::new();
+    let mut keys: Vec<(usize, usize, String)> = Vec::new();
     let lead = line.len() - line.trim_start().len();
     for (i, _) in line.char_indices() {
         if i > 0 && !line[..i].ends_with(char::is_whitespace) {
@@ -242,10 +293,14 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         // A key after one space only for the players (`Black: Ann White: Bob`) or after a
         // player's name (`白: 佐藤 大会: 月例会`); others start the line or follow two spaces, a
         // tab or a full-width space (`Event: Final Round: 2` is one event).
-        let after_player = keys.last().is_some_and(|&(_, _, tag)| matches!(tag, "black" | "white"));
+        let after_player = keys.last().is_some_and(|(_, _, tag)| matches!(tag.as_str(), "black" | "white"));
         let segment = i == lead || after_player || line[..i].ends_with("  ") || line[..i].ends_with(['\t', '\u{3000}']);
         let rest = &line[i..];
-        let Some((key, tag)) = header_key(rest).filter(|(_, tag)| segment || matches!(*tag, "black" | "white")) else {
+        let known = header_key(rest).filter(|(_, tag)| segment || matches!(*tag, "black" | "white"));
+        // A key kifu does not know only where the line starts.
+        let Some((key, tag)) =
+            known.map(|(key, tag)| (key, tag.to_owned())).or_else(|| (i == lead).then(|| other_key(rest)).flatten())
+        else {
             continue;
         };
         let after = rest[key..].trim_start();
@@ -254,7 +309,8 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         }
     }
     let mut tags = Vec::new();
-    for (k, &(_, from, tag)) in keys.iter().enumerate() {
+    for (k, (_, from, tag)) in keys.iter().enumerate() {
+        let from = *from;
         let to = keys.get(k + 1).map_or(line.len(), |next| next.0);
         // (A leading `-` is a value's own: a result `-18`.)
         let value = line[from..to]
@@ -264,7 +320,7 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
             continue;
         }
         // A result as written: `parse` reads it with `stated_result`.
-        tags.push((tag.to_owned(), value.to_owned()));
+        tags.push((tag.clone(), value.to_owned()));
     }
     tags
 }
@@ -310,7 +366,14 @@ fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, Synt
 /// counts).
 pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String, String)>, SyntaxError>> {
     let text = line.trim_start();
-    header_key(text)?;
+    // `White first` (`first: white`, `白先`): the tag `first`, which a transcript reads as its
+    // start.
+    if let Some(side) = first_side(&text.to_lowercase()) {
+        return Some(Ok(vec![("first".to_owned(), side.to_string())]));
+    }
+    if header_key(text).is_none() {
+        other_key(text)?;
+    }
     let mut tags: Vec<(String, String)> = Vec::new();
     for (tag, value) in header_tags(line) {
         if tag != "result" {
@@ -850,8 +913,9 @@ fn check_numbers(
 
 /// Writes a kifu grid of the record's placements over its start board (the standard 8x8 start
 /// when it has none): the players' line when the record names a player, a line each for its
-/// event, date, place and round (`Event: ...`), file letters on top, rank numbers on the left,
-/// two-digit cells, holes as `#`; then the [`footer`].
+/// event, date, place, round, table, source, annotator and comment (`Event: ...`), file
+/// letters on top, rank numbers on the left, two-digit cells, holes as `#`; then the
+/// [`footer`].
 #[must_use]
 pub fn write(record: &Record) -> String {
     let board = record.start.clone().unwrap_or_else(standard_start);
@@ -893,7 +957,16 @@ pub fn write(record: &Record) -> String {
         out.push('\n');
     }
     // The tags a header line reads back.
-    for (tag, key) in [("event", "Event"), ("date", "Date"), ("place", "Place"), ("round", "Round")] {
+    for (tag, key) in [
+        ("event", "Event"),
+        ("date", "Date"),
+        ("place", "Place"),
+        ("round", "Round"),
+        ("table", "Table"),
+        ("source", "Source"),
+        ("annotator", "Annotator"),
+        ("comment", "Comment"),
+    ] {
         if let Some(value) = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?") {
             out.push_str(&format!("{key}: {}\n", super::printable(value).replace('\n', " ")));
         }
@@ -1011,7 +1084,7 @@ pub fn footer(first: Option<Color>, rules: Option<&str>) -> Vec<String> {
     white.into_iter().chain(rules.map(|spec| format!("rules {spec}"))).collect()
 }
 
-fn standard_start() -> BoardSyntax {
+pub(crate) fn standard_start() -> BoardSyntax {
     let mut b = BoardSyntax::empty(8);
     for (file, rank, c) in [(3, 4, Color::White), (4, 5, Color::White), (3, 5, Color::Black), (4, 4, Color::Black)] {
         b.cells[(rank - 1) * 8 + file] = Some(c);

@@ -986,9 +986,13 @@ impl Reader {
                 let tags = if self.format == Format::Transcript && !blank { kifu::header_line(line, 0) } else { None };
                 let header = tags.is_some();
                 let states = |k: &String| k == "result" || k == "outcome";
-                let (result, result_only) = match &tags {
-                    Some(Ok(tags)) => (tags.iter().any(|(k, _)| states(k)), tags.iter().all(|(k, _)| states(k))),
-                    _ => (false, false),
+                let (result, result_only, first_only) = match &tags {
+                    Some(Ok(tags)) => (
+                        tags.iter().any(|(k, _)| states(k)),
+                        tags.iter().all(|(k, _)| states(k)),
+                        !tags.is_empty() && tags.iter().all(|(k, _)| k == "first"),
+                    ),
+                    _ => (false, false, false),
                 };
                 let after_moves = std::mem::take(&mut self.after_moves);
                 if let Some(mut p) = self.pending.take() {
@@ -1026,10 +1030,12 @@ impl Reader {
                         self.pending = Some(p);
                         return;
                     }
-                    let footer = p.headed && header && result_only;
+                    // (`White first` under the moves goes with them too; a result line may
+                    // follow it.)
+                    let footer = p.headed && header && (result_only || first_only);
                     if footer || (!blank && !too_long && continues_numbering(&p.text, line)) {
                         Self::append(&mut p, line);
-                        if footer {
+                        if footer && result_only {
                             self.emit(p);
                         } else {
                             self.after_moves = !p.headed;

@@ -40,13 +40,13 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     if at == 0 {
         return parse_moves(text);
     }
-    // A result line under the moves (`Result: 16-47`).
+    // Lines under the moves: a result (`Result: 16-47`), `White first`.
     let mut end = text.len();
     let mut footer = Vec::new();
-    if let Some(i) = text.trim_end().rfind('\n').filter(|&i| i >= at)
-        && let Some(read) = super::kifu::header_line(&text[i + 1..], i + 1)
+    while let Some(i) = text[..end].trim_end().rfind('\n').filter(|&i| i >= at)
+        && let Some(read) = super::kifu::header_line(&text[i + 1..end], i + 1)
     {
-        footer = read?;
+        footer.splice(0..0, read?);
         end = i + 1;
     }
     let shift = |span: Span| Span { start: span.start + at, end: span.end + at };
@@ -80,6 +80,14 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     }
     tags.append(&mut record.tags);
     record.tags = tags;
+    // `White first` over or under the moves: the standard start with that side to move.
+    if let Some(at) = record.tags.iter().position(|(k, _)| k == "first") {
+        let (_, side) = record.tags.remove(at);
+        let mut start = super::kifu::standard_start();
+        start.side = side.parse().ok();
+        record.start = Some(start);
+        record.tags.retain(|(k, _)| k != "first");
+    }
     Ok(record)
 }
 
@@ -486,6 +494,11 @@ fn move_number(input: &str) -> IResult<&str, &str> {
     recognize(terminated(digits, alt((tag("..."), tag("."), tag(")"), tag("．"), tag("）"))))).parse(input)
 }
 
+/// Whether `word` is one move token alone (`pass`, `passe`, `パス`, `f5`).
+pub(crate) fn is_move_token(word: &str) -> bool {
+    token(word).is_ok_and(|(rest, _)| rest.is_empty())
+}
+
 /// A pass, or an optionally signed square.
 fn token(input: &str) -> IResult<&str, (MoveSyntax, Option<Color>, bool)> {
     let pass = value(
@@ -773,6 +786,40 @@ mod tests {
         assert_eq!(tags("Result: ３０：３４\nf5"), "result=30-34");
         assert_eq!(tags("Result: 黒30 白34\nf5"), "result=-4");
         assert_eq!(tags("黑方: 张伟\n白方: 李娜\n结果: 白胜4子\nf5"), "black=张伟 white=李娜 result=-4");
+    }
+
+    #[test]
+    fn header_lines_of_other_keys_are_kept() {
+        let tags = |text: &str| {
+            let r = parse(text).unwrap();
+            r.tags.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(" ")
+        };
+        // A source and a comment (keys kifu knows, in other languages too), and any other key of
+        // a word (`Opening`, `Time-control`) at the start of its line.
+        assert_eq!(
+            tags("Event: Open\nSource: FFO Bulletin no. 12\nComment: torn after move 50\nf5d6"),
+            "event=Open source=FFO Bulletin no. 12 comment=torn after move 50"
+        );
+        assert_eq!(tags("Quelle: Heft 3\n備考: 写し\nf5"), "source=Heft 3 comment=写し");
+        assert_eq!(tags("Opening: Tiger\nTime-control: 30 min\nf5"), "opening=Tiger time_control=30 min");
+        // Not a key: moves after a word and a colon, a web address, the reader's own tags, a word
+        // of two letters.
+        for text in ["Moves: f5 d6 c3\nf5", "http://example.com\nf5", "FEN: x\nf5", "Ab: c\nf5"] {
+            assert!(parse(text).is_err(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_white_first_line_starts_the_game_with_white() {
+        for text in
+            ["White first\nBlack: Ann\ne3d3c3", "Black: Ann\nFirst: White\ne3d3c3", "Black: Ann\ne3d3c3\nwhite first"]
+        {
+            let r = parse(text).unwrap();
+            assert_eq!(r.moves.len(), 3, "{text}");
+            let start = r.start.as_ref().expect("a start board");
+            assert_eq!((start.side, start.cells.iter().flatten().count()), (Some(Color::White), 4), "{text}");
+            assert!(r.tag("first").is_none());
+        }
     }
 
     #[test]
