@@ -90,7 +90,7 @@ fn kinds_losses_and_per_game_limits_filter_the_puzzles() {
     games.dedup();
     assert_eq!(games.len(), count, "one puzzle a game: {first:?}");
     // Names come from the database's names files.
-    assert!(all.iter().all(|r| !r["black"].as_str().unwrap().is_empty()));
+    assert!(all.iter().all(|r| !r["black_player"].as_str().unwrap().is_empty()));
 }
 
 #[test]
@@ -110,4 +110,36 @@ fn obf_puzzles_read_back_into_show_and_bad_ranges_are_refused() {
     let bad = kifu().arg("puzzles").arg(wthor()).args(["--empties", "20-30"]).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("at most 24"));
+}
+
+/// Each input's games are numbered from 1, as `export` and `annotate` number them, so that
+/// `kifu show SOURCE --game GAME --ply PLY-1` draws a puzzle's position.
+#[test]
+fn games_are_numbered_within_their_input_and_show_draws_the_puzzle() {
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn");
+    let out = kifu()
+        .arg("puzzles")
+        .arg(wthor())
+        .arg(&sample)
+        .args(["--games", "1-4,51-54", "--empties", "10-14", "-f", "json", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let second: Vec<&serde_json::Value> =
+        rows.iter().filter(|r| r["source"].as_str().unwrap().ends_with("wthor-2004.pgn")).collect();
+    assert!(!second.is_empty(), "{rows:?}");
+    for row in second {
+        let game = row["game"].as_u64().unwrap();
+        assert!((1..=4).contains(&game), "{row}");
+        let ply = row["ply"].as_u64().unwrap() - 1;
+        let (game, ply) = (game.to_string(), ply.to_string());
+        let shown = kifu().arg("show").arg(&sample).args(["--game", &game, "--ply", &ply]).output().unwrap();
+        assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
+        // The same position as a board string.
+        let cut = kifu().arg("convert").arg(&sample).args(["--games", &game, "--ply", &ply, "--to", "board"]).output();
+        let board = String::from_utf8(cut.unwrap().stdout).unwrap();
+        assert_eq!(board.trim(), row["board"].as_str().unwrap(), "{row}");
+    }
 }

@@ -116,7 +116,7 @@ fn parse_empties(text: &str) -> Result<(u32, u32), String> {
 #[derive(Serialize, Debug, Clone, PartialEq)]
 struct Row {
     source: String,
-    game: u64,
+    game: usize,
     /// The ply about to be played (1-based; passes count, as in `kifu annotate`).
     ply: usize,
     /// The number the move would have on a kifu diagram (passes do not count).
@@ -133,8 +133,8 @@ struct Row {
     loss: i32,
     /// Every legal move with its exact score, best first (`g8:+18 h1:-4`).
     moves: String,
-    black: String,
-    white: String,
+    black_player: String,
+    white_player: String,
     event: String,
     date: String,
 }
@@ -191,8 +191,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 Ok(Found::Puzzles(rows, positions, _)) => {
                     games += 1;
                     solved += positions;
-                    for mut row in rows {
-                        row.game = index + 1;
+                    for row in rows {
                         puzzles += 1;
                         only += u64::from(row.kind.starts_with("only"));
                         mistakes += u64::from(row.kind.ends_with("mistake"));
@@ -224,7 +223,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
 
 /// The CSV header: [`Row`]'s fields.
 const CSV_HEADER: &str = "source,game,ply,move_number,empties,side,kind,board,best_moves,best_score,played,\
-                          played_score,loss,moves,black,white,event,date";
+                          played_score,loss,moves,black_player,white_player,event,date";
 
 /// Writes one puzzle in `format`.
 fn write_row(out: &mut Output, row: &Row, format: PuzzleFormat) -> anyhow::Result<()> {
@@ -267,9 +266,9 @@ fn text(row: &Row) -> String {
         "{} game {}, move {} ({} empties): {side} to move, {solution}; {played}\n  {}",
         row.source, row.game, row.move_number, row.empties, row.board
     );
-    let players = [&row.black, &row.white].iter().any(|n| !n.is_empty()).then(|| {
+    let players = [&row.black_player, &row.white_player].iter().any(|n| !n.is_empty()).then(|| {
         let name = |n: &str| if n.is_empty() { "?".to_owned() } else { n.to_owned() };
-        format!("{} - {}", name(&row.black), name(&row.white))
+        format!("{} - {}", name(&row.black_player), name(&row.white_player))
     });
     let about: Vec<&str> = [players.as_deref(), Some(row.event.as_str()), Some(row.date.as_str())]
         .into_iter()
@@ -307,7 +306,7 @@ fn find(
     let names = |tag: &str| record.name_or_number(tag).unwrap_or_default();
     let (black, white) = (names("black"), names("white"));
     let event = record.name_or_number("event").unwrap_or_default();
-    let date = record.tag("date").unwrap_or_default().to_owned();
+    let date = crate::notation::date::Date::iso_or_as_written(record.tag("date").unwrap_or_default());
     let (mut rows, mut positions, mut placements) = (Vec::new(), 0u64, 0usize);
     for (ply, (position, played)) in steps.iter().enumerate() {
         if *played != Move::Pass {
@@ -325,9 +324,11 @@ fn find(
         positions += 1;
         if let Some(mut row) = puzzle(position, *played, &scores, args) {
             row.source = source.name.to_owned();
+            row.game = raw.index + 1;
             row.ply = ply + 1;
             row.move_number = placements;
-            (row.black, row.white, row.event, row.date) = (black.clone(), white.clone(), event.clone(), date.clone());
+            (row.black_player, row.white_player, row.event, row.date) =
+                (black.clone(), white.clone(), event.clone(), date.clone());
             rows.push(row);
         }
     }
@@ -374,8 +375,8 @@ fn puzzle(position: &Position, played: Move, scores: &[MoveScore], args: &Args) 
         played_score,
         loss: best - played_score,
         moves: moves.join(" "),
-        black: String::new(),
-        white: String::new(),
+        black_player: String::new(),
+        white_player: String::new(),
         event: String::new(),
         date: String::new(),
     })

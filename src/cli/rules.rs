@@ -55,8 +55,10 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         (Some(rules), _) => {
             let mut row = serde_json::Map::new();
             row.insert("spec".into(), rules.to_string().into());
+            // A count (`size`, `seed`, a disc supply) as a number, a word as text.
             for (key, value) in rules.variant().pairs() {
-                row.insert(key.into(), value.into());
+                let value = value.parse::<i64>().map_or_else(|_| serde_json::Value::from(value), Into::into);
+                row.insert(key.into(), value);
             }
             row.insert("holes_resolved".into(), rules.holes().iter().map(|&sq| rules.square_name(sq)).collect());
             writeln!(out, "{}", serde_json::Value::Object(row))?;

@@ -991,14 +991,19 @@ fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Pos
 }
 
 /// Whether a token that does not read looks like a move written wrong (`x4`, `cc4`, `f55`,
-/// `pas`) rather than a word or a result.
+/// `pas`, `zz`) rather than a word or a result.
 #[must_use]
 pub fn move_like(token: &str) -> bool {
     // (A logbook's colour sign, `+x4`, is no result's.)
     let lower = token.strip_prefix(['+', '-']).unwrap_or(token).to_lowercase();
     let digits = lower.chars().filter(char::is_ascii_digit).count();
     let results = lower.contains(['-', ':', '/', '+']) && digits > 0;
-    pass_like(&lower) || (digits > 0 && lower.chars().count() <= 4 && !results)
+    // (Two or three letters of one case, `zz`, are a square typed wrong too; `No` may be a
+    // name's start.)
+    let bare = token.strip_prefix(['+', '-']).unwrap_or(token);
+    let one_case = bare.chars().all(|c| c.is_ascii_lowercase()) || bare.chars().all(|c| c.is_ascii_uppercase());
+    let short_letters = (2..=3).contains(&bare.len()) && one_case;
+    pass_like(&lower) || short_letters || (digits > 0 && lower.chars().count() <= 4 && !results)
 }
 
 /// Whether a lower-case token looks like a pass written wrong (`pas`, `pss`, `pase`, `---`): the
@@ -1450,5 +1455,15 @@ mod tests {
             c.suggestion.as_deref(),
             Some("moves 22 and 23 look swapped (g5 and f5): swapped, the whole game replays")
         );
+    }
+
+    #[test]
+    fn tokens_like_moves_written_wrong() {
+        for token in ["x4", "cc4", "f55", "pas", "---", "zz", "ZZ", "el", "+x4", "abc"] {
+            assert!(move_like(token), "{token}");
+        }
+        for token in ["hello", "No", "Tiger", "30-34", "B+4", "1/2", "z"] {
+            assert!(!move_like(token), "{token}");
+        }
     }
 }

@@ -9,8 +9,9 @@
 //! `tags` keeps the record's order (a repeated tag name keeps its last value); `start` is
 //! present when the record gives a board (cells from a1 rank by rank, `X` `O` `-`); a move has
 //! `color`, `eval` (discs), `time` (seconds) and `comment` only when the record gives them. The
-//! case a move was written in is not kept. A move's span (for errors) is its value between the
-//! quotes.
+//! case a move was written in is not kept. Read, `moves` may also be a list of names
+//! (`["f5","d6"]`) or a transcript (`"f5d6c3"`). A move's span (for errors) is its value between
+//! the quotes.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -18,15 +19,25 @@ use serde_json::{Map, Value};
 use super::{BoardSyntax, MoveSyntax, MoveToken, Record, Span, SyntaxError};
 use crate::core::Color;
 
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct JsonRecord {
+    tags: Map<String, Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    start: Option<JsonBoard>,
+    moves: Vec<JsonMove>,
+}
+
+/// A record as read: its moves as kifu writes them (objects), as names (`["f5","d6"]`) or as a
+/// transcript (`"f5d6c3"`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JsonInput {
     #[serde(default)]
     tags: Map<String, Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     start: Option<JsonBoard>,
     #[serde(default)]
-    moves: Vec<JsonMove>,
+    moves: Value,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -92,7 +103,7 @@ pub fn write(record: &Record) -> String {
 /// bad move, or at the whole record for another bad value.
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let whole = Span { start: 0, end: text.len() };
-    let json: JsonRecord = serde_json::from_str(text).map_err(|e| {
+    let json: JsonInput = serde_json::from_str(text).map_err(|e| {
         let at = offset_of(text, e.line(), e.column());
         SyntaxError { span: Span { start: at, end: (at + 1).min(text.len()) }, message: format!("JSON: {e}") }
     })?;
@@ -118,10 +129,29 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         };
         record.start = Some(board);
     }
+    let moves = match json.moves {
+        Value::Null => Vec::new(),
+        Value::String(line) => return transcript_moves(text, &line, record),
+        Value::Array(items) => items,
+        _ => return Err(bad("`moves` is not a list of moves (nor a line of them)".into())),
+    };
     let mut spans = move_spans(text);
-    for m in json.moves {
+    // (Where names alone are given, each is looked for as a quoted string in turn.)
+    let mut after = text.find("\"moves\"").unwrap_or(0);
+    for (i, item) in moves.into_iter().enumerate() {
+        let m = match item {
+            Value::String(mv) => JsonMove { mv, color: None, eval: None, time: None, comment: None },
+            Value::Object(_) => serde_json::from_value(item).map_err(|e| {
+                bad(format!("move {}: {e} (a move is a name, `\"f5\"`, or `{{\"move\":\"f5\"}}`)", i + 1))
+            })?,
+            other => return Err(bad(format!("move {}: {other} is no move (a name, `\"f5\"`, or an object)", i + 1))),
+        };
+        let quoted = format!("\"{}\"", m.mv);
+        let named =
+            text[after..].find(&quoted).map(|at| Span { start: after + at + 1, end: after + at + quoted.len() - 1 });
         // The move's own text when it is found as written, else the whole record.
-        let span = spans.next().filter(|s| text[s.start..s.end] == m.mv).unwrap_or(whole);
+        let span = spans.next().filter(|s| text[s.start..s.end] == m.mv).or(named).unwrap_or(whole);
+        after = after.max(span.end.min(text.len()));
         let mv = if m.mv.eq_ignore_ascii_case("pass") {
             MoveSyntax::Pass
         } else {
@@ -143,6 +173,18 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
             ..MoveToken::default()
         });
     }
+    Ok(record)
+}
+
+/// The record with the moves of `line`, a transcript given as the `moves` value (spans in
+/// `text` when the line is found in it as written).
+fn transcript_moves(text: &str, line: &str, mut record: Record) -> Result<Record, SyntaxError> {
+    let at = text.find(&format!("\"{line}\"")).map_or(0, |i| i + 1);
+    let shift = |span: Span| {
+        if at == 0 { Span { start: 0, end: text.len() } } else { Span { start: span.start + at, end: span.end + at } }
+    };
+    let read = super::transcript::parse(line).map_err(|e| SyntaxError { span: shift(e.span), message: e.message })?;
+    record.moves = read.moves.into_iter().map(|t| MoveToken { span: shift(t.span), number: None, ..t }).collect();
     Ok(record)
 }
 
@@ -193,6 +235,25 @@ mod tests {
             t.span = u.span;
         }
         assert_eq!(back, record);
+    }
+
+    #[test]
+    fn moves_as_names_or_a_transcript() {
+        let names = |r: &Record| r.moves.iter().map(|t| t.mv.to_string()).collect::<Vec<_>>().join(" ");
+        for text in [
+            r#"{"moves":["f5","d6","pass","c3"]}"#,
+            r#"{"moves":"f5 d6 PA c3"}"#,
+            r#"{"moves":["f5",{"move":"d6"},"pass","c3"]}"#,
+        ] {
+            assert_eq!(names(&parse(text).unwrap()), "f5 d6 pass c3", "{text}");
+        }
+        // Errors point at the move.
+        for text in [r#"{"moves":["f5","zz","c3"]}"#, r#"{"moves":"f5 zz c3"}"#] {
+            let e = parse(text).unwrap_err();
+            assert_eq!(&text[e.span.start..e.span.end], "zz", "{text}");
+        }
+        assert!(parse(r#"{"moves":[1]}"#).unwrap_err().message.contains("move 1: 1 is no move"));
+        assert!(parse(r#"{"moves":{"a":1}}"#).unwrap_err().message.contains("is not a list of moves"));
     }
 
     #[test]

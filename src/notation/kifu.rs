@@ -258,8 +258,8 @@ const RESERVED_TAGS: [&str; 10] =
     ["rules", "fen", "setup", "score", "scores", "outcome", "extra", "first", "name", "passes"];
 
 /// A key kifu does not know at the start of a header line (`Opening: Tiger`, `Source: OQ
-/// 1979/4`): a word of three letters or more (any script; `-` and `_` inside) that is no move
-/// (`pass`), its colon, and a value that is no line of moves (nor a web address). Its length and its tag (the key in
+/// 1979/4`): a word of three letters or more (any script; `-` and `_` inside) that is no moves
+/// (`pass`, `PAPA`), its colon, and a value that is no line of moves (nor a web address). Its length and its tag (the key in
 /// lower case, `-` as `_`).
 fn other_key(text: &str) -> Option<(usize, String)> {
     let len = text.find(|c: char| !(c.is_alphabetic() || c == '-' || c == '_'))?;
@@ -268,8 +268,7 @@ fn other_key(text: &str) -> Option<(usize, String)> {
     let letters = key.chars().filter(|c| c.is_alphabetic()).count();
     let tag = key.to_lowercase().replace('-', "_");
     // (`pass: 0`: a pass and a score.)
-    let moves =
-        super::transcript::is_move_token(key) || super::transcript::parse(value).is_ok_and(|r| r.moves.len() >= 2);
+    let moves = super::transcript::is_moves(key) || super::transcript::parse(value).is_ok_and(|r| r.moves.len() >= 2);
     (letters >= 3
         && key.starts_with(char::is_alphabetic)
         && !moves

@@ -494,9 +494,9 @@ fn move_number(input: &str) -> IResult<&str, &str> {
     recognize(terminated(digits, alt((tag("..."), tag("."), tag(")"), tag("．"), tag("）"))))).parse(input)
 }
 
-/// Whether `word` is one move token alone (`pass`, `passe`, `パス`, `f5`).
-pub(crate) fn is_move_token(word: &str) -> bool {
-    token(word).is_ok_and(|(rest, _)| rest.is_empty())
+/// Whether `word` is moves alone (`pass`, `PAPA`, `passe`, `パス`, `f5`).
+pub(crate) fn is_moves(word: &str) -> bool {
+    parse_moves(word).is_ok_and(|r| !r.moves.is_empty() && r.tags.is_empty())
 }
 
 /// A pass, or an optionally signed square.
