@@ -916,6 +916,22 @@ fn text(game: &Annotated, selectivity: u32) -> String {
             value(p.played_score, p.exact)
         ));
     }
+    // Each side's costliest move (the first of equal ones), where one lost discs.
+    for color in [Color::Black, Color::White] {
+        let mut own = game.plies.iter().filter(|p| p.color == color && p.loss > 0);
+        let first = own.next();
+        let Some(p) = own.fold(first, |worst, p| worst.filter(|w| w.loss >= p.loss).or(Some(p))) else { continue };
+        s.push_str(&format!(
+            "  {}'s worst move: ply {}, {} ({} to {}, {} lost; best {})\n",
+            color.name(),
+            p.ply,
+            rules.move_name(p.played),
+            value(p.best_score, p.exact),
+            value(p.played_score, p.exact),
+            p.loss,
+            rules.move_name(p.best)
+        ));
+    }
     s.push('\n');
     s
 }

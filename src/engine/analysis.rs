@@ -454,6 +454,10 @@ impl Tally {
     }
 }
 
+/// How far from level (in discs) an estimated value must be to count as a win or a loss when
+/// the decisive mistake is looked for: searches by depth err by a few discs.
+pub const ESTIMATED_LEVEL: i32 = 2;
+
 /// A game's summary: each side's tally and the move that decided the result.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Summary {
@@ -461,7 +465,8 @@ pub struct Summary {
     pub sides: [Tally; 2],
     /// The decisive mistake: the last ply whose move turned a win into a draw or a loss, or a
     /// draw into a loss, for the result the game ended with for that player (by the signs of
-    /// the values: exact in the solved part, estimates before). None when no move did: the
+    /// the values: exact in the solved part, estimates before, those within
+    /// [`ESTIMATED_LEVEL`] discs of level counting as level). None when no move did: the
     /// values before the solved part can drift from one search to the next.
     pub decisive: Option<usize>,
 }
@@ -482,7 +487,11 @@ impl Summary {
         };
         for ply in plies {
             summary.sides[ply.color.index()].add(ply);
-            let result = |score| result_sign(score, ply.color, tie_taker);
+            // An estimate within a few discs of level says no more than "about level": a drop
+            // from +1 to -1 at move 2 is the search's noise, not the game's turn.
+            let result = |score: i32| {
+                if !ply.exact && score.abs() <= ESTIMATED_LEVEL { 0 } else { result_sign(score, ply.color, tie_taker) }
+            };
             let ended = end.map(|e| result(if ply.color == Color::Black { e } else { -e }));
             // Only a move that left the mover with the result the game ended with decided it:
             // between searches by depth the values drift, and a drop that a later drift undid
@@ -546,6 +555,13 @@ mod tests {
         let mut second = ply(Color::Black, 2, -12);
         second.ply = 2;
         assert_eq!(Summary::of(&[ply(Color::White, 3, 0), second], None, None).decisive, Some(2));
+        // Estimates near level are level: White's ~+0 to ~-2 early on decided nothing; Black's
+        // later ~+1 to ~-8 did.
+        let estimate = |color, best, played, at| Ply { exact: false, ply: at, ..ply(color, best, played) };
+        let game =
+            [estimate(Color::White, 0, -2, 1), estimate(Color::Black, 6, 4, 2), estimate(Color::Black, 1, -8, 3)];
+        assert_eq!(Summary::of(&game[..2], None, None).decisive, None);
+        assert_eq!(Summary::of(&game, None, None).decisive, Some(3));
     }
     use crate::core::{Passes, Rules};
 
