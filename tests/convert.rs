@@ -986,3 +986,22 @@ fn a_grid_no_game_reaches_is_not_converted() {
     let out = text(out);
     assert!(out.starts_with("Source: a club bulletin\nComment: typed by hand\n"), "{out}");
 }
+
+/// A PGN or GGF setup is a start of its own, reachable by the rules or not: converted as it is
+/// (`validate` still says no game reaches it). And a grid's header values keep their spaces
+/// from starting another key.
+#[test]
+fn a_setup_board_converts_and_header_values_stay_whole() {
+    let pgn = "[SetUp \"1\"]\n[FEN \"---------------------------OO------XX--------------------------- X\"]\n\
+               [Result \"*\"]\n\n1. e3 *\n";
+    let (out, err, code) = convert(&["--to", "ggf"], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(text(out).contains("B[e3]"));
+    let pgn = "[Black \"Ann\"]\n[White \"Bob\"]\n[Comment \"great game  White: Eve\"]\n[Result \"*\"]\n\n1. f5 *\n";
+    let (out, err, code) = convert(&["--to", "kifu"], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    let (back, err, code) = convert(&["--from", "kifu", "--to", "json"], &out);
+    assert_eq!(code, 0, "{err}");
+    let back = text(back);
+    assert!(back.contains(r#""white":"Bob""#) && back.contains(r#""comment":"great game White: Eve""#), "{back}");
+}

@@ -189,7 +189,7 @@ fn a_headed_game_s_moves_go_on_over_several_lines() {
     assert_eq!(r.len(), 1, "{r:?}");
     assert_eq!(r[0]["status"], "parse_error", "{r:?}");
     assert_eq!((&r[0]["error_ply"], &r[0]["error_move"]), (&38.into(), &"el".into()), "{r:?}");
-    assert!(r[0]["suggestion"].as_str().unwrap().starts_with("e1? (the rest of the game then replays)"), "{r:?}");
+    assert!(r[0]["reason"].as_str().unwrap().contains("`el` is not a move: e1?"), "{r:?}");
     assert_eq!(r[0]["line"], 7, "{r:?}");
     // Without header lines, or after a blank line, each line of moves is a game.
     assert_eq!(rows(&[], "f5d6c3\nf5f6e6\n").len(), 2);

@@ -370,9 +370,11 @@ pub(super) fn position_at(source: &Source, raw: &RawRecord, cut: Cut) -> Result<
 /// Replays, cuts, shapes and (for text formats) writes a record that was read.
 fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Rules>, plan: Plan) -> Converted {
     let Plan { to, cut, theoretical, .. } = plan;
-    // A board no game under the rules reaches (a grid read the other way up) is no game to
-    // write, as `validate` says.
-    if record.start.is_some()
+    // A kifu grid's board no game under the rules reaches (a grid read the other way up, its
+    // centre left empty) is no game to write, as `validate` says. (A PGN or GGF setup is a
+    // start of its own: written back as it is.)
+    if source.format == Format::Kifu
+        && record.start.is_some()
         && let Ok(game) = record.game(rules.clone())
         && let Some(why) = game.start().unreachable()
     {

@@ -55,9 +55,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         (Some(rules), _) => {
             let mut row = serde_json::Map::new();
             row.insert("spec".into(), rules.to_string().into());
-            // A count (`size`, `seed`, a disc supply) as a number, a word as text.
+            // A count (`size`, a disc supply) as a number, a word as text; the seed as text
+            // always (up to 2^64, beyond what JSON readers keep exact).
             for (key, value) in rules.variant().pairs() {
-                let value = value.parse::<i64>().map_or_else(|_| serde_json::Value::from(value), Into::into);
+                let count = value.parse::<u32>().ok().filter(|_| key != "seed");
+                let value = count.map_or_else(|| serde_json::Value::from(value), Into::into);
                 row.insert(key.into(), value);
             }
             row.insert("holes_resolved".into(), rules.holes().iter().map(|&sq| rules.square_name(sq)).collect());

@@ -284,7 +284,7 @@ fn unreadable(source: &Source, unread: Unread) -> Checked {
     let Unread { error: e, fix, token, ply, .. } = unread;
     let place = Place::of(&e.location);
     // A token like a move after the moves that read is the next ply's.
-    let at_move = fix.is_some() || check::move_like(&token);
+    let at_move = fix.is_some() || check::move_like(&token) || check::short_letters(&token);
     let error_ply = ply.filter(|_| at_move);
     let row = Row {
         source: source.name.to_owned(),

@@ -991,19 +991,24 @@ fn suggest_on_board(record: &Record, rules: &Arc<Rules>, at: usize, before: &Pos
 }
 
 /// Whether a token that does not read looks like a move written wrong (`x4`, `cc4`, `f55`,
-/// `pas`, `zz`) rather than a word or a result.
+/// `pas`) rather than a word or a result.
 #[must_use]
 pub fn move_like(token: &str) -> bool {
     // (A logbook's colour sign, `+x4`, is no result's.)
     let lower = token.strip_prefix(['+', '-']).unwrap_or(token).to_lowercase();
     let digits = lower.chars().filter(char::is_ascii_digit).count();
     let results = lower.contains(['-', ':', '/', '+']) && digits > 0;
-    // (Two or three letters of one case, `zz`, are a square typed wrong too; `No` may be a
-    // name's start.)
+    pass_like(&lower) || (digits > 0 && lower.chars().count() <= 4 && !results)
+}
+
+/// Whether a token that does not read is two or three letters of one case (`zz`, `el`): a
+/// square typed wrong rather than a word (`No` may be a name's start), at a ply of its own,
+/// though the legal moves are not tried for it as for [`move_like`] tokens.
+#[must_use]
+pub fn short_letters(token: &str) -> bool {
     let bare = token.strip_prefix(['+', '-']).unwrap_or(token);
     let one_case = bare.chars().all(|c| c.is_ascii_lowercase()) || bare.chars().all(|c| c.is_ascii_uppercase());
-    let short_letters = (2..=3).contains(&bare.len()) && one_case;
-    pass_like(&lower) || short_letters || (digits > 0 && lower.chars().count() <= 4 && !results)
+    (2..=3).contains(&bare.len()) && one_case
 }
 
 /// Whether a lower-case token looks like a pass written wrong (`pas`, `pss`, `pase`, `---`): the
@@ -1459,11 +1464,14 @@ mod tests {
 
     #[test]
     fn tokens_like_moves_written_wrong() {
-        for token in ["x4", "cc4", "f55", "pas", "---", "zz", "ZZ", "el", "+x4", "abc"] {
+        for token in ["x4", "cc4", "f55", "pas", "---", "+x4"] {
             assert!(move_like(token), "{token}");
         }
+        for token in ["zz", "ZZ", "el", "abc", "+zz"] {
+            assert!(short_letters(token) && !move_like(token), "{token}");
+        }
         for token in ["hello", "No", "Tiger", "30-34", "B+4", "1/2", "z"] {
-            assert!(!move_like(token), "{token}");
+            assert!(!move_like(token) && !short_letters(token), "{token}");
         }
     }
 }

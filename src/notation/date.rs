@@ -16,7 +16,9 @@ impl Date {
     /// Reads a date: GGS's seconds since 1970 (`940607137`), or a year of four digits, then
     /// optionally the month and the day, each of two digits or `??`, after `.`, `-` or `/`
     /// (`2004`, `2004.05.01`, `2004-05`, `2024.03.??`), and optionally a time after `T`, `_` or
-    /// a space (`2024-12-24T00:28:43Z`, `2003.12.15_12:33:18.MST`). `None` for anything else.
+    /// a space (`2024-12-24T00:28:43Z`, `2003.12.15_12:33:18.MST`); a date written day first
+    /// (`12.10.1979`) or with the month in English words (`12 Oct 1979`, `October 1979`).
+    /// `None` for anything else.
     #[must_use]
     pub fn parse(text: &str) -> Option<Date> {
         let text = text.trim();
@@ -37,7 +39,10 @@ impl Date {
         } else {
             text
         };
-        let year = text.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit()))?.parse().ok()?;
+        let Some(year) = text.get(..4).filter(|y| y.bytes().all(|b| b.is_ascii_digit())) else {
+            return Date::day_first(text).or_else(|| Date::worded(text));
+        };
+        let year = year.parse().ok()?;
         let mut date = Date { year, month: None, day: None };
         let mut rest = &text[4..];
         for (i, range) in [(1u8, 12u8), (1, 31)].into_iter().enumerate() {
@@ -65,6 +70,62 @@ impl Date {
             }
         }
         (rest.is_empty() || rest.starts_with(['T', '_', ' '])).then_some(date)
+    }
+
+    /// A date written day first, as in Europe: `12.10.1979`, `??.10.1979`, `12-10-1979` (not
+    /// with `/`, which the US writes month first).
+    fn day_first(text: &str) -> Option<Date> {
+        let sep = if text.contains('.') { '.' } else { '-' };
+        let parts: Vec<&str> = text.split(sep).collect();
+        let [day, month, year] = parts[..] else { return None };
+        let number = |part: &str, range: (u8, u8)| match part {
+            "??" => Some(None),
+            _ if (1..=2).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit()) => {
+                part.parse::<u8>().ok().filter(|v| (range.0..=range.1).contains(v)).map(Some)
+            }
+            _ => None,
+        };
+        let (day, month) = (number(day, (1, 31))?, number(month, (1, 12))?);
+        let year = year.parse().ok().filter(|_| year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit()))?;
+        Some(Date { year, month, day: day.filter(|_| month.is_some()) })
+    }
+
+    /// A date with the month in English words: `Oct 1979`, `12 Oct 1979`, `October 12, 1979`,
+    /// `12 October 1979`.
+    fn worded(text: &str) -> Option<Date> {
+        const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+        let words: Vec<String> =
+            text.split([' ', ',']).filter(|w| !w.is_empty()).map(|w| w.trim_end_matches('.').to_lowercase()).collect();
+        let month_of = |w: &str| {
+            let full = [
+                "january",
+                "february",
+                "march",
+                "april",
+                "may",
+                "june",
+                "july",
+                "august",
+                "september",
+                "october",
+                "november",
+                "december",
+            ];
+            MONTHS
+                .iter()
+                .zip(full)
+                .position(|(short, full)| w == *short || w == full || (w == "sept" && *short == "sep"))
+                .map(|i| i as u8 + 1)
+        };
+        let day_of = |w: &str| w.parse::<u8>().ok().filter(|d| (1..=31).contains(d));
+        let year_of = |w: &str| w.parse::<u16>().ok().filter(|_| w.len() == 4);
+        let (day, month, year) = match &words[..] {
+            [m, y] => (None, month_of(m)?, year_of(y)?),
+            [d, m, y] if day_of(d).is_some() => (day_of(d), month_of(m)?, year_of(y)?),
+            [m, d, y] => (Some(day_of(d)?), month_of(m)?, year_of(y)?),
+            _ => return None,
+        };
+        Some(Date { year, month: Some(month), day })
     }
 
     /// The time of day a date text gives, as `HH:MM:SS`: GGS's seconds since 1970 (in UTC),
@@ -143,6 +204,14 @@ mod tests {
             ("2024年5月12日", "2024.05.12", "2024-05-12"),
             ("２０２４年１２月３日", "2024.12.03", "2024-12-03"),
             ("2024年5月", "2024.05.??", "2024-05"),
+            // Day first, as Europe writes them, and the month in English words.
+            ("12.10.1979", "1979.10.12", "1979-10-12"),
+            ("??.10.1979", "1979.10.??", "1979-10"),
+            ("1-5-1980", "1980.05.01", "1980-05-01"),
+            ("Oct 1979", "1979.10.??", "1979-10"),
+            ("12 Oct 1979", "1979.10.12", "1979-10-12"),
+            ("October 12, 1979", "1979.10.12", "1979-10-12"),
+            ("12 Sept. 1981", "1981.09.12", "1981-09-12"),
         ];
         for (text, pgn, iso) in cases {
             let date = Date::parse(text).unwrap_or_else(|| panic!("{text}"));
@@ -158,6 +227,12 @@ mod tests {
             "2024.1.50",
             "12/05/2004",
             "2024年13月1日",
+            "32.10.1979",
+            "12.13.1979",
+            "c. 1979",
+            "197?",
+            "Octo 1979",
+            "12 Oct 79",
         ] {
             assert_eq!(Date::parse(text), None, "{text}");
         }

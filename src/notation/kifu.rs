@@ -304,7 +304,14 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         };
         let after = rest[key..].trim_start();
         if let Some(value) = after.strip_prefix(':').or_else(|| after.strip_prefix('：')) {
+            // A comment, a source or another key's free text runs to the end of the line
+            // (`Comment: great game  White: Eve` names no player).
+            let free =
+                !matches!(tag.as_str(), "black" | "white" | "event" | "date" | "place" | "round" | "table" | "result");
             keys.push((i, line.len() - value.len(), tag));
+            if free {
+                break;
+            }
         }
     }
     let mut tags = Vec::new();
@@ -967,7 +974,9 @@ pub fn write(record: &Record) -> String {
         ("comment", "Comment"),
     ] {
         if let Some(value) = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?") {
-            out.push_str(&format!("{key}: {}\n", super::printable(value).replace('\n', " ")));
+            // (Runs of spaces as one: two spaces would start another key, `  White: Eve`.)
+            let value = super::printable(value).split_whitespace().collect::<Vec<_>>().join(" ");
+            out.push_str(&format!("{key}: {value}\n"));
         }
     }
     out.push_str("  ");
