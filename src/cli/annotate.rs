@@ -918,9 +918,9 @@ fn text(game: &Annotated, selectivity: u32) -> String {
     }
     // Each side's costliest move (the first of equal ones), where one lost discs.
     for color in [Color::Black, Color::White] {
-        let mut own = game.plies.iter().filter(|p| p.color == color && p.loss > 0);
-        let first = own.next();
-        let Some(p) = own.fold(first, |worst, p| worst.filter(|w| w.loss >= p.loss).or(Some(p))) else { continue };
+        // (`max_by_key` keeps the last of equals: from the end, that is the first.)
+        let own = game.plies.iter().filter(|p| p.color == color && p.loss > 0);
+        let Some(p) = own.rev().max_by_key(|p| p.loss) else { continue };
         s.push_str(&format!(
             "  {}'s worst move: ply {}, {} ({} to {}, {} lost; best {})\n",
             color.name(),

@@ -93,29 +93,25 @@ impl Date {
     /// A date with the month in English words: `Oct 1979`, `12 Oct 1979`, `October 12, 1979`,
     /// `12 October 1979`.
     fn worded(text: &str) -> Option<Date> {
-        const MONTHS: [&str; 12] = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+        const MONTHS: [(&str, &str); 12] = [
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may", "may"),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ];
         let words: Vec<String> =
             text.split([' ', ',']).filter(|w| !w.is_empty()).map(|w| w.trim_end_matches('.').to_lowercase()).collect();
         let month_of = |w: &str| {
-            let full = [
-                "january",
-                "february",
-                "march",
-                "april",
-                "may",
-                "june",
-                "july",
-                "august",
-                "september",
-                "october",
-                "november",
-                "december",
-            ];
-            MONTHS
-                .iter()
-                .zip(full)
-                .position(|(short, full)| w == *short || w == full || (w == "sept" && *short == "sep"))
-                .map(|i| i as u8 + 1)
+            let w = if w == "sept" { "sep" } else { w };
+            MONTHS.iter().position(|&(short, full)| w == short || w == full).map(|i| i as u8 + 1)
         };
         let day_of = |w: &str| w.parse::<u8>().ok().filter(|d| (1..=31).contains(d));
         let year_of = |w: &str| w.parse::<u16>().ok().filter(|_| w.len() == 4);

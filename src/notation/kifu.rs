@@ -259,23 +259,26 @@ const RESERVED_TAGS: [&str; 10] =
 
 /// A key kifu does not know at the start of a header line (`Opening: Tiger`, `Source: OQ
 /// 1979/4`): a word of three letters or more (any script; `-` and `_` inside) that is no moves
-/// (`pass`, `PAPA`), its colon, and a value that is no line of moves (nor a web address). Its length and its tag (the key in
-/// lower case, `-` as `_`).
+/// (`pass`, `PAPA`), its colon, and a value that is no line of moves (nor a web address). Its
+/// length and its tag (the key in lower case, `-` as `_`).
 fn other_key(text: &str) -> Option<(usize, String)> {
     let len = text.find(|c: char| !(c.is_alphabetic() || c == '-' || c == '_'))?;
     let key = &text[..len];
     let value = text[len..].trim_start().strip_prefix([':', '：'])?.trim();
     let letters = key.chars().filter(|c| c.is_alphabetic()).count();
+    if letters < 3 || !key.starts_with(char::is_alphabetic) || value.starts_with("//") {
+        return None;
+    }
     let tag = key.to_lowercase().replace('-', "_");
     // (`pass: 0`: a pass and a score.)
     let moves = super::transcript::is_moves(key) || super::transcript::parse(value).is_ok_and(|r| r.moves.len() >= 2);
-    (letters >= 3
-        && key.starts_with(char::is_alphabetic)
-        && !moves
-        && !value.starts_with("//")
-        && !RESERVED_TAGS.contains(&tag.as_str()))
-    .then_some((len, tag))
+    (!moves && !RESERVED_TAGS.contains(&tag.as_str())).then_some((len, tag))
 }
+
+/// The tags whose header values are short fields, after which another key may follow on the
+/// same line (`Black: Ann  White: Bob`); any other key's value (a comment, a source) runs to the
+/// end of the line.
+const FIELD_TAGS: [&str; 8] = ["black", "white", "event", "date", "place", "round", "table", "result"];
 
 /// The tags of a header line over a grid: `key: value` pairs with keys kifu knows (`Black:
 /// Yamada  White: Sato`, `黒：山田太郎　白：佐藤花子`, `Event: Club meeting`, `大会: 例会`),
@@ -306,8 +309,7 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
         if let Some(value) = after.strip_prefix(':').or_else(|| after.strip_prefix('：')) {
             // A comment, a source or another key's free text runs to the end of the line
             // (`Comment: great game  White: Eve` names no player).
-            let free =
-                !matches!(tag.as_str(), "black" | "white" | "event" | "date" | "place" | "round" | "table" | "result");
+            let free = !FIELD_TAGS.contains(&tag.as_str());
             keys.push((i, line.len() - value.len(), tag));
             if free {
                 break;
@@ -374,7 +376,10 @@ pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String
     let text = line.trim_start();
     // `White first` (`first: white`, `白先`): the tag `first`, which a transcript reads as its
     // start.
-    if let Some(side) = first_side(&text.to_lowercase()) {
+    // (Checked on every transcript line: moves, which have digits, are not lowered first.)
+    if !text.bytes().any(|b| b.is_ascii_digit())
+        && let Some(side) = first_side(&text.to_lowercase())
+    {
         return Some(Ok(vec![("first".to_owned(), side.to_string())]));
     }
     if header_key(text).is_none() {
