@@ -627,3 +627,21 @@ fn a_mismatch_speaks_the_records_form() {
     let (out, _, _) = validate(&[], &format!("{}\n", &GAME[..GAME.len() - 2]));
     assert!(out.contains("the game is not over (1 empty cell)"), "{out}");
 }
+
+/// A game the record says was resigned or lost on time is ok where it stops, and the summary
+/// says how many ended so; a winner alone (`1-0`) may be a record cut short.
+#[test]
+fn a_resigned_game_is_ok() {
+    let games = "Black: Ann\nWhite: Bob\nResult: White won on time\n\nf5 d6 c3 d3 c4 f4\n\n\
+                 Black: Cy\nWhite: Di\nResult: Black resigned\n\nf5 d6 c3\n";
+    let (out, err, code) = validate(&[], games);
+    assert_eq!((out.as_str(), code), ("", 0), "{err}");
+    assert!(err.contains("2 ok (2 ended by resignation or on time), 0 illegal, 0 unfinished"), "{err}");
+    let rows = rows(&[], games);
+    assert_eq!(rows[0]["stored_result"], "W+T");
+    assert_eq!(rows[1]["stored_result"], "W+R");
+    assert_eq!(rows[1]["winner"], "");
+    let (_, err, code) = validate(&[], "Result: 1-0\n\nf5 d6 c3\n");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("1 unfinished"), "{err}");
+}

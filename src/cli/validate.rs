@@ -120,6 +120,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let mut counts = [0u64; 5];
     // Records read from a position format (board strings, OBF): the summary says positions.
     let mut positions = 0u64;
+    // Games that stop before their end, the record saying who resigned or lost on time.
+    let mut ended_early = 0u64;
     let mut sink = match args.format {
         Format::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(out);
@@ -137,6 +139,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         }
         counts[status_index(checked.row.status)] += 1;
         positions += u64::from(source.format.is_position());
+        ended_early +=
+            u64::from(checked.row.status == "ok" && checked.row.winner.is_empty() && !source.format.is_position());
         match sink {
             Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
             Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
@@ -172,7 +176,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let total: u64 = counts.iter().sum();
     if !args.quiet {
         stderr!(
-            "kifu validate: {}: {} ok, {} illegal, {} unfinished, {}, {}{}{} ({:.2} s)",
+            "kifu validate: {}: {} ok{}, {} illegal, {} unfinished, {}, {}{}{} ({:.2} s)",
             super::counted(
                 total,
                 match positions {
@@ -182,6 +186,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 }
             ),
             counts[0],
+            match ended_early {
+                0 => String::new(),
+                n => format!(" ({n} ended by resignation or on time)"),
+            },
             counts[1],
             counts[2],
             if counts[3] == 1 { "1 result mismatch".to_owned() } else { format!("{} result mismatches", counts[3]) },

@@ -15,11 +15,12 @@ use crate::core::{
 /// A record's verdict.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Status {
-    /// Every move legal, the game over, the stored result (if any) right.
+    /// Every move legal, the game over (or resigned or lost on time, as the record says), the
+    /// stored result (if any) right.
     Ok,
     /// A move is illegal.
     Illegal,
-    /// Every move legal but the game is not over.
+    /// Every move legal but the game is not over, and the record does not say why.
     Unfinished,
     /// The stored result disagrees with the board.
     ResultMismatch,
@@ -474,6 +475,11 @@ pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
 fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
+        // A game the record says was resigned or lost on time ended there: nothing is missing.
+        if check.stored.as_deref().and_then(super::win_without_margin).is_some_and(|(_, by)| by != super::WinBy::Unsaid)
+        {
+            return;
+        }
         check.status = Status::Unfinished;
         let cells = if check.empties == 1 { "cell" } else { "cells" };
         let mut reason = format!("the game is not over ({} empty {cells})", check.empties);
@@ -715,13 +721,17 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
         && let (Some(text), Some(problem)) = (record.tag("outcome").map(str::trim), check.problem.as_mut())
         && !unknown_result(text)
     {
-        let known = super::pgn::winner(text).is_some() || super::win_without_margin(text).is_some();
-        problem.reason.push_str(&match (known, super::termination_win_by(record)) {
-            (false, _) => format!("; {}", no_result_reason(text)),
-            (true, super::WinBy::Resignation) => format!("; the record says {text} (by resignation)"),
-            (true, super::WinBy::Time) => format!("; the record says {text} (on time)"),
-            (true, _) => format!("; the record says {text}"),
-        });
+        let winner = super::pgn::winner(text).flatten().or_else(|| super::win_without_margin(text).map(|(w, _)| w));
+        let known = super::pgn::winner(text).is_some() || winner.is_some();
+        match (known, super::termination_win_by(record)) {
+            (false, _) => problem.reason.push_str(&format!("; {}", no_result_reason(text))),
+            // A win by resignation or on time (PGN's `Termination`) ended the game there.
+            (true, super::WinBy::Resignation | super::WinBy::Time) if winner.is_some() => {
+                check.status = Status::Ok;
+                check.problem = None;
+            }
+            (true, _) => problem.reason.push_str(&format!("; the record says {text}")),
+        }
         return;
     }
     // A loss on time (PGN's `Termination "time forfeit"`) may overrule the board.
@@ -1147,22 +1157,29 @@ mod tests {
     use crate::notation::transcript;
     use proptest::prelude::*;
 
-    /// An unfinished game's stated result is shown beside the board: a winner alone (with how
-    /// it was won), and text that is no result named as such (a double forfeit's `0-0`).
+    /// An unfinished game's stated result is shown beside the board: a winner alone, and text
+    /// that is no result named as such (a double forfeit's `0-0`). A game the record says was
+    /// resigned or lost on time ended there, and is ok.
     #[test]
     fn an_unfinished_games_result_is_shown() {
         let rules = Rules::othello().shared();
-        let reason = |result: &str, termination: &str| {
+        let judged = |result: &str, termination: &str| {
             let text =
                 format!("[Result \"{result}\"]\n[Termination \"{termination}\"]\n\n1. f5 d6 2. c3 d3 {result}\n");
-            let c = check(&super::super::pgn::parse(&text).unwrap(), &rules, Format::Pgn);
+            check(&super::super::pgn::parse(&text).unwrap(), &rules, Format::Pgn)
+        };
+        let reason = |result: &str, termination: &str| {
+            let c = judged(result, termination);
             assert_eq!(c.status, Status::Unfinished, "{result}");
             c.problem.unwrap().reason
         };
-        assert!(reason("1-0", "resignation").ends_with("; the record says 1-0 (by resignation)"));
-        assert!(reason("0:1", "time forfeit").ends_with("; the record says 0-1 (on time)"));
-        assert!(reason("½-½", "normal").ends_with("; the record says 1/2-1/2"));
-        assert!(reason("B+R", "").ends_with("; the record says B+R"));
+        for (result, termination) in [("1-0", "resignation"), ("0:1", "time forfeit"), ("B+R", ""), ("W+T", "")] {
+            let c = judged(result, termination);
+            assert_eq!((c.status, c.problem), (Status::Ok, None), "{result} {termination}");
+        }
+        assert!(reason("½-½", "resignation").ends_with("; the record says 1/2-1/2"));
+        assert!(reason("1-0", "normal").ends_with("; the record says 1-0"));
+        assert!(reason("B+", "").ends_with("; the record says B+"));
         assert!(reason("0-0", "").contains("`0-0` is neither a margin"));
         assert!(reason("*", "").ends_with("(56 empty cells)"));
         // `0-0` is no count: no winner, no discs, in the standings either.

@@ -562,24 +562,40 @@ pub(crate) fn margin(text: &str) -> Option<i32> {
     }
 }
 
-/// A result as players write one in words after the moves: `draw`, `Black wins`, `W wins`,
-/// with the counts after it (`White wins 40-24`: the winner has the larger count, whichever is
-/// first), as the tag it gives.
+/// A result as players write one in words: `draw`, `Black wins`, `W wins`, with the counts
+/// after it (`White wins 40-24`: the winner has the larger count, whichever is first) or the
+/// margin (`White wins by 12`, `Black lost by 4 discs`), a win by resignation or on time (`White
+/// won on time`, `Black wins by resignation`, `White resigned`, `Black lost on time`: `result`
+/// `W+T`, `B+R`, `B+R`, `W+T`), as the tag it gives.
 pub(crate) fn worded_result(text: &str) -> Option<(&'static str, String)> {
     let lower = text.trim().trim_end_matches(['.', '!']).to_ascii_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    let (winner, rest) = match words.as_slice() {
+    let words: Vec<&str> = lower.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let (who, wins, rest) = match words.as_slice() {
         ["draw" | "drawn" | "tie"] | ["a", "draw"] => return Some(("outcome", "1/2-1/2".into())),
-        [who, "wins" | "won" | "win", rest @ ..] => (*who, rest),
+        [who, "wins" | "won" | "win", rest @ ..] => (*who, true, rest),
+        [who, "loses" | "lost" | "lose", rest @ ..] => (*who, false, rest),
+        // The side that resigned or ran out of time loses.
+        [who, "resigned" | "resigns" | "resign"] => (*who, false, &["by", "resignation"][..]),
+        [who, "flagged" | "forfeited"] | [who, "ran", "out", "of", "time"] => (*who, false, &["on", "time"][..]),
         _ => return None,
     };
-    let black = match winner {
+    let named_black = match who {
         "black" | "b" => true,
         "white" | "w" => false,
         _ => return None,
     };
+    let black = named_black == wins;
+    let sign = if black { "+" } else { "-" };
     match rest {
         [] => Some(("outcome", if black { "1-0" } else { "0-1" }.into())),
+        ["by", "resignation"] => Some(("result", if black { "B+R" } else { "W+R" }.into())),
+        ["on" | "by", "time", "forfeit"] | ["on" | "by", "time"] => {
+            Some(("result", if black { "B+T" } else { "W+T" }.into()))
+        }
+        ["by", n] | ["by", n, "disc" | "discs"] if n.bytes().all(|b| b.is_ascii_digit()) => {
+            let margin = n.parse::<u32>().ok().filter(|&m| (1..=64).contains(&m))?;
+            Some(("result", format!("{sign}{margin}")))
+        }
         [counts_text] | ["by", counts_text] => {
             let (a, b) = counts(counts_text)?;
             let (high, low) = (a.max(b), a.min(b));
@@ -725,15 +741,15 @@ fn result_tags(result: &str) -> Vec<(&'static str, String)> {
     if super::win_without_margin(text).is_some() && !matches!(text, "1-0" | "0-1") {
         return vec![("result", text.to_owned())];
     }
-    let words = text.to_ascii_lowercase();
-    let outcome = match words.trim_end_matches('.') {
-        _ if matches!(compact.as_str(), "1-0" | "0-1" | "1/2-1/2") => compact.as_str(),
-        "black wins" | "black won" | "black win" => "1-0",
-        "white wins" | "white won" | "white win" => "0-1",
-        "draw" | "drawn" | "a draw" | "tie" => "1/2-1/2",
-        _ => text,
-    };
-    vec![("outcome", outcome.to_owned())]
+    if matches!(compact.as_str(), "1-0" | "0-1" | "1/2-1/2") {
+        return vec![("outcome", compact)];
+    }
+    // In words (`White won on time`, `Black wins by 4`, `White wins 40-24`).
+    match worded_result(text) {
+        Some(("result", value)) if counts(&value).is_some() => result_tags(&value),
+        Some(tag) => vec![tag],
+        None => vec![("outcome", text.to_owned())],
+    }
 }
 
 /// The result as written in the `Result` tag: the `score`, else counts from the `result` margin,
@@ -1040,6 +1056,32 @@ f4 4. pass PA 5. @@ 33-31
             let e = game(tag, token).unwrap_err();
             assert!(e.message.contains("differs from the Result tag"), "{tag} {token}: {e:?}");
         }
+    }
+
+    #[test]
+    fn results_in_english_words() {
+        let tag = |t: &str| worded_result(t).map(|(k, v)| format!("{k} {v}"));
+        for (text, expected) in [
+            ("White won on time", "result W+T"),
+            ("Black wins by resignation.", "result B+R"),
+            ("White resigned", "result B+R"),
+            ("black lost on time", "result W+T"),
+            ("Black ran out of time", "result W+T"),
+            ("White wins by 12", "result -12"),
+            ("Black lost by 4 discs", "result -4"),
+            ("White wins 40-24", "result 24-40"),
+            ("Black won", "outcome 1-0"),
+            ("White lost", "outcome 1-0"),
+            ("Draw", "outcome 1/2-1/2"),
+        ] {
+            assert_eq!(tag(text).as_deref(), Some(expected), "{text}");
+        }
+        for text in ["White wins by 0", "White wins by 65", "Black wins on Tuesday", "Eve resigned"] {
+            assert_eq!(tag(text), None, "{text}");
+        }
+        // A PGN Result tag in words gives the tags a result in figures gives.
+        assert_eq!(result_tags("White won 34-30"), [("result", "-4".to_owned()), ("score", "30-34".to_owned())]);
+        assert_eq!(result_tags("White won on time"), [("result", "W+T".to_owned())]);
     }
 
     #[test]
