@@ -850,3 +850,21 @@ fn a_record_of_another_format_than_the_inputs_says_so() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("(the input is read as transcript, the format of its start; this record is obf"), "{err}");
 }
+
+/// Comment lines (`% ...`, `# ...`) before positions piped in are skipped, whether the format
+/// is sniffed or given, and the positions keep their numbers.
+#[test]
+fn comment_lines_before_positions_are_skipped() {
+    let obf = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;";
+    for (input, from) in [(format!("% my suite\n{obf}\n"), None), (format!("# my suite\n\n{obf}\n"), Some("board"))] {
+        let mut cmd = kifu();
+        cmd.args(["solve", "-j", "1", "--hash-mb", "4", "--format", "csv", "-q"]);
+        if let Some(from) = from {
+            cmd.args(["--from", from]);
+        }
+        let out = cmd.write_stdin(input.clone()).output().unwrap();
+        assert!(out.status.success(), "{input}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().nth(1).unwrap().starts_with("-,1,14,black,g8,18,"), "{text}");
+    }
+}

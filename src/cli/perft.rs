@@ -100,14 +100,19 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         let mut rows = Vec::new();
         let clock = Instant::now();
         let total = if args.divide {
-            let split: Vec<(Move, u64)> = pool.install(|| {
+            // Each first move timed on its own (with every thread on it).
+            let split: Vec<(Move, u64, f64)> = pool.install(|| {
                 perft::children(&start, depth, passes)
                     .into_iter()
-                    .map(|(mv, child, d)| (mv, count(&child, d, passes, threads)))
+                    .map(|(mv, child, d)| {
+                        let clock = Instant::now();
+                        let leaves = count(&child, d, passes, threads);
+                        (mv, leaves, clock.elapsed().as_secs_f64())
+                    })
                     .collect()
             });
-            for &(mv, leaves) in &split {
-                rows.push(Row { depth, first_move: Some(rules.move_name(mv)), leaves, seconds: f64::NAN });
+            for &(mv, leaves, seconds) in &split {
+                rows.push(Row { depth, first_move: Some(rules.move_name(mv)), leaves, seconds });
             }
             if split.is_empty() { 1 } else { split.iter().map(|s| s.1).sum() }
         } else {
@@ -198,7 +203,8 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
                 if depth <= args.max_depth.unwrap_or(DEFAULT_MAX_DEPTH) {
                     let clock = Instant::now();
                     let leaves = count(&Position::start(rules.clone()), depth, passes, threads);
-                    row.seconds = clock.elapsed().as_secs_f64();
+                    // (Rounded as every command's seconds are: never in exponent form.)
+                    row.seconds = super::row_seconds(clock.elapsed().as_secs_f64());
                     row.leaves = Some(leaves);
                     row.status = if leaves == expected { "ok" } else { "mismatch" };
                 }

@@ -228,6 +228,12 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
              with --plain"
         );
     }
+    if args.check && args.plain {
+        anyhow::bail!(
+            "--check compares with stored scores, which OBF gives with the empty squares to the winner: it cannot be \
+             used with --plain"
+        );
+    }
     let threads = super::worker_threads(args.threads);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
     let probcut = crate::engine::solve::probcut_for(args.selectivity).map_err(anyhow::Error::msg)?;

@@ -489,14 +489,26 @@ fn parse_diagram(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
     if let [board @ .., last] = rows.as_slice()
         && last.label.is_none()
         && let [Some(color)] = last.cells[..]
-        && !board.is_empty()
-        && board.iter().all(|r| r.cells.len() == board.len())
-        && square_size(board.len() * board.len()).is_some()
+        && board.len() >= 4
+        && board.iter().all(|r| r.cells.len() == board[0].cells.len())
+        && square_size(board[0].cells.len() * board[0].cells.len()).is_some()
     {
         side_color = side_color.or(Some(color));
         rows.pop();
     }
     let n = rows.len();
+    // A rank of another width than most: that rank is wrong.
+    let width_of = |w: usize| rows.iter().filter(|r| r.cells.len() == w).count();
+    if let Some(most) = rows.iter().map(|r| r.cells.len()).max_by_key(|&w| (width_of(w), w == n))
+        && width_of(most) * 2 > n
+        && square_size(most * most).is_some()
+        && let Some(odd) = rows.iter().find(|r| r.cells.len() != most)
+    {
+        return Err(SyntaxError {
+            span: Span { start: odd.start, end: odd.end },
+            message: format!("{} cells on this rank, where the others have {most}", odd.cells.len()),
+        });
+    }
     // Ranks of one width that is not their number: a rank left out or written twice.
     if let Some(width) = rows.first().map(|r| r.cells.len())
         && width != n
@@ -766,6 +778,14 @@ mod tests {
         let e = parse(text, Digits::default()).unwrap_err();
         assert_eq!(e.message, "3 ranks of 4 cells: a 4x4 board has 4 ranks: rank 2 is missing before this one");
         assert_eq!(&text[e.span.start..e.span.end], "3 . X O .");
+        // A bare diagram a rank short, its side as a lone disc under it; a rank a cell long.
+        let short = "--------\n--------\n--------\n---OX---\n---XO---\n--------\n--------\nX\n";
+        let e = parse(short, Digits::default()).unwrap_err();
+        assert_eq!(e.message, "7 ranks of 8 cells: an 8x8 board has 8 ranks");
+        let long = "--------\n--------\n--------\n---OX---\n---XO---\n--------\n--------\n---------\nX\n";
+        let e = parse(long, Digits::default()).unwrap_err();
+        assert_eq!(e.message, "9 cells on this rank, where the others have 8");
+        assert_eq!(&long[e.span.start..e.span.end], "---------");
     }
 
     #[test]

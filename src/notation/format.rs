@@ -246,7 +246,11 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     }
     // (Decoded as the reader decodes lines: Shift_JIS is text, not replacement characters.)
     let text = super::reader::head_text(head);
-    let text = text.trim_start_matches('\u{feff}').trim_start();
+    let mut text = text.trim_start_matches('\u{feff}').trim_start();
+    // Comment lines first (`% my suite`, `# positions from ...`) say nothing of the format.
+    while super::reader::is_block_comment(text.lines().next().unwrap_or_default()) {
+        text = text.split_once('\n').map_or("", |(_, rest)| rest).trim_start();
+    }
     if text.starts_with('{') || text.starts_with('[') && text[1..].trim_start().starts_with('{') {
         return if text.contains("\"players\"") && text.contains("\"position\"") { Format::Oq } else { Format::Json };
     }
@@ -279,6 +283,19 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
         .collect();
     let cells = |l: &str| l.chars().filter(|&c| !board::is_cell_separator(c)).count();
     if ranks.len() >= 4 && ranks.iter().all(|l| is_diagram_line(l) && cells(l) == ranks.len()) {
+        return Format::Board;
+    }
+    // One with a rank too many or too few, or a cell: still a diagram, for its parser to say
+    // what is wrong (not a list of moves that are no moves).
+    let counts = ranks.iter().map(|l| cells(l));
+    let (fewest, most) = (counts.clone().min().unwrap_or(0), counts.max().unwrap_or(0));
+    let discs = ranks.iter().any(|l| l.chars().any(|c| matches!(c, 'X' | 'x' | 'O' | 'o' | '*' | '●' | '○')));
+    if ranks.len() >= 6
+        && discs
+        && most - fewest <= 1
+        && most.abs_diff(ranks.len()) <= 1
+        && ranks.iter().all(|l| is_diagram_line(l) && !l.trim().starts_with(|c: char| c.is_ascii_digit()))
+    {
         return Format::Board;
     }
     let block: Vec<&str> = text
@@ -430,6 +447,13 @@ mod tests {
             ("a", "{\"players\":[],\"position\":{\"moves\":[]}}", Format::Oq),
             ("WTH_2004.wtb", "", Format::Wthor),
             ("x.wtb.gz", "", Format::Wthor),
+            // Comment lines first say nothing of the format.
+            (
+                "a",
+                "% my suite\n\n# from FFO\n--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n",
+                Format::Obf,
+            ),
+            ("a", "# one board\n---------------------------OX------XO--------------------------- X\n", Format::Board),
         ];
         for &(name, head, want) in cases {
             assert_eq!(sniff(name, head.as_bytes()), want, "{head}");
@@ -467,6 +491,10 @@ mod tests {
             // Transcripts are not grids.
             ("f5 d6 c3 d3\nf5 f6 e6 f4\nf5 d6 c3 d3\nf5 f6 e6 f4\n", Format::Transcript),
             ("1 2 3 4\n", Format::Transcript),
+            // A diagram with a rank too few, too many, or a cell too many.
+            ("--------\n--------\n--------\n---OX---\n---XO---\n--------\n--------\nX\n", Format::Board),
+            ("------\n------\n--OX--\n--XO--\n------\n------\n------\nX\n", Format::Board),
+            ("------\n------\n--OX--\n--XO--\n-------\n------\nX\n", Format::Board),
         ];
         for &(head, want) in shapes {
             assert_eq!(sniff("a", head.as_bytes()), want, "{head}");

@@ -1066,7 +1066,9 @@ impl Reader {
                 }
             }
             Split::Blocks { boards } => {
-                if blank {
+                if is_block_comment(line) {
+                    // (`% my suite`, `# from the club's book`: not part of a record.)
+                } else if blank {
                     if let Some(p) = self.pending.take() {
                         self.emit(p);
                     }
@@ -1516,11 +1518,20 @@ fn continues_numbering(text: &str, line: &str) -> bool {
     }
 }
 
+/// Whether a line is a comment: it starts with `#` or `%` and is no board string (whose
+/// first cell may be a `#` hole).
 fn is_comment_line(line: &str) -> bool {
     let line = line.trim_start();
     let run = super::board::leading_cells(line);
     let board = run >= 16 && line.chars().take(run).any(|c| c != '#');
     matches!(line.chars().next(), Some('#' | '%')) && !board
+}
+
+/// Whether a line among diagrams or grids is a comment (see [`is_comment_line`]): a `#` line
+/// of cells, digits and spaces alone is a rank whose first cell is a hole.
+pub(crate) fn is_block_comment(line: &str) -> bool {
+    let rank = |c: char| super::board::is_cell(c) || super::board::is_cell_separator(c) || c.is_ascii_digit();
+    is_comment_line(line) && (line.trim_start().starts_with('%') || !line.chars().all(rank))
 }
 
 /// The text of a PGN line outside comments (`{ }`, which may span lines, `in_comment` saying
