@@ -154,6 +154,9 @@ struct GameRow<'a> {
     game: usize,
     black_player: String,
     white_player: String,
+    event: String,
+    date: String,
+    year: Option<u16>,
     plies: Option<usize>,
     margin: Option<i32>,
     black_moves: Option<u32>,
@@ -264,8 +267,13 @@ impl Annotated {
 
     /// The player's name (a WTHOR game's number when read without names), `?` for none.
     fn player(&self, color: Color) -> String {
-        let tag = if color == Color::Black { "black" } else { "white" };
-        self.record.name_or_number(tag).unwrap_or_else(|| "?".to_owned())
+        self.named(color).unwrap_or_else(|| "?".to_owned())
+    }
+
+    /// The player's name (a WTHOR game's number when read without names), if the record names
+    /// one.
+    fn named(&self, color: Color) -> Option<String> {
+        self.record.name_or_number(if color == Color::Black { "black" } else { "white" })
     }
 }
 
@@ -618,7 +626,7 @@ fn header(format: OutFormat, table: Table) -> Vec<u8> {
 
 pub(crate) const PLY_COLUMNS: &str =
     "source,game,ply,color,move,best_move,best_score,played_score,loss,exact,depth,selectivity,mark,empties,nodes";
-pub(crate) const GAME_COLUMNS: &str = "source,game,black_player,white_player,plies,margin,black_moves,black_loss,\
+pub(crate) const GAME_COLUMNS: &str = "source,game,black_player,white_player,event,date,year,plies,margin,black_moves,black_loss,\
 black_avg_loss,black_accuracy,black_only,black_dubious,black_mistakes,black_blunders,white_moves,white_loss,\
 white_avg_loss,white_accuracy,white_only,white_dubious,white_mistakes,white_blunders,decisive_ply,decisive_color,error";
 /// The winner (`None` a draw) the record of a game states, if it states one it can be read as.
@@ -700,8 +708,13 @@ fn game_row(game: &Annotated) -> GameRow<'_> {
     GameRow {
         source: &game.source,
         game: game.game,
-        black_player: game.player(Color::Black),
-        white_player: game.player(Color::White),
+        // (Empty for none, as `kifu export` writes it.)
+        black_player: game.named(Color::Black).unwrap_or_default(),
+        white_player: game.named(Color::White).unwrap_or_default(),
+        // (As `kifu export` writes them, to group by tournament or era without a join.)
+        event: game.record.name_or_number("event").unwrap_or_default(),
+        date: crate::notation::date::Date::iso_or_as_written(game.record.tag("date").unwrap_or_default()),
+        year: crate::stats::year(game.record.tag("date").unwrap_or_default()),
         plies: Some(game.plies.len()),
         margin: game.margin(),
         black_moves: Some(b.moves),
@@ -734,6 +747,9 @@ fn unreadable_game_row(e: &RecordError) -> GameRow<'_> {
         game: e.record,
         black_player: String::new(),
         white_player: String::new(),
+        event: String::new(),
+        date: String::new(),
+        year: None,
         plies: None,
         margin: None,
         black_moves: None,

@@ -172,24 +172,41 @@ pub(crate) fn is_mistyped_board(line: &str) -> bool {
 }
 
 /// A one-line board written rank by rank, the ranks separated by spaces, as GGF's `BO` writes
-/// it (`---OO--- --XOOO-- ... O`, or with the size first: `8 -------- ... *`): the line with
-/// the cells in one run, and where (in the new line) how many bytes were taken out.
+/// it (`---OO--- --XOOO-- ... O`, or with the size first: `8 -------- ... *`), or by slashes
+/// (`---OO---/--XOOO--/...`), or cell by cell with spaces between (`- - - O O - ...`, as
+/// programs print a board on one line): the line with the cells in one run, and where (in the
+/// new line) how many bytes were taken out.
 pub(crate) fn ungrouped(line: &str) -> Option<(String, Vec<(usize, usize)>)> {
+    // The words between spaces and slashes, with where each starts.
     let mut words = Vec::new();
-    let mut at = 0;
-    for word in line.split_whitespace() {
-        let start = at + line[at..].find(word)?;
-        words.push((start, word));
-        at = start + word.len();
+    let mut start = None;
+    for (i, c) in line.char_indices().chain(std::iter::once((line.len(), ' '))) {
+        if c.is_whitespace() || c == '/' {
+            if let Some(s) = start.take() {
+                words.push((s, &line[s..i]));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
     }
     let sized = words.first().and_then(|(_, w)| w.parse::<usize>().ok());
     let skip = usize::from(sized.is_some());
     let n = words.get(skip)?.1.chars().count();
-    if !(4..=16).contains(&n) || sized.is_some_and(|s| s != n) || words.len() < skip + n {
-        return None;
-    }
-    let ranks = &words[skip..skip + n];
-    if !ranks.iter().all(|(_, w)| w.chars().count() == n && w.chars().all(is_cell)) {
+    let ranks = if n == 1 {
+        // Cell by cell: a square number of one-cell words, the side perhaps one more.
+        let cells = words[skip..].iter().take_while(|(_, w)| w.chars().count() == 1 && w.chars().all(is_cell)).count();
+        let size = (4..=16).find(|&s| s * s == cells || s * s + 1 == cells)?;
+        if sized.is_some_and(|s| s != size) {
+            return None;
+        }
+        &words[skip..skip + size * size]
+    } else {
+        if !(4..=16).contains(&n) || sized.is_some_and(|s| s != n) || words.len() < skip + n {
+            return None;
+        }
+        &words[skip..skip + n]
+    };
+    if ranks.len() > 1 && !ranks.iter().all(|(_, w)| w.chars().count() == n && w.chars().all(is_cell)) {
         return None;
     }
     let mut joined = String::new();
@@ -691,7 +708,14 @@ mod tests {
     fn a_board_written_rank_by_rank_is_read() {
         let ranks: Vec<&str> = (0..8).map(|r| &START[r * 8..r * 8 + 8]).collect();
         let want = parse(START, Digits::default()).unwrap().start;
-        for text in [format!("{} X", ranks.join(" ")), format!("8 {} *", ranks.join(" "))] {
+        let cells: Vec<String> = START[..64].chars().map(String::from).collect();
+        for text in [
+            format!("{} X", ranks.join(" ")),
+            format!("8 {} *", ranks.join(" ")),
+            format!("{} X", ranks.join("/")),
+            format!("{} X", cells.join(" ")),
+            format!("{} X", cells.join("  ")),
+        ] {
             assert_eq!(parse(&text, Digits::default()).unwrap().start, want, "{text}");
             assert_eq!(crate::notation::format::sniff("-", text.as_bytes()), crate::notation::format::Format::Board);
         }
@@ -700,6 +724,11 @@ mod tests {
         assert_eq!(&text[err.span.start..err.span.end], "Z", "{err:?}");
         // Ranks of unequal lengths, or of a board below 4x4, are no board string.
         assert!(ungrouped("---- ----- ---- ----").is_none() && ungrouped("--- --- ---").is_none());
+        // Cell by cell, an error is placed in the text too; 63 cells are no board.
+        let text = format!("{} Z", cells.join(" "));
+        let err = parse(&text, Digits::default()).unwrap_err();
+        assert_eq!(&text[err.span.start..err.span.end], "Z", "{err:?}");
+        assert!(ungrouped(&cells[..63].join(" ")).is_none());
     }
 
     /// Found by the round_trip fuzz target: a `scores` tag read from another format with a line
