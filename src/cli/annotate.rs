@@ -48,8 +48,9 @@ pub struct Args {
     /// Games annotated at once (default: `RAYON_NUM_THREADS`, else every core); each has its own search and table.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
-    /// Transposition table per thread, in MiB.
-    #[arg(long, default_value_t = 128, value_parser = super::parse_hash_mb)]
+    /// Transposition table per thread, in MiB (larger ones made no difference to a game's
+    /// values, and cost time to clear for each game).
+    #[arg(long, default_value_t = 32, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
     /// as GGF (values in the moves) or PGN-like (comments). [default: text, or what -o's name ends in]
