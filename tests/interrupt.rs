@@ -137,3 +137,25 @@ fn interrupted_annotate_resumes_to_the_same_bytes() {
         assert!(!partial.exists() && !dir.path().join(format!("out{i}.csv.partial.log")).exists());
     }
 }
+
+/// A run killed outright leaves its temporary file; the next run writing the same output
+/// removes it, but not the file of a run still going.
+#[test]
+fn a_killed_runs_temporary_file_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    // A process that has ended: its pid names no running process.
+    let mut ended = Command::new("true").spawn().unwrap();
+    ended.wait().unwrap();
+    let stale = format!(".out.csv.kifu-{}.tmp", ended.id());
+    let running = format!(".out.csv.kifu-{}.tmp", std::process::id());
+    std::fs::write(dir.path().join(&stale), "half a file").unwrap();
+    std::fs::write(dir.path().join(&running), "being written").unwrap();
+    let out = kifu()
+        .args(["validate", "-q", "-f", "csv", "-o"])
+        .arg(dir.path().join("out.csv"))
+        .arg(sample("kifu.txt"))
+        .output()
+        .unwrap();
+    assert!(out.status.code().is_some(), "{out:?}");
+    assert_eq!(files(dir.path()), [running, "out.csv".to_owned()]);
+}

@@ -156,6 +156,35 @@ impl Write for FileWriter {
     }
 }
 
+/// Removes the temporary files a run killed outright (`SIGKILL`, an out-of-memory kill) left
+/// beside `target` (named `name`): `.NAME.kifu-PID.tmp` of a process that no longer runs. Only
+/// where running processes can be told (Linux's `/proc`); a file of a running one is left.
+fn remove_stale_temps(target: &Path, name: &std::ffi::OsStr) {
+    if !cfg!(target_os = "linux") || !Path::new("/proc/self").exists() {
+        return;
+    }
+    let prefix = format!(".{}.kifu-", name.to_string_lossy());
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let file = entry.file_name();
+        let Some(pid) = file
+            .to_str()
+            .and_then(|f| f.strip_prefix(&prefix))
+            .and_then(|rest| rest.strip_suffix(".tmp"))
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// Whether a file named so is written gzipped: `.gz`, or `.svgz` (gzipped SVG).
 fn gzipped(name: &std::ffi::OsStr) -> bool {
     let name = name.to_string_lossy().to_ascii_lowercase();
@@ -182,6 +211,7 @@ impl Output {
                 temp_name.push(name);
                 temp_name.push(format!(".kifu-{}.tmp", std::process::id()));
                 let temp = target.with_file_name(temp_name);
+                remove_stale_temps(target, name);
                 let mut pending = pending();
                 // Named as the user gave it: the temporary name is ours.
                 let file = File::create(&temp).with_context(|| format!("cannot create {}", given.display()))?;
