@@ -415,3 +415,16 @@ fn shards_of_a_unique_selection_merge_into_one_run() {
     assert_eq!(merged, whole);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--games` with an end stops reading after its last number: a broken record after it is
+/// never read.
+#[test]
+fn games_with_an_end_stop_reading_there() {
+    let input = "f5 d6 c3 d3 c4\nf5 f6 e6 f4\nthis is no game\n";
+    let (out, err, code) = run(&["validate", "--games", "1-2", "-f", "csv", "-q"], input);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out.lines().count(), 3, "{out}");
+    assert!(!out.contains("parse_error"), "{out}");
+    let (out, _, _) = run(&["validate", "--games", "2-", "-f", "csv", "-q"], input);
+    assert!(out.contains("parse_error"), "{out}");
+}

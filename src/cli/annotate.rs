@@ -48,8 +48,8 @@ pub struct Args {
     /// Games annotated at once (default: `RAYON_NUM_THREADS`, else every core); each has its own search and table.
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
-    /// Transposition table per thread, in MiB (larger ones made no difference to a game's
-    /// values, and cost time to clear for each game).
+    /// Transposition table per thread, in MiB (larger ones changed few of a game's values,
+    /// and cost time to clear for each game).
     #[arg(long, default_value_t = 32, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Output format: a table per game, CSV, JSON Lines, or the games with their annotations
@@ -617,12 +617,16 @@ fn header(format: OutFormat, table: Table) -> Vec<u8> {
     if format != OutFormat::Csv {
         return Vec::new();
     }
-    let columns = match table {
+    format!("{}\n", columns(table)).into_bytes()
+}
+
+/// The columns of a table's rows (csv's header; json's fields).
+fn columns(table: Table) -> &'static str {
+    match table {
         Table::Plies => PLY_COLUMNS,
         Table::Games => GAME_COLUMNS,
         Table::Players => PLAYER_COLUMNS,
-    };
-    format!("{columns}\n").into_bytes()
+    }
 }
 
 pub(crate) const PLY_COLUMNS: &str =
@@ -1038,6 +1042,12 @@ fn settings_text(args: &Args) -> String {
         value_name(&args.table()),
         args.shard
     );
+    // Rows of csv and json are not resumed under other columns (`event`, `date` and `year`
+    // came to the games table in session 55).
+    let text = match args.format {
+        OutFormat::Csv | OutFormat::Json => format!("{text}; columns: {}", columns(args.table()).replace(',', " ")),
+        _ => text,
+    };
     // (A run that selects nothing reads as before selections came, and resumes one.)
     if args.select.any() { format!("{text}; {:?}", args.select) } else { text }
 }

@@ -129,7 +129,7 @@ enum Converted {
 }
 
 /// Runs `kifu convert`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let to = match (args.to, args.output.as_deref()) {
         (Some(to), _) => to,
         (None, Some(path)) if path.as_os_str() == "-" => {
@@ -165,6 +165,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     let plan = Plan { to, cut, results: args.results, theoretical: args.theoretical };
     let results = plan.results;
     let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
     let numbers = chooser.numbers();
     // Each result in input order, with its record's number.

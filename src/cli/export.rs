@@ -123,6 +123,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let (mut games, mut rows, mut invalid) = (0u64, 0u64, 0u64);
     let mut stop = None;
     let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let render = |source: &Source, raw: &RawRecord| render(source, raw, &args, &columns, &selector);
     let problems = records::for_each_to(&args.input, &progress, &mut out, render, |out, _, result| {
         if stop.is_some() {

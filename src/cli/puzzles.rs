@@ -159,6 +159,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let mut workers: Vec<MoveScorer> =
         (0..threads).map(|_| MoveScorer::new(hash_mb, settings).with_generic(high, 0)).collect();
     let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let numbers = chooser.numbers();
     let progress = Progress::new(args.quiet, "finding puzzles");
     if args.format == PuzzleFormat::Csv {

@@ -51,6 +51,10 @@ pub struct InputArgs {
     /// beside an input are not warned of.
     #[arg(skip)]
     pub names_unused: bool,
+    /// How many records the command wants at most, counted over all the inputs (`--games`'s
+    /// last number): reading stops after them.
+    #[arg(skip)]
+    pub records_wanted: Option<u64>,
 }
 
 /// An `--encoding` label: any of the WHATWG Encoding Standard's (`gbk`, `big5`, `sjis`,
@@ -636,14 +640,22 @@ fn in_batches<S, T: Send>(
     mut idle: impl FnMut(&mut S) -> anyhow::Result<()>,
 ) -> anyhow::Result<FileProblems> {
     use std::sync::mpsc::TryRecvError;
+    // Records read so far over all the inputs, against `records_wanted`.
+    let mut read = 0u64;
     each_input(args, |input, source, reader, problems| {
         // The bounded channel keeps at most a few batches in memory.
         let (records, received) =
             std::sync::mpsc::sync_channel::<Result<Result<RawRecord, RecordError>, std::io::Error>>(2 * batch_size);
+        let wanted = args.records_wanted.unwrap_or(u64::MAX);
+        let before = read;
         std::thread::scope(|scope| -> anyhow::Result<ControlFlow<()>> {
             let reading = scope.spawn(move || {
-                let mut problems = Vec::new();
+                let (mut problems, mut read) = (Vec::new(), before);
                 for item in reader {
+                    if read >= wanted {
+                        break;
+                    }
+                    read += u64::from(!matches!(item, Err(ReadError::File(_))));
                     let sent = match item {
                         Ok(raw) => records.send(Ok(Ok(raw))),
                         Err(ReadError::Record(e)) => records.send(Ok(Err(e))),
@@ -660,7 +672,7 @@ fn in_batches<S, T: Send>(
                         break;
                     }
                 }
-                problems
+                (problems, read)
             });
             // Owned here: an early return (a closed output) drops it, so that a reader
             // waiting on a full channel stops instead of being waited for.
@@ -691,8 +703,10 @@ fn in_batches<S, T: Send>(
                     sink(state, source, result)?;
                 }
             }
-            problems.extend(reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?);
-            Ok(ControlFlow::Continue(()))
+            let (found, now) = reading.join().map_err(|_| anyhow::anyhow!("the reader of {input} panicked"))?;
+            problems.extend(found);
+            read = now;
+            Ok(if read >= wanted { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
         })
     })
 }
@@ -723,7 +737,7 @@ pub fn for_each_ordered<S: Send, T: Send>(
             let reading = scope.spawn(move || -> Result<(u64, Vec<FileError>), std::io::Error> {
                 let (mut index, mut handed, mut problems) = (first, 0, Vec::new());
                 for item in reader {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || index >= args.records_wanted.unwrap_or(u64::MAX) {
                         break;
                     }
                     let item = match item {
@@ -782,7 +796,11 @@ pub fn for_each_ordered<S: Send, T: Send>(
             problems.extend(found);
             Ok(next)
         })?;
-        Ok(ControlFlow::Continue(()))
+        Ok(if first >= args.records_wanted.unwrap_or(u64::MAX) {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
     })
 }
 

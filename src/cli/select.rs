@@ -277,6 +277,13 @@ impl Numbers {
         games.is_empty() || games.iter().any(|b| b.contains(index + 1))
     }
 
+    /// How many records are read to find every one asked for (the last number asked), when
+    /// the numbers end somewhere.
+    #[must_use]
+    pub fn read_up_to(&self) -> Option<u64> {
+        self.0.iter().map(|b| b.max).collect::<Option<Vec<u64>>>()?.into_iter().max()
+    }
+
     /// How many of the 0-based record numbers in `range` are asked for.
     #[must_use]
     pub fn count_in(&self, range: std::ops::Range<u64>) -> u64 {

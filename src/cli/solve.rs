@@ -251,6 +251,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         stopped_nodes: AtomicU64::new(0),
     };
     let (selector, chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let choosing = Choosing { selector, chooser: Mutex::new(chooser) };
     let problems = pool.install(|| {
         // One record at a time (each search has every thread), so the workers choose records

@@ -127,6 +127,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     }
     let mut book = Book::new();
     let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     // Positions are gathered only for their table: a book of deep positions takes memory.
     let book_depth = (args.by == By::Position).then_some(args.depth);
     let work = |source: &Source, raw: &RawRecord| facts(source, raw, args.depth, book_depth, &selector);

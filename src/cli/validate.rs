@@ -131,6 +131,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         format => Sink::Lines(out, format),
     };
     let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let work = |source: &Source, raw: &RawRecord| validate(source, raw, &selector);
     let keep = |sink: &mut Sink, source: &Source, result: Result<Checked, RecordError>| {
         let checked = result.unwrap_or_else(|e| unreadable(source, Unread::bare(e)));

@@ -193,9 +193,10 @@ pub(crate) fn ungrouped(line: &str) -> Option<(String, Vec<(usize, usize)>)> {
     let skip = usize::from(sized.is_some());
     let n = words.get(skip)?.1.chars().count();
     let ranks = if n == 1 {
-        // Cell by cell: a square number of one-cell words, the side perhaps one more.
+        // Cell by cell: a square number of one-cell words, the side perhaps one more; from
+        // 5x5 up, more cells than a rank of a diagram has (16 at most).
         let cells = words[skip..].iter().take_while(|(_, w)| w.chars().count() == 1 && w.chars().all(is_cell)).count();
-        let size = (4..=16).find(|&s| s * s == cells || s * s + 1 == cells)?;
+        let size = (5..=16).find(|&s| s * s == cells || s * s + 1 == cells)?;
         if sized.is_some_and(|s| s != size) {
             return None;
         }
@@ -729,6 +730,8 @@ mod tests {
         let err = parse(&text, Digits::default()).unwrap_err();
         assert_eq!(&text[err.span.start..err.span.end], "Z", "{err:?}");
         assert!(ungrouped(&cells[..63].join(" ")).is_none());
+        // A rank of a 16x16 diagram, spaced, is no 4x4 board string.
+        assert!(ungrouped(&cells[..16].join(" ")).is_none());
     }
 
     /// Found by the round_trip fuzz target: a `scores` tag read from another format with a line

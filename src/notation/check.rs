@@ -421,6 +421,10 @@ pub fn check_plain_line(text: &str, rules: &Arc<Rules>, format: Format) -> Optio
     if !fits {
         return None;
     }
+    // (A result in words, `: White resigned`, takes the full path, which reads it whole.)
+    if tail.is_some_and(|t| t.trim().contains(' ') && super::pgn::worded_result(t).is_some()) {
+        return None;
+    }
     let stored = tail.and_then(|t| t.split_whitespace().next()).map(str::to_owned);
     quick_verdict(rules, &codes[..n], &colors[..n], format, stored, None)
 }

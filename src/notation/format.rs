@@ -454,6 +454,17 @@ mod tests {
                 Format::Obf,
             ),
             ("a", "# one board\n---------------------------OX------XO--------------------------- X\n", Format::Board),
+            (
+                "a",
+                "#\n# 2004\n--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n",
+                Format::Obf,
+            ),
+            // The 8-stars board with its ranks apart is a board, not a comment.
+            (
+                "a",
+                "##------##/#--------#/-------O--/----XXO---/----OO----/---OOX----/-----X----/----------/#--------#/##------## X\n",
+                Format::Board,
+            ),
         ];
         for &(name, head, want) in cases {
             assert_eq!(sniff(name, head.as_bytes()), want, "{head}");

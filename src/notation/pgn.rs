@@ -1082,6 +1082,13 @@ f4 4. pass PA 5. @@ 33-31
         // A PGN Result tag in words gives the tags a result in figures gives.
         assert_eq!(result_tags("White won 34-30"), [("result", "-4".to_owned()), ("score", "30-34".to_owned())]);
         assert_eq!(result_tags("White won on time"), [("result", "W+T".to_owned())]);
+        // After a transcript's moves, and in SGF's `RE`.
+        let after = crate::notation::transcript::parse("f5 d6 c3 : White resigned").unwrap();
+        assert_eq!(after.tag("result"), Some("B+R"));
+        let sgf = crate::notation::sgf::parse("(;FF[4]GM[2]SZ[8]RE[White won on time];B[fe])").unwrap();
+        assert_eq!(sgf.tag("result"), Some("W+T"));
+        let sgf = crate::notation::sgf::parse("(;FF[4]GM[2]SZ[8]RE[White wins 40-24];B[fe])").unwrap();
+        assert_eq!(sgf.tag("result"), Some("-16"));
     }
 
     #[test]

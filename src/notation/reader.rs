@@ -1444,9 +1444,6 @@ fn is_board_line(line: &str, in_block: bool) -> bool {
         || super::board::ungrouped(line).is_some()
 }
 
-/// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
-/// is not a board whose first cells are cut corners or holes (`##OOOOXX###...`, as OBF writes
-/// the 8-stars board).
 /// The move numbers written in a transcript line (`10.`, `10...`, `10.f5`) with the byte
 /// offset of each, in order.
 fn move_numbers(line: &str) -> impl Iterator<Item = (u32, usize)> + '_ {
@@ -1518,20 +1515,23 @@ fn continues_numbering(text: &str, line: &str) -> bool {
     }
 }
 
-/// Whether a line is a comment: it starts with `#` or `%` and is no board string (whose
-/// first cell may be a `#` hole).
+/// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
+/// is not a board whose first cells are cut corners or holes (`##OOOOXX###...`, as OBF writes
+/// the 8-stars board, also with its ranks apart: `##------## #--------# ...`).
 fn is_comment_line(line: &str) -> bool {
     let line = line.trim_start();
     let run = super::board::leading_cells(line);
-    let board = run >= 16 && line.chars().take(run).any(|c| c != '#');
+    let board = run >= 16 && line.chars().take(run).any(|c| c != '#') || super::board::ungrouped(line).is_some();
     matches!(line.chars().next(), Some('#' | '%')) && !board
 }
 
 /// Whether a line among diagrams or grids is a comment (see [`is_comment_line`]): a `#` line
-/// of cells, digits and spaces alone is a rank whose first cell is a hole.
+/// of four cells or more, with digits and spaces alone besides, is a rank whose first cell is
+/// a hole.
 pub(crate) fn is_block_comment(line: &str) -> bool {
     let rank = |c: char| super::board::is_cell(c) || super::board::is_cell_separator(c) || c.is_ascii_digit();
-    is_comment_line(line) && (line.trim_start().starts_with('%') || !line.chars().all(rank))
+    let cells = line.chars().filter(|&c| super::board::is_cell(c) && !c.is_ascii_digit()).count();
+    is_comment_line(line) && (line.trim_start().starts_with('%') || cells < 4 || !line.chars().all(rank))
 }
 
 /// The text of a PGN line outside comments (`{ }`, which may span lines, `in_comment` saying

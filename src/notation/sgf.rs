@@ -448,9 +448,18 @@ fn unsigned(input: &str) -> bool {
 
 /// `RE` as black's margin when it is one.
 fn result_of(re: &str) -> String {
-    match super::pgn::japanese_result(re) {
-        Some(("outcome", winner)) => return if winner == "1-0" { "B+" } else { "W+" }.into(),
-        Some((_, margin)) => return margin,
+    // In Japanese, or in English words (`White won on time`: `W+T`).
+    match super::pgn::japanese_result(re).or_else(|| super::pgn::worded_result(re)) {
+        Some(("outcome", winner)) => {
+            return match winner.as_str() {
+                "1-0" => "B+",
+                "0-1" => "W+",
+                _ => "0",
+            }
+            .into();
+        }
+        // (Counts in words, `White won 34-30`, as a margin.)
+        Some((_, text)) => return super::pgn::counts(&text).map_or(text, |(b, w)| super::wthor::signed(b - w)),
         None => {}
     }
     if let Some(margin) = re.strip_prefix("B+").filter(|m| unsigned(m)) {

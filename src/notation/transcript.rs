@@ -315,6 +315,11 @@ fn parse_plain(text: &str) -> Option<Record> {
 
 /// The `: result extra` tail as the tags `result` and `extra`.
 fn push_score(record: &mut Record, tail: &str) {
+    // A result in words (`: White resigned`, `: Black wins by 4`) is the whole tail.
+    if let Some((tag, value)) = super::pgn::worded_result(tail).filter(|_| tail.trim().contains(' ')) {
+        record.tags.push((tag.into(), value));
+        return;
+    }
     let mut words = tail.split_whitespace();
     if let Some(result) = words.next() {
         let (tag, value) = super::pgn::japanese_result(result).unwrap_or(("result", result.to_owned()));
