@@ -868,3 +868,15 @@ fn comment_lines_before_positions_are_skipped() {
         assert!(text.lines().nth(1).unwrap().starts_with("-,1,14,black,g8,18,"), "{text}");
     }
 }
+
+/// A table kifu wrote, given back as input, is named as such once, not read as records line
+/// by line.
+#[test]
+fn a_table_kifu_wrote_is_no_input() {
+    let rows = kifu().args(["validate", "-f", "csv", "-q"]).write_stdin("f5 d6 c3\n").output().unwrap();
+    let out = kifu().args(["export", "-t", "games"]).write_stdin(rows.stdout).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("this is a table of rows kifu writes (CSV"), "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
+}

@@ -474,8 +474,16 @@ fn progress_bar(quiet: bool, total: Option<u64>) -> ProgressBar {
     let rate = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
         let _ = write!(w, "{:.1}/s", state.per_sec());
     };
-    let style = ProgressStyle::with_template(template).map(|s| s.with_key("rate", rate));
+    // No estimate before the first game is done (indicatif would say 0s).
+    let eta = |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = match state.pos() {
+            0 => write!(w, "-"),
+            _ => write!(w, "{:#}", indicatif::HumanDuration(state.eta())),
+        };
+    };
+    let style = ProgressStyle::with_template(template).map(|s| s.with_key("rate", rate).with_key("eta", eta));
     bar.set_style(style.unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_message("0 positions");
     bar.enable_steady_tick(Duration::from_millis(200));
     bar
 }

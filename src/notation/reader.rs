@@ -591,6 +591,8 @@ impl Reader {
         // Compressed data damaged from the start: a reader whose one record is that error.
         let mut damaged = None;
         let mut legacy = None;
+        // A table kifu wrote, given back as input (only when the format is sniffed).
+        let mut own_table = None;
         let format = match (format, input.fill_buf()) {
             (Some(f), head) => {
                 legacy = head.ok().filter(|_| f != Format::Wthor).and_then(legacy_encoding);
@@ -599,6 +601,7 @@ impl Reader {
             (None, Ok(head)) => {
                 let format = format::sniff(name, head);
                 legacy = if format == Format::Wthor { None } else { legacy_encoding(head) };
+                own_table = kifu_table(head);
                 format
             }
             (None, Err(e)) if is_damaged(&e) => {
@@ -646,6 +649,16 @@ impl Reader {
         };
         if let Some(e) = damaged {
             reader.fail(e);
+            return Ok(reader);
+        }
+        if let Some(kind) = own_table {
+            reader.give_up(
+                format!(
+                    "this is a table of rows kifu writes ({kind}, its first line naming `source` and `game` or \
+                     `index`), not game records: give kifu the records the table came from"
+                ),
+                true,
+            );
             return Ok(reader);
         }
         if format == Format::Wthor {
@@ -1598,6 +1611,26 @@ fn is_tag_line(line: &str) -> bool {
     rest.starts_with(|c: char| c.is_ascii_alphabetic())
         && value.starts_with(char::is_whitespace)
         && value.trim_start().starts_with('"')
+}
+
+/// Whether a file starts as the tables kifu writes do (csv with a header line of names from
+/// `source` on, with `game` or `index` among them; json lines with those fields): `Some` with
+/// the kind.
+fn kifu_table(head: &[u8]) -> Option<&'static str> {
+    let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
+    let first = text.trim_start_matches('\u{feff}').lines().next()?.trim();
+    let names: Vec<&str> = first.split(',').collect();
+    let identifier =
+        |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if names.len() >= 3
+        && names[0] == "source"
+        && names.iter().all(identifier)
+        && names.iter().any(|n| matches!(*n, "game" | "index"))
+    {
+        return Some("CSV");
+    }
+    let json = first.starts_with("{\"source\":") && (first.contains("\"game\":") || first.contains("\"index\":"));
+    json.then_some("JSON Lines")
 }
 
 /// A PGN result token: `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts `33-31`.
