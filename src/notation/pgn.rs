@@ -6,7 +6,7 @@
 //! case (kept per move in [`MoveToken::upper`]; ranks up to 16), passes (`pass`, `--`, `PA`,
 //! `PS`, `@@`), `{comments}` and `;` line comments (a comment after a move is that move's
 //! comment, one before the first move goes to the tag `comment`; several are joined with a
-//! space), `%` escape lines (skipped), and a result token at the end (`1-0`, `0-1`, `1/2-1/2`,
+//! space), `%` escape lines and `#` comment lines (skipped), and a result token at the end (`1-0`, `0-1`, `1/2-1/2`,
 //! `*` or disc counts `33-31`). A result token must match the `Result` tag when both are given
 //! (`*`, the result unknown, leaves the tag's standing).
 //! Only comments may follow the result; a second game (a tag pair after the movetext) is an
@@ -89,7 +89,7 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         if rest.is_empty() {
             break;
         }
-        if rest.starts_with('%') && (offset == 0 || text[..offset].ends_with('\n')) {
+        if rest.starts_with(['%', '#']) && (offset == 0 || text[..offset].ends_with('\n')) {
             rest = rest.find('\n').map_or("", |i| &rest[i..]);
             continue;
         }
@@ -1056,6 +1056,12 @@ f4 4. pass PA 5. @@ 33-31
             let e = game(tag, token).unwrap_err();
             assert!(e.message.contains("differs from the Result tag"), "{tag} {token}: {e:?}");
         }
+    }
+
+    #[test]
+    fn comment_lines_are_skipped() {
+        let r = parse("# from the club\n[Event \"x\"]\n\n1. f5 d6\n# a note\n2. c3 d3 *\n").unwrap();
+        assert_eq!((r.tag("event"), r.moves.len()), (Some("x"), 4));
     }
 
     #[test]

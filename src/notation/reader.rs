@@ -1550,7 +1550,8 @@ pub(crate) fn is_block_comment(line: &str) -> bool {
 /// The text of a PGN line outside comments (`{ }`, which may span lines, `in_comment` saying
 /// whether one is open; `;` to the end of the line; `%` escape lines), comments blanked out.
 fn pgn_moves(line: &str, in_comment: &mut bool) -> String {
-    if !*in_comment && line.starts_with('%') {
+    // (A `#` line, as other files comment, is skipped like an escape line: PGN has no such line.)
+    if !*in_comment && line.starts_with(['%', '#']) {
         return String::new();
     }
     let mut out = String::with_capacity(line.len());
