@@ -725,8 +725,9 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
         && let (Some(text), Some(problem)) = (record.tag("outcome").map(str::trim), check.problem.as_mut())
         && !unknown_result(text)
     {
-        let winner = super::pgn::winner(text).flatten().or_else(|| super::win_without_margin(text).map(|(w, _)| w));
-        let known = super::pgn::winner(text).is_some() || winner.is_some();
+        let stated = super::pgn::winner(text);
+        let winner = stated.flatten().or_else(|| super::win_without_margin(text).map(|(w, _)| w));
+        let known = stated.is_some() || winner.is_some();
         match (known, super::termination_win_by(record)) {
             (false, _) => problem.reason.push_str(&format!("; {}", no_result_reason(text))),
             // A win by resignation or on time (PGN's `Termination`) ended the game there.
