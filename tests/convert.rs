@@ -535,6 +535,24 @@ fn records_a_format_cannot_hold_are_refused_not_changed() {
 }
 
 #[test]
+fn a_transcript_keeps_the_result_of_a_game_given_up() {
+    // Resigned: the result goes after the moves in SGF's form, and validate reads it as ok.
+    let pgn = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 1-0\n\n\
+               [Result \"0-1\"]\n\n1. f5 d6 0-1\n";
+    let (out, err, code) = convert(&["--to", "transcript"], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(text(out.clone()), "f5d6c3d3c4f4: B+R\nf5d6: W+\n");
+    let validated = kifu().args(["validate", "--format", "csv"]).write_stdin(out).output().unwrap();
+    let rows = text(validated.stdout);
+    assert!(rows.lines().nth(1).unwrap().contains(",ok,"), "{rows}");
+    assert!(rows.lines().nth(2).unwrap().contains(",unfinished,"), "{rows}");
+    // A finished game's result is its board's: the moves alone, as before.
+    let (out, _, code) = convert(&["--to", "transcript"], &std::fs::read(data("logbook-200.gam")).unwrap());
+    assert_eq!(code, 0);
+    assert!(text(out).lines().all(|l| !l.contains(':')));
+}
+
+#[test]
 fn colours_written_in_a_record_are_checked() {
     let (_, err, code) = convert(&["--from", "logbook", "--to", "transcript"], b"-f4+f5\n+f5+d6\n+f5-d6\n");
     assert_eq!(code, 1);

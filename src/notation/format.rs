@@ -167,9 +167,11 @@ pub fn parse(format: Format, text: &str, options: ReadOptions) -> Result<Record,
 pub fn write(format: Format, record: &Record) -> String {
     match format {
         Format::Transcript => {
-            // The moves alone; passes only where shaping kept them (voluntary ones, `PA`).
+            // The moves, passes only where shaping kept them (voluntary ones, `PA`), and a result
+            // where shaping kept one (a game given up before its end: `f5d6c3: B+R`).
             let moves = record.moves.iter().map(|t| super::MoveToken::new(t.mv)).collect();
-            transcript::write(&Record { moves, ..Record::default() }, transcript::Style::Compact)
+            let tags = record.tag("result").map(|r| vec![("result".to_owned(), r.to_owned())]).unwrap_or_default();
+            transcript::write(&Record { moves, tags, ..Record::default() }, transcript::Style::Compact)
         }
         Format::Logbook => write_logbook(record),
         Format::Kifu => kifu::write(record).trim_end().to_owned(),

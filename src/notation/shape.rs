@@ -214,6 +214,11 @@ pub fn shape(resolved: Resolved, to: Format) -> Record {
         use_pgn_forms(&mut record, &resolved.end);
     }
     use_result_forms(&mut record, to);
+    // A transcript is the moves alone, but for how a game given up before its end ended (its
+    // moves cannot say): a finished game's result is its board's.
+    if to == Format::Transcript && resolved.end.outcome().is_some() {
+        record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("result") && !k.eq_ignore_ascii_case("outcome"));
+    }
     // SGF's dates are ISO's (`1999-10-22`, `1988`), and a kifu grid's (not GGS's seconds).
     if matches!(to, Format::Sgf | Format::Kifu)
         && let Some(date) = record.tag("date").and_then(Date::parse)
@@ -264,8 +269,8 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
 }
 
 /// A result won without a margin (by resignation, on time) in the form of `to`: SGF's (and a
-/// kifu grid's) `B+R`,
-/// `W+T`, `B+` (also for a winner stated alone, PGN's `1-0`), GGF's `+64.000:r` / `-64.000:t`
+/// kifu grid's and a transcript's) `B+R`, `W+T`, `B+` (also for a winner stated alone, PGN's
+/// `1-0`), GGF's `+64.000:r` / `-64.000:t`
 /// (GGS gives a resignation the whole board), WTHOR's whole board to the winner (`+64`, `-64`;
 /// WTHOR stores a disc count, never a winner alone).
 fn use_result_forms(record: &mut Record, to: Format) {
@@ -299,7 +304,7 @@ fn use_result_forms(record: &mut Record, to: Format) {
     }
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
-        Format::Sgf | Format::Kifu => super::winner_form(winner, by),
+        Format::Sgf | Format::Kifu | Format::Transcript => super::winner_form(winner, by),
         // GGF's own form keeps its margin (`-40.00:r`, the discs when the game was given up).
         Format::Ggf if result.as_deref().is_some_and(|r| r.contains(':')) => return,
         Format::Ggf if by != WinBy::Unsaid => {
@@ -397,6 +402,8 @@ mod tests {
             ("result", "B+R", Format::Ggf, Some("+64.000:r")),
             ("result", "W+Time", Format::Ggf, Some("-64.000:t")),
             ("outcome", "0-1", Format::Sgf, Some("W+")),
+            ("outcome", "0-1", Format::Transcript, Some("W+")),
+            ("result", "+64.000:r", Format::Transcript, Some("B+R")),
             ("outcome", "1/2-1/2", Format::Sgf, Some("0")),
             ("result", "Void", Format::Sgf, Some("Void")),
             ("outcome", "1-0", Format::Ggf, None),
@@ -418,7 +425,9 @@ mod tests {
         assert!(pgn.contains("[Result \"0-1\"]") && pgn.contains("[Termination \"time forfeit\"]"), "{pgn}");
         // ... and PGN's termination says how, for the formats that keep it.
         let record = format::parse(Format::Pgn, &pgn, Default::default()).unwrap();
-        for (to, want) in [(Format::Ggf, "-64.000:t"), (Format::Sgf, "W+T"), (Format::Kifu, "W+T")] {
+        for (to, want) in
+            [(Format::Ggf, "-64.000:t"), (Format::Sgf, "W+T"), (Format::Kifu, "W+T"), (Format::Transcript, "W+T")]
+        {
             let shaped = for_format(record.resolve(rules.clone()).unwrap(), to).unwrap();
             assert_eq!(shaped.tag("result"), Some(want), "{to:?}");
         }
