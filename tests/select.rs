@@ -396,6 +396,26 @@ fn unique_keeps_every_illegal_record_and_ignores_a_bare_invert() {
 }
 
 #[test]
+fn unique_keeps_forfeits_and_other_players_games_given_up_alike() {
+    // Two forfeits; two games resigned after f5 between other players; the second of those
+    // again, its colours swapped: only that last one is a duplicate.
+    let game = |event: &str, black: &str, white: &str, moves: &str, result: &str| {
+        format!(
+            "[Event \"{event}\"]\n[Black \"{black}\"]\n[White \"{white}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    };
+    let input = game("A", "Ann", "Bob", "", "1-0")
+        + &game("B", "Cy", "Di", "", "0-1")
+        + &game("B", "Eve", "Fay", "1. f5", "1-0")
+        + &game("C", "Gil", "Hal", "1. f5", "0-1")
+        + &game("C", "hal", "Gil", "1. f5", "0-1");
+    let (out, err, code) =
+        run(&["export", "-t", "games", "--unique", "--columns", "game,black_player", "--from", "pgn"], &input);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, "game,black_player\n1,Ann\n2,Cy\n3,Eve\n4,Gil\n", "{err}");
+}
+
+#[test]
 fn shards_of_a_unique_selection_merge_into_one_run() {
     // Games, then the same games turned: the duplicates fall in the second shard.
     let dir = std::env::temp_dir().join(format!("kifu-select-unique-shards-{}", std::process::id()));

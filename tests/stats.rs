@@ -486,6 +486,15 @@ fn standings_tidy_what_sheets_get_wrong() {
     let (_, err, _) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv"], &open);
     assert!(err.contains("Open: 1 game with no date, of an event of several years (2023, 2024)"), "{err}");
     assert!(err.contains("Open: 1 game with one player's name on both sides"), "{err}");
+    // A pairing given twice in one round with other moves (a sheet cut short) is said; a
+    // title holding its year does not repeat it.
+    let round = |moves: &str| {
+        pgn_game("Spring 2024", "2024.03.01", "Ann", "Bob", moves, "*").replace("[Black", "[Round \"1\"]\n[Black")
+    };
+    let twice = round(GAME) + &round("f5 d6 c3");
+    let (text, err, _) = run(&["stats", "-", "--from", "pgn", "--by", "standings"], &twice);
+    assert!(err.contains("Spring 2024: 2 games of Ann and Bob in round 1: a scoresheet given twice"), "{err}");
+    assert!(text.contains("  Spring 2024: 2 players, 2 games"), "{text}");
     // The tournaments table counts events equal but for case as one event too.
     let (out, _, _) = run(&["stats", "-", "--from", "pgn", "--by", "tournament", "--format", "csv", "-q"], &pgn);
     assert_eq!(out.lines().filter(|l| l.to_ascii_lowercase().starts_with("club,")).count(), 1, "{out}");

@@ -66,8 +66,9 @@ pub struct SelectArgs {
     #[arg(long)]
     pub invert: bool,
     /// Keep only the first of games that are the same game from the same start, position after
-    /// position up to the board's symmetries (the duplicates `kifu stats` lists); a game with an
-    /// illegal move is always kept.
+    /// position up to the board's symmetries (the duplicates `kifu stats` lists; a game that
+    /// stops before its end, between the same two players too); a game with an illegal move or
+    /// with no moves is always kept.
     #[arg(long)]
     pub unique: bool,
 }
@@ -232,11 +233,7 @@ impl Selector {
     /// Judges a game by the facts the command gathered.
     #[must_use]
     pub fn pick(&self, facts: &Facts, game: &Game) -> Pick {
-        if self.selection.matches(facts, game) {
-            Pick::Kept((facts.status != Status::Illegal).then_some((facts.start_hash, facts.game_hash)))
-        } else {
-            Pick::Refused
-        }
+        if self.selection.matches(facts, game) { Pick::Kept(facts.same_game_key()) } else { Pick::Refused }
     }
 
     /// Judges a record read from a file of `format` under `rules`: `None` when no game is judged

@@ -726,17 +726,26 @@ fn warn_standings(standings: &standings::Standings) {
         );
     }
     for t in standings.tables() {
-        let event =
-            if t.event.is_empty() { "(no event)".to_owned() } else { crate::notation::printable(t.event).into_owned() };
-        let at = match t.year {
-            Some(year) => format!("{event} {year}"),
-            None => event,
-        };
+        let at = t.title();
         let warn = |line: String| stderr!("kifu stats: warning: {at}: {line}");
         if t.repeated > 0 {
             warn(format!(
                 "{} given again (the same players and moves, up to symmetry): each game counted once",
                 super::counted(t.repeated, "game")
+            ));
+        }
+        if let Some((round, a, b, times)) = t.rematches.first() {
+            let more = match t.rematches.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {} more)", super::counted(n as u64, "pair")),
+            };
+            warn(format!(
+                "{} games of {} and {} in round {}{more}: a scoresheet given twice with other moves (cut \
+                 short, mistyped, the colours swapped) counts each time; check the games",
+                times,
+                crate::notation::printable(a),
+                crate::notation::printable(b),
+                crate::notation::printable(round)
             ));
         }
         if t.undated > 0 {
@@ -781,12 +790,10 @@ fn standings_report(out: &mut String, s: &Summary, top: Option<usize>) {
         out.push_str("  no game names both players\n");
     }
     for t in &tables {
-        let event = if t.event.is_empty() { "(no event)" } else { t.event };
-        let year = t.year.map_or(String::new(), |y| format!(" {y}"));
         let _ = writeln!(
             out,
-            "\n  {}{year}: {}, {}",
-            crate::notation::printable(event),
+            "\n  {}: {}, {}",
+            t.title(),
             super::counted(t.lines.len() as u64, "player"),
             super::counted(t.games, "game")
         );

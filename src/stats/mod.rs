@@ -101,6 +101,8 @@ pub struct Facts {
     pub white_player: String,
     /// The event or tournament (empty when the record gives none).
     pub event: String,
+    /// The round (PGN's `Round`; empty when the record gives none, or `?` or `-`).
+    pub round: String,
     /// The year: the first four digits in a row of the date.
     pub year: Option<u16>,
     /// The result the record states, read ([`stated_result`]).
@@ -125,6 +127,28 @@ pub struct Facts {
 }
 
 impl Facts {
+    /// What makes two games the same game (`--unique`, `kifu stats --by duplicates`): the same
+    /// start and rules and the same moves up to symmetry; for a game that stops before its end
+    /// (given up, or cut short), the same two players too, in either colour, since players who
+    /// resign after the same few moves play different games. `None` for a game that is nobody's
+    /// duplicate: one with no moves (a forfeit, a bye) or cut short by an illegal move (it would
+    /// be one of every game that plays its legal beginning).
+    #[must_use]
+    pub fn same_game_key(&self) -> Option<(u64, u64)> {
+        if self.length == 0 || self.status == Status::Illegal {
+            return None;
+        }
+        if self.result.is_some() {
+            return Some((self.start_hash, self.game_hash));
+        }
+        let mut names = [standings::name_key(&self.black_player), standings::name_key(&self.white_player)];
+        names.sort();
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&names, &mut hasher);
+        let names = std::hash::Hasher::finish(&hasher);
+        Some((self.start_hash, crate::core::splitmix64(self.game_hash ^ names)))
+    }
+
     /// The result as a tournament counts it: the board's when the game is over, else the one
     /// its record states (a resignation, a loss on time); `true` when it is the record's.
     #[must_use]
@@ -225,6 +249,11 @@ impl Facts {
             black_player: record.name_or_number("black").unwrap_or_default(),
             white_player: record.name_or_number("white").unwrap_or_default(),
             event: record.name_or_number("event").unwrap_or_default(),
+            round: record
+                .tag("round")
+                .map(crate::notation::tidy_name)
+                .filter(|r| !r.chars().all(|c| matches!(c, '?' | '-')))
+                .unwrap_or_default(),
             year: record.tag("date").and_then(year),
             stated: check
                 .stored
@@ -795,10 +824,8 @@ impl Summary {
         }
         if facts.length > 0 {
             let (source, index) = (u64::from(loc.0), loc.1 as u64);
-            // A game cut short by an illegal move is no game's duplicate (it would be one of
-            // every game that plays its legal beginning).
-            if facts.status != Status::Illegal {
-                self.same_game.push([facts.start_hash, facts.game_hash, source, index, 0])?;
+            if let Some((start, game)) = facts.same_game_key() {
+                self.same_game.push([start, game, source, index, 0])?;
             }
             if facts.result.is_some() {
                 let word = game_word(facts.start_hash, facts.game_hash);
@@ -1085,6 +1112,34 @@ mod tests {
     }
 
     #[test]
+    fn games_given_up_alike_are_duplicates_only_between_the_same_players() {
+        let named = |text: &str, black: &str, white: &str| {
+            let mut f = facts(text);
+            (f.black_player, f.white_player) = (black.to_owned(), white.to_owned());
+            f
+        };
+        let games = [
+            named("f5d6", "Ann", "Bob"),
+            named("f5d6", "bob", "ANN"), // the same sheet, the colours swapped
+            named("f5d6", "Cy", "Di"),   // another game resigned after the same moves
+            named("", "Ann", "Bob"),     // forfeits
+            named("", "Ann", "Bob"),
+        ];
+        let mut summary = Summary::new();
+        for (i, f) in games.iter().enumerate() {
+            summary.add("x", i + 1, f).unwrap();
+        }
+        let groups = summary.duplicate_games().unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].games.iter().map(|g| g.1).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(games[3].same_game_key(), None);
+        // A finished game is the same game whoever is named.
+        let whole = "e6f4e3f6g5d6e7f5c5"; // a wipe-out
+        assert!(facts(whole).result.is_some());
+        assert_eq!(named(whole, "Ann", "Bob").same_game_key(), named(whole, "Cy", "Di").same_game_key());
+    }
+
+    #[test]
     fn a_game_written_with_its_passes_has_the_trail_of_one_written_without() {
         let rules = Rules::othello().shared();
         let game = |text: &str| crate::notation::pgn::parse(text).unwrap().game(rules.clone()).unwrap();
@@ -1192,10 +1247,12 @@ mod tests {
     #[test]
     fn summaries_merge_to_the_same_as_one_run() {
         let games = ["f5d6c3", "e6f4c3", GAME, "f5f6e6", GAME];
-        // Named players, for the standings.
+        // Named players, for the standings (the first two games, unfinished, between the same
+        // two players: duplicates).
         let named = |i: usize, g: &str| {
             let mut f = facts(g);
-            (f.black_player, f.white_player) = (["Ann", "Bob", "Cid"][i % 3].into(), ["Bob", "Cid"][i % 2].into());
+            let names = [("Ann", "Bob"), ("Bob", "Ann"), ("Cid", "Bob"), ("Ann", "Cid"), ("Bob", "Cid")][i];
+            (f.black_player, f.white_player) = (names.0.into(), names.1.into());
             f
         };
         let with_standings = || Summary { standings: Some(Standings::default()), ..Summary::new() };

@@ -142,11 +142,30 @@ pub struct Table<'a> {
     pub other_years: Vec<u16>,
     /// Games with one player's name on both sides (written two ways that are one name).
     pub self_play: u64,
+    /// Pairs of players whose games name the same round more than once: the round, the two
+    /// players and how many games (a scoresheet given twice with other moves, cut short or
+    /// mistyped, counts each time), most games first.
+    pub rematches: Vec<(&'a str, &'a str, &'a str, u64)>,
     /// How the event's name was written (the others than [`Table::event`] were merged into it).
     pub spellings: &'a Spellings,
 }
 
 impl Table<'_> {
+    /// The tournament as text shows it: its name and year (`(no event)` for none), the year
+    /// left out when the name ends with it (`Spring Open 2024`), control characters shown as
+    /// U+FFFD.
+    #[must_use]
+    pub fn title(&self) -> String {
+        let event = if self.event.is_empty() { "(no event)" } else { self.event };
+        let event = crate::notation::printable(event);
+        match self.year {
+            Some(year) if event.split_whitespace().last().is_none_or(|w| w != year.to_string()) => {
+                format!("{event} {year}")
+            }
+            _ => event.into_owned(),
+        }
+    }
+
     /// Pairs of players whose names may name one person, counted apart: the same words in
     /// another order, case, punctuation or accents (`Rossi, Luca` and `Luca Rossi`, `Inês` and
     /// `Ines`), or a word given by its initial (`H. Tanaka` and `Hiro Tanaka`). Initials are
@@ -250,6 +269,9 @@ struct Event {
     other_years: Vec<u16>,
     /// Games with one player on both sides.
     self_play: u64,
+    /// Games by round and pair of players (by [`name_key`], in order), for games that name
+    /// their round.
+    meetings: HashMap<(String, String, String), u64>,
 }
 
 impl Event {
@@ -261,6 +283,9 @@ impl Event {
         self.repeated += other.repeated;
         self.undated += other.undated;
         self.self_play += other.self_play;
+        for (key, times) in &other.meetings {
+            *self.meetings.entry(key.clone()).or_default() += times;
+        }
     }
 }
 
@@ -309,6 +334,10 @@ impl Standings {
             return;
         }
         event.self_play += u64::from(black == white);
+        if !facts.round.is_empty() {
+            let pair = if black <= white { (black.clone(), white.clone()) } else { (white.clone(), black.clone()) };
+            *event.meetings.entry((facts.round.clone(), pair.0, pair.1)).or_default() += 1;
+        }
         let players = &mut event.players;
         for (me, name, opponent, color) in
             [(&black, &facts.black_player, &white, Color::Black), (&white, &facts.white_player, &black, Color::White)]
@@ -416,6 +445,15 @@ fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
         lines[i].rank = if i > 0 && order(&lines[i]) == order(&lines[i - 1]) { lines[i - 1].rank } else { i + 1 };
     }
     let games = lines.iter().map(|l| l.standing.games + l.standing.no_result).sum::<u64>() / 2;
+    let mut rematches: Vec<(&str, &str, &str, u64)> = Vec::new();
+    for ((round, a, b), &times) in &event.meetings {
+        if times > 1
+            && let (Some(a), Some(b)) = (players.get(a), players.get(b))
+        {
+            rematches.push((round, a.spellings.shown(), b.spellings.shown(), times));
+        }
+    }
+    rematches.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2))));
     Table {
         event: event.spellings.shown(),
         year: key.1,
@@ -425,6 +463,7 @@ fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
         undated: event.undated,
         other_years: event.other_years.clone(),
         self_play: event.self_play,
+        rematches,
         spellings: &event.spellings,
     }
 }
