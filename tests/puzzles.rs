@@ -94,6 +94,26 @@ fn kinds_losses_and_per_game_limits_filter_the_puzzles() {
 }
 
 #[test]
+fn a_position_is_set_once_however_many_games_reach_it() {
+    // The same games twice: the second copy's puzzles are the first's, left out and said.
+    let once = puzzles(&["--games", "1-6", "--empties", "12"]);
+    assert!(!once.is_empty());
+    let out = kifu()
+        .arg("puzzles")
+        .args([wthor(), wthor()])
+        .args(["--games", "1-6,51-56", "--empties", "12", "-f", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let twice: Vec<serde_json::Value> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(twice, once);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(once.len(), 2);
+    assert!(err.contains("2 puzzles left out as an earlier game's (the same position up to symmetry)"), "{err}");
+}
+
+#[test]
 fn obf_puzzles_read_back_into_show_and_bad_ranges_are_refused() {
     let out = kifu()
         .arg("puzzles")
@@ -113,32 +133,33 @@ fn obf_puzzles_read_back_into_show_and_bad_ranges_are_refused() {
 }
 
 /// Each input's games are numbered from 1, as `export` and `annotate` number them, so that
-/// `kifu show SOURCE --game GAME --ply PLY-1` draws a puzzle's position.
+/// `kifu show SOURCE --game GAME --ply PLY-1` draws a puzzle's position. (The sample, first
+/// here, holds the test database's first three games: the database's games 5-8 are asked for.)
 #[test]
 fn games_are_numbered_within_their_input_and_show_draws_the_puzzle() {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/wthor-2004.pgn");
     let out = kifu()
         .arg("puzzles")
-        .arg(wthor())
         .arg(&sample)
-        .args(["--games", "1-4,51-54", "--empties", "10-14", "-f", "json", "-q"])
+        .arg(wthor())
+        .args(["--games", "1-3,8-11", "--empties", "10-14", "-f", "json", "-q"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let rows: Vec<serde_json::Value> =
         String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let second: Vec<&serde_json::Value> =
-        rows.iter().filter(|r| r["source"].as_str().unwrap().ends_with("wthor-2004.pgn")).collect();
+        rows.iter().filter(|r| r["source"].as_str().unwrap().ends_with("WTH_2004-50.wtb")).collect();
     assert!(!second.is_empty(), "{rows:?}");
     for row in second {
         let game = row["game"].as_u64().unwrap();
-        assert!((1..=4).contains(&game), "{row}");
+        assert!((5..=8).contains(&game), "{row}");
         let ply = row["ply"].as_u64().unwrap() - 1;
         let (game, ply) = (game.to_string(), ply.to_string());
-        let shown = kifu().arg("show").arg(&sample).args(["--game", &game, "--ply", &ply]).output().unwrap();
+        let shown = kifu().arg("show").arg(wthor()).args(["--game", &game, "--ply", &ply]).output().unwrap();
         assert!(shown.status.success(), "{}", String::from_utf8_lossy(&shown.stderr));
         // The same position as a board string.
-        let cut = kifu().arg("convert").arg(&sample).args(["--games", &game, "--ply", &ply, "--to", "board"]).output();
+        let cut = kifu().arg("convert").arg(wthor()).args(["--games", &game, "--ply", &ply, "--to", "board"]).output();
         let board = String::from_utf8(cut.unwrap().stdout).unwrap();
         assert_eq!(board.trim(), row["board"].as_str().unwrap(), "{row}");
     }

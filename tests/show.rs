@@ -309,7 +309,42 @@ fn a_position_by_its_count_of_empties() {
     let (_, err, code) = run(&["show", &pgn, "--empties", "70"], "");
     assert_eq!(code, 1);
     assert!(err.contains("--empties 70: the game never has 70 empty squares"), "{err}");
+    let (_, err, code) = run(&["show", &pgn, "--empties", "12-14"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("one count of empty squares here"), "{err}");
 }
+
+/// `--line` solves exactly up to 24 empty squares, as far as `kifu puzzles` goes, so that an
+/// answer sheet of its puzzles is exact; `--exact-empties` lowers it.
+#[test]
+fn a_line_is_exact_as_far_as_puzzles_go() {
+    let pgn = sample("wthor-2004.pgn");
+    let (out, err, code) = run(&["show", &pgn, "--empties", "22", "--line", "--color", "never"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("best line for black: f8 h7 d8 ") && out.contains("(score -4, exact)"), "{out}");
+    let (out, _, _) = run(&["show", &pgn, "--empties", "22", "--line", "--exact-empties", "18"], "");
+    assert!(out.contains("estimated at depth 10"), "{out}");
+}
+
+/// `--move N` is the board after the disc numbered N on a kifu: passes are not numbered.
+#[test]
+fn a_position_by_its_move_number() {
+    let pgn = sample("wthor-2004.pgn");
+    let (at_ply, _, _) = run(&["show", &pgn, "--ply", "40", "--color", "never"], "");
+    let (at_move, err, code) = run(&["show", &pgn, "--move", "40", "--color", "never"], "");
+    assert_eq!((code, at_move), (0, at_ply), "{err}");
+    // Black's h8 (ply 55) is followed by white's pass: move 56 is ply 57.
+    let (at_ply, _, _) = run(&["show", "-", "--ply", "57", "--color", "never"], PASSING);
+    let (at_move, err, _) = run(&["show", "-", "--move", "56", "--color", "never"], PASSING);
+    assert_eq!(at_move, at_ply, "{err}");
+    assert!(at_move.contains("ply 57 of"), "{at_move}");
+    let (_, err, code) = run(&["show", &pgn, "--move", "61"], "");
+    assert_eq!(code, 1);
+    assert!(err.contains("--move 61 is past the end: the record has 60 moves"), "{err}");
+}
+
+/// The first game of WTH_2004, with white's pass after black's h8 (ply 55).
+const PASSING: &str = "f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7d8b8b7b1b2a1a2a8a7g7h8--h2g2h1g1f1\n";
 
 /// A stated result the board does not give is drawn, reported and noted (exit 1).
 #[test]
@@ -337,6 +372,13 @@ fn an_svg_file_name_asks_for_svg() {
     let (_, err, code) = run(&["show", "-", "--format", "text", "-o", target.to_str().unwrap()], "f5d6c3\n");
     assert_eq!(code, 0, "{err}");
     assert!(std::fs::read_to_string(&target).unwrap().contains("to move"));
+    // `--theme` asks for SVG too, and refuses text.
+    let (out, err, code) = run(&["show", "-", "--theme", "print"], "f5d6c3\n");
+    assert_eq!(code, 0, "{err}");
+    check_svg(&out);
+    let (_, err, code) = run(&["show", "-", "--theme", "print", "-f", "text"], "f5d6c3\n");
+    assert_eq!(code, 2);
+    assert!(err.contains("--theme is for SVG"), "{err}");
 }
 
 /// The resvg binary, from `RESVG` or the `PATH`; the PNG test is skipped without one (as in CI).

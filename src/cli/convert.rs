@@ -52,7 +52,7 @@ pub struct Args {
     pub ply: Option<usize>,
     /// Cut each game at its first position with this many empty squares (`--to obf --empties
     /// 20`: positions for the solver or a puzzle sheet). Games that end before are left out.
-    #[arg(long)]
+    #[arg(long, value_parser = super::parse_empty_count)]
     pub empties: Option<u32>,
     /// `--to wthor`: the year the file's header names [default: the first game's; else a year
     /// in the output's name, as WTH_2024.wtb].

@@ -44,7 +44,7 @@ pub struct Args {
     pub ply: Option<usize>,
     /// Evaluate each game's first position with this many empty squares instead of its last
     /// one; games that end before are left out.
-    #[arg(long, conflicts_with = "check")]
+    #[arg(long, conflicts_with = "check", value_parser = super::parse_empty_count)]
     pub empties: Option<u32>,
     /// Print the mean errors against exact scores by empty-square count instead of each position.
     #[arg(long)]

@@ -289,6 +289,18 @@ pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--empties N` where one position is taken from each game (convert, eval, show, solve): a
+/// single count, with a pointer to `kifu puzzles` for a range.
+pub fn parse_empty_count(text: &str) -> Result<u32, String> {
+    text.trim().parse().map_err(|_| {
+        if text.contains('-') {
+            format!("`{text}`: one count of empty squares here, the position taken from each game (`kifu puzzles --empties 10-16` looks at a range)")
+        } else {
+            format!("`{text}` is not a count of empty squares")
+        }
+    })
+}
+
 /// The machine's memory in MiB, where the system says.
 fn physical_mib() -> Option<usize> {
     #[cfg(unix)]

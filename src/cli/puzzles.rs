@@ -92,7 +92,11 @@ pub enum PuzzleFormat {
     Obf,
 }
 
-/// `10-16` or `14`: the empties looked at, at most 24 (each position is solved exactly).
+/// The most empty squares a puzzle position may have (each is solved exactly, every move).
+pub(crate) const MOST_EMPTIES: u32 = 24;
+
+/// `10-16` or `14`: the empties looked at, at most [`MOST_EMPTIES`] (each position is solved
+/// exactly).
 fn parse_empties(text: &str) -> Result<(u32, u32), String> {
     let number =
         |s: &str| s.trim().parse::<u32>().map_err(|_| format!("`{text}` is no count of empty squares (14, or 10-16)"));
@@ -103,8 +107,10 @@ fn parse_empties(text: &str) -> Result<(u32, u32), String> {
     if low > high {
         return Err(format!("`{text}`: the range goes from the smaller count to the larger (10-16)"));
     }
-    if high > 24 {
-        return Err(format!("`{text}`: at most 24 empty squares (every move of each position is solved exactly)"));
+    if high > MOST_EMPTIES {
+        return Err(format!(
+            "`{text}`: at most {MOST_EMPTIES} empty squares (every move of each position is solved exactly)"
+        ));
     }
     if low == 0 {
         return Err(format!("`{text}`: a position with no empty square has no move to find (at least 1)"));
@@ -137,6 +143,10 @@ struct Row {
     white_player: String,
     event: String,
     date: String,
+    /// The position up to the board's symmetries, its side to move and rules: an earlier
+    /// game's puzzle at the same position is not given again.
+    #[serde(skip)]
+    position_key: ([u64; 8], Color, String),
 }
 
 /// What became of one record.
@@ -167,7 +177,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         writeln!(out, "{}", CSV_HEADER)?;
     }
     let (mut games, mut invalid, mut solved) = (0u64, 0u64, 0u64);
-    let (mut only, mut mistakes, mut puzzles) = (0u64, 0u64, 0u64);
+    let (mut only, mut mistakes, mut puzzles, mut repeated) = (0u64, 0u64, 0u64, 0u64);
+    let mut given = std::collections::HashSet::new();
     let problems = records::for_each_ordered(
         &args.input,
         &mut workers,
@@ -194,6 +205,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     games += 1;
                     solved += positions;
                     for row in rows {
+                        if !given.insert(row.position_key.clone()) {
+                            repeated += 1;
+                            continue;
+                        }
                         puzzles += 1;
                         only += u64::from(row.kind.starts_with("only"));
                         mistakes += u64::from(row.kind.ends_with("mistake"));
@@ -211,8 +226,12 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     if !args.quiet {
         let (low, high) = args.empties;
         let empties = if low == high { format!("{low} empties") } else { format!("{low}-{high} empties") };
+        let repeats = match repeated {
+            0 => String::new(),
+            n => format!(", {} left out as an earlier game's (the same position up to symmetry)", counted(n, "puzzle")),
+        };
         stderr!(
-            "kifu puzzles: {} ({only} with an only move, {mistakes} after a mistake) in {}, {} at {empties} solved{} ({:.2} s)",
+            "kifu puzzles: {} ({only} with an only move, {mistakes} after a mistake) in {}, {} at {empties} solved{repeats}{} ({:.2} s)",
             counted(puzzles, "puzzle"),
             counted(games, "game"),
             counted(solved, "position"),
@@ -371,6 +390,7 @@ fn puzzle(position: &Position, played: Move, scores: &[MoveScore], args: &Args) 
         side: if mover == Color::Black { "black" } else { "white" },
         kind,
         board: format!("{} {}", position.board_string(), if mover == Color::Black { 'X' } else { 'O' }),
+        position_key: (position.canonical_words(), mover, position.rules().variant().spec()),
         best_moves: best_moves.join(" "),
         best_score: best,
         played: name(played),

@@ -51,8 +51,12 @@ pub struct Args {
     pub ply: Option<usize>,
     /// The game's first position with this many empty squares (as `convert --empties` cuts
     /// it), in place of --ply.
-    #[arg(long, conflicts_with = "ply")]
+    #[arg(long, conflicts_with = "ply", value_parser = super::parse_empty_count)]
     pub empties: Option<u32>,
+    /// The position after the move numbered this on a kifu (passes are not numbered), in place
+    /// of --ply: `--move 40` is the board after move 40.
+    #[arg(long = "move", value_name = "N", conflicts_with_all = ["ply", "empties"])]
+    pub after_move: Option<usize>,
     /// The game as one diagram with the move numbers on the squares, as in printed records.
     #[arg(long)]
     pub kifu: bool,
@@ -88,7 +92,8 @@ pub struct Args {
     #[arg(long)]
     pub transparent: bool,
     /// With --annotate: solve exactly the moves that leave at most this many empty squares
-    /// (with --line: the positions with at most this many) [default: 18; 14 for other variants].
+    /// (with --line: the positions with at most this many) [default: 18, 24 with --line (the
+    /// most `kifu puzzles` looks at, so that an answer sheet is exact); 14 for other variants].
     #[arg(long, requires = "engine")]
     pub exact_empties: Option<u32>,
     /// With --annotate: moves searched ahead after each move that leaves more empty squares
@@ -105,9 +110,10 @@ pub struct Args {
     /// Output format [default: svg when -o names a .svg file, else text].
     #[arg(long, short, value_enum)]
     pub format: Option<ShowFormat>,
-    /// SVG colours: a green tournament board, or black and white for print.
-    #[arg(long, value_enum, default_value_t = ThemeArg::Green)]
-    pub theme: ThemeArg,
+    /// SVG colours: a green tournament board, or black and white for print [default: green]
+    /// (SVG is then the format unless --format says another, which it refuses).
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeArg>,
     /// Text colours: auto = Unicode discs in colour on a terminal without NO_COLOR, else ASCII.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
@@ -171,11 +177,18 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     });
     let svg_named = named.as_deref().is_some_and(|name| name.ends_with(".svg") || name.ends_with(".svgz"));
     let all = args.all || args.sheet.is_some();
-    let format = args.format.unwrap_or(if (svg_named && !all) || args.sheet.is_some() {
+    // SVG's own options ask for SVG.
+    let svg_asked = args.theme.is_some() || args.transparent;
+    let format = args.format.unwrap_or(if (svg_named && !all) || args.sheet.is_some() || svg_asked {
         ShowFormat::Svg
     } else {
         ShowFormat::Text
     });
+    if svg_asked && format != ShowFormat::Svg {
+        let option = if args.theme.is_some() { "--theme" } else { "--transparent" };
+        let given = if format == ShowFormat::List { "list" } else { "text" };
+        anyhow::bail!("{option} is for SVG: it cannot be used with --format {given}");
+    }
     if let Some(output) = args.output.as_deref().filter(|o| o.as_os_str() != "-" && args.sheet.is_some() && !svg_named)
     {
         anyhow::bail!("--sheet writes SVG pages: give -o NAME.svg, not {}", output.display());
@@ -227,8 +240,9 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         select.games = vec![crate::stats::select::Bounds { min: Some(n), max: Some(n) }];
     }
     let (selector, mut chooser) = select.build();
-    let settings =
-        Settings { exact_empties: args.exact_empties.unwrap_or(18), depth: args.depth.unwrap_or(10), probcut };
+    // A line is one solve: exact as far as puzzles go, so that an answer sheet of them is.
+    let exact_empties = args.exact_empties.unwrap_or(if args.line { super::puzzles::MOST_EMPTIES } else { 18 });
+    let settings = Settings { exact_empties, depth: args.depth.unwrap_or(10), probcut };
     let mut scorer = (args.annotate || args.line).then(|| {
         MoveScorer::new(args.hash_mb, settings).with_generic(
             args.exact_empties.unwrap_or(generic::DEFAULT_EXACT_EMPTIES),
@@ -510,7 +524,17 @@ fn draw(
     };
     let total = plies.len();
     // `--empties N`: the ply of the first position with N empty squares.
+    let placements = plies.iter().filter(|p| p.1 != Move::Pass).count();
     let ply = match args.empties {
+        None if let Some(n) = args.after_move => {
+            if n > placements {
+                let before = short_of(&fault);
+                return Err(fail(format!("--move {n} is past the end: the record has {placements} moves{before}")));
+            }
+            // The ply just after the n-th placement (the start for 0).
+            let nth_placed = |i| plies.iter().enumerate().filter(|(_, p)| p.1 != Move::Pass).nth(i);
+            Some(n.checked_sub(1).and_then(nth_placed).map_or(0, |(k, _)| k + 1))
+        }
         None => args.ply,
         Some(n) => match (0..=total).find(|&k| at(k).empties() == n) {
             Some(k) => Some(k),
@@ -593,7 +617,7 @@ fn draw(
         ShowFormat::Text => diagram.to_text(color),
         ShowFormat::List => diagram.to_listing(),
         ShowFormat::Svg => {
-            let theme = match args.theme {
+            let theme = match args.theme.unwrap_or(ThemeArg::Green) {
                 ThemeArg::Green => Theme::Green,
                 ThemeArg::Print => Theme::Print,
             };

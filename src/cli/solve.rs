@@ -98,7 +98,7 @@ pub struct Args {
     /// Solve each game's first position with this many empty squares instead of where it
     /// ends (games that never have that many are left out and counted); rows keep the game's
     /// own index, so they join to its record.
-    #[arg(long, conflicts_with = "ply")]
+    #[arg(long, conflicts_with = "ply", value_parser = super::parse_empty_count)]
     pub empties: Option<u32>,
     /// Solve each game's position after this many plies (passes count; 0 is the start) instead
     /// of where it ends (shorter games are left out and counted).
