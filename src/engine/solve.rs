@@ -158,6 +158,18 @@ pub enum SolveError {
     /// The position is not standard 8x8 Othello.
     #[error("the solver plays standard 8x8 Othello only")]
     Unsupported,
+    /// The position's rules score the end otherwise than the solver was made for (a solver of
+    /// [`Counting::EmptiesToWinner`] given a position under `scoring=plain`): make it with
+    /// [`Solver::counting_for`] of the position.
+    #[error(
+        "the position's rules count the final discs {rules:?}, the solver {solver:?}: make it with Solver::counting_for"
+    )]
+    OtherCounting {
+        /// How the position's rules count.
+        rules: Counting,
+        /// How the solver counts.
+        solver: Counting,
+    },
     /// The position has more empty squares than [`Limits::empties`] allows.
     #[error("{empties} empty squares is more than the limit of {limit}")]
     TooManyEmpties {
@@ -324,7 +336,8 @@ impl Solver {
     }
 
     /// Solves a position of standard 8x8 Othello exactly, without limits; `None` for other
-    /// rules or boards.
+    /// rules or boards, and for rules that count the end otherwise than this solver
+    /// ([`SolveError::OtherCounting`] from [`Solver::solve_with`]).
     pub fn solve(&mut self, position: &Position) -> Option<Solution> {
         self.solve_with(position, Target::Exact, Limits::default()).ok()
     }
@@ -643,8 +656,12 @@ impl Solver {
     /// The side to move's and the opponent's discs, when the solver can take the position.
     fn sides(&mut self, position: &Position, limits: Limits) -> Result<(u64, u64), SolveError> {
         let [black, white] = position.bitboards().ok_or(SolveError::Unsupported)?;
-        if Solver::counting_for(position) != Some(self.counting) {
-            return Err(SolveError::Unsupported);
+        match Solver::counting_for(position) {
+            None => return Err(SolveError::Unsupported),
+            Some(rules) if rules != self.counting => {
+                return Err(SolveError::OtherCounting { rules, solver: self.counting });
+            }
+            Some(_) => {}
         }
         let empties = position.empties();
         if let Some(limit) = limits.empties.filter(|&l| empties > l) {
@@ -759,6 +776,17 @@ mod tests {
     use super::*;
     use crate::core::{Rules, splitmix64};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_solver_of_another_counting_says_so() {
+        let plain = "othello,scoring=plain".parse::<Rules>().unwrap().shared();
+        let pos = Position::start(plain);
+        let mut solver = Solver::new(1, Counting::EmptiesToWinner);
+        let err =
+            solver.solve_with(&pos, Target::Exact, Limits { empties: Some(20), ..Limits::default() }).unwrap_err();
+        assert_eq!(err, SolveError::OtherCounting { rules: Counting::Plain, solver: Counting::EmptiesToWinner });
+        assert_eq!(Solver::counting_for(&pos), Some(Counting::Plain));
+    }
 
     /// Plain minimax over the general rules: the slow twin.
     fn minimax(pos: &Position) -> i32 {

@@ -281,19 +281,28 @@ impl Table {
     /// A table of at most `mib` MiB whose memory is mapped only where it is first used (`touch`
     /// false), or at once.
     fn allocate(mib: usize, touch: bool) -> Table {
-        Table::allocate_kib(mib.max(1) << 10, touch)
+        Table::allocate_kib(mib.max(1).saturating_mul(1 << 10), touch)
     }
 
-    /// [`Table::allocate`] in KiB.
+    /// [`Table::allocate`] in KiB. A size the system cannot give (a size set by a user, larger
+    /// than the memory) is halved until it can, down to the smallest table, rather than ending
+    /// the process.
     fn allocate_kib(kib: usize, touch: bool) -> Table {
-        let wanted = (kib << 10) / std::mem::size_of::<Pair>();
+        // (At most a quarter of the address space, so that a layout of it is one.)
+        let wanted = kib.saturating_mul(1 << 10).min(isize::MAX as usize / 2) / std::mem::size_of::<Pair>();
         // The largest power of two that fits.
-        let len = (1usize << wanted.max(1).ilog2()).max(512);
-        let bytes = len * std::mem::size_of::<Pair>();
-        let layout = Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).expect("table layout");
-        let Some(pairs) = NonNull::new(allocate_zeroed(layout).cast::<Pair>()) else {
-            std::alloc::handle_alloc_error(layout)
+        let mut len = (1usize << wanted.max(1).ilog2()).max(512);
+        let (pairs, layout) = loop {
+            let bytes = len * std::mem::size_of::<Pair>();
+            let layout =
+                Layout::from_size_align(bytes, HUGE_PAGE.min(bytes.next_power_of_two())).expect("table layout");
+            match NonNull::new(allocate_zeroed(layout).cast::<Pair>()) {
+                Some(pairs) => break (pairs, layout),
+                None if len > 512 => len /= 2,
+                None => std::alloc::handle_alloc_error(layout),
+            }
         };
+        let bytes = layout.size();
         if touch {
             // The first touch, after the huge-page advice: writing is what maps the pages.
             // SAFETY: the block holds `bytes` writable bytes; all-zero bytes are empty slots.
@@ -693,6 +702,14 @@ mod tests {
     fn stores_and_finds_both_positions_of_a_pair() {
         for table in [Table::new(1), Table::with_summaries(NEAR_MAX_KIB)] {
             stores_and_finds_both_positions_of_a_pair_in(table);
+        }
+    }
+
+    #[test]
+    fn a_table_larger_than_the_memory_is_made_smaller_not_fatal() {
+        // (A user's size: far more than any machine's memory, or the whole address space.)
+        for mib in [100_000_000, usize::MAX] {
+            stores_and_finds_both_positions_of_a_pair_in(Table::new(mib));
         }
     }
 

@@ -131,10 +131,14 @@ impl BoardSyntax {
         }
     }
 
-    /// The disc at a file and rank (1-based).
+    /// The disc at a file (0-based) and rank (1-based); `None` for an empty cell and for a
+    /// file or rank the board does not have.
     #[must_use]
     pub fn get(&self, file: u8, rank: u8) -> Option<Color> {
-        self.cells[usize::from(rank - 1) * usize::from(self.size) + usize::from(file)]
+        if file >= self.size || rank == 0 || rank > self.size {
+            return None;
+        }
+        self.cells.get(usize::from(rank - 1) * usize::from(self.size) + usize::from(file)).copied().flatten()
     }
 
     /// The board of a position, written in its rules' rank numbering, its holes and cut cells
@@ -162,6 +166,9 @@ impl BoardSyntax {
             return Err(BoardError::Size { board: self.size, rules: rules.size() });
         }
         let n = usize::from(self.size);
+        if self.cells.len() != n * n {
+            return Err(BoardError::Cells { cells: self.cells.len(), size: self.size });
+        }
         if let Some(sq) = self.unplayable.iter().find_map(|&i| {
             rules.square_at((i % n) as u8, (i / n + 1) as u8).filter(|&sq| rules.playable().contains(sq))
         }) {
@@ -192,6 +199,14 @@ pub enum BoardError {
         board: u8,
         /// Cells per side of the rules' board.
         rules: u8,
+    },
+    /// A board whose cells are not `size * size` (one built by hand, its fields being public).
+    #[error("the board has {cells} cells, where a {size}x{size} board has {}", usize::from(*size) * usize::from(*size))]
+    Cells {
+        /// The cells given.
+        cells: usize,
+        /// Cells per side.
+        size: u8,
     },
     /// A cell written as unplayable (`#`) that the rules play on.
     #[error(
@@ -721,6 +736,18 @@ pub fn civil_date(days_since_1970: u64) -> (u16, u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_board_built_by_hand_is_refused_or_read_never_a_panic() {
+        let board = BoardSyntax::empty(8);
+        assert_eq!((board.get(0, 0), board.get(9, 9), board.get(0, 1)), (None, None, None));
+        let mut short = BoardSyntax::empty(8);
+        short.cells.truncate(3);
+        assert_eq!(short.get(7, 8), None);
+        let err = short.position(Rules::othello().shared(), Color::Black).unwrap_err();
+        assert_eq!(err, BoardError::Cells { cells: 3, size: 8 });
+        assert_eq!(err.to_string(), "the board has 3 cells, where a 8x8 board has 64");
+    }
 
     #[test]
     fn names_are_tidied_and_their_accents_taken_off_as_names_are_compared() {

@@ -98,14 +98,21 @@ impl Diagram {
         Diagram { size: n, ranks, cells, players: None, title: Vec::new(), notes: Vec::new(), kifu: false }
     }
 
-    fn cell_mut(&mut self, sq: Square) -> &mut Cell {
-        &mut self.cells[usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file())]
+    /// Where `sq` is in [`Diagram::cells`]; `None` off the board.
+    fn index(&self, sq: Square) -> Option<usize> {
+        let on = sq.row() < self.size && sq.file() < self.size;
+        on.then(|| usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file()))
     }
 
-    /// The cell on `sq`.
+    /// The cell on `sq` to change; `None` off the board (a move there marks nothing).
+    fn cell_mut(&mut self, sq: Square) -> Option<&mut Cell> {
+        self.index(sq).map(|i| &mut self.cells[i])
+    }
+
+    /// The cell on `sq`; `None` for a square off the board.
     #[must_use]
-    pub fn cell(&self, sq: Square) -> Cell {
-        self.cells[usize::from(sq.row()) * usize::from(self.size) + usize::from(sq.file())]
+    pub fn cell(&self, sq: Square) -> Option<Cell> {
+        self.index(sq).map(|i| self.cells[i])
     }
 
     /// The position without its hints, for a puzzle: the legal moves neither marked on their
@@ -150,7 +157,7 @@ impl Diagram {
         let name = |mv: Move| rules.move_name(mv);
         let mut diagram = Diagram::board(position);
         if let Some((Move::Place(sq), _)) = last
-            && let Cell::Disc { last, .. } = diagram.cell_mut(sq)
+            && let Some(Cell::Disc { last, .. }) = diagram.cell_mut(sq)
         {
             *last = true;
         }
@@ -158,14 +165,18 @@ impl Diagram {
         let over = position.is_game_over();
         if !over {
             for sq in position.legal_placements() {
-                *diagram.cell_mut(sq) = Cell::Legal(None);
+                if let Some(cell) = diagram.cell_mut(sq) {
+                    *cell = Cell::Legal(None);
+                }
             }
         }
         let best = scores.and_then(|s| s.iter().map(|m| m.score).max());
         for m in scores.unwrap_or_default() {
             if let Move::Place(sq) = m.mv {
                 let score = Score { discs: m.score, exact: m.exact, best: Some(m.score) == best };
-                *diagram.cell_mut(sq) = Cell::Legal(Some(score));
+                if let Some(cell) = diagram.cell_mut(sq) {
+                    *cell = Cell::Legal(Some(score));
+                }
             }
         }
         let (black, white) = (position.count(Color::Black), position.count(Color::White));
@@ -238,7 +249,9 @@ impl Diagram {
         for &(mv, color) in moves {
             match mv {
                 Move::Place(sq) => {
-                    *diagram.cell_mut(sq) = Cell::Numbered { number, color };
+                    if let Some(cell) = diagram.cell_mut(sq) {
+                        *cell = Cell::Numbered { number, color };
+                    }
                     number += 1;
                 }
                 Move::Pass => passes.push(crate::notation::kifu::pass_entry(&color.to_string(), number, first_number)),
@@ -285,10 +298,10 @@ mod tests {
         let start = Position::start(Rules::othello().shared());
         let pos = start.play(Move::Place(sq("f5"))).unwrap();
         let d = Diagram::position(&pos, Some((1, 1)), Some((Move::Place(sq("f5")), Color::Black)), None);
-        assert_eq!(d.cell(sq("f5")), Cell::Disc { color: Color::Black, last: true });
-        assert_eq!(d.cell(sq("e5")), Cell::Disc { color: Color::Black, last: false });
+        assert_eq!(d.cell(sq("f5")), Some(Cell::Disc { color: Color::Black, last: true }));
+        assert_eq!(d.cell(sq("e5")), Some(Cell::Disc { color: Color::Black, last: false }));
         for m in ["d6", "f4", "f6"] {
-            assert_eq!(d.cell(sq(m)), Cell::Legal(None), "{m}");
+            assert_eq!(d.cell(sq(m)), Some(Cell::Legal(None)), "{m}");
         }
         assert_eq!(d.cells.iter().filter(|c| matches!(c, Cell::Legal(_))).count(), 3);
         assert_eq!(d.ranks, ["1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -307,10 +320,10 @@ mod tests {
             MoveScore { mv: Move::Place(sq("f5")), score: -4, exact: true, depth: 60 },
         ];
         let d = Diagram::position(&pos, None, None, Some(&scores));
-        assert_eq!(d.cell(sq("d3")), Cell::Legal(Some(Score { discs: 2, exact: false, best: true })));
-        assert_eq!(d.cell(sq("c4")), Cell::Legal(Some(Score { discs: 2, exact: false, best: true })));
-        assert_eq!(d.cell(sq("f5")), Cell::Legal(Some(Score { discs: -4, exact: true, best: false })));
-        assert_eq!(d.cell(sq("e6")), Cell::Legal(None), "a legal move without a score is still marked");
+        assert_eq!(d.cell(sq("d3")), Some(Cell::Legal(Some(Score { discs: 2, exact: false, best: true }))));
+        assert_eq!(d.cell(sq("c4")), Some(Cell::Legal(Some(Score { discs: 2, exact: false, best: true }))));
+        assert_eq!(d.cell(sq("f5")), Some(Cell::Legal(Some(Score { discs: -4, exact: true, best: false }))));
+        assert_eq!(d.cell(sq("e6")), Some(Cell::Legal(None)), "a legal move without a score is still marked");
         assert_eq!(Score { discs: 0, exact: false, best: false }.label(), "~0");
         assert!(d.notes[1].ends_with("d3 ~+2, c4 ~+2, f5 -4"), "{:?}", d.notes);
     }
@@ -322,10 +335,21 @@ mod tests {
         assert_eq!(d.size, 10);
         assert_eq!(d.ranks.first().map(String::as_str), Some("10"));
         assert_eq!(d.ranks.last().map(String::as_str), Some("1"));
-        assert_eq!(d.cell(Square::new(0, 0)), Cell::Off);
-        assert_eq!(d.cell(Square::new(1, 1)), Cell::Empty);
-        assert_eq!(d.cell(rules.parse_square("e3").unwrap()), Cell::Hole);
+        assert_eq!(d.cell(Square::new(0, 0)), Some(Cell::Off));
+        assert_eq!(d.cell(Square::new(1, 1)), Some(Cell::Empty));
+        assert_eq!(d.cell(rules.parse_square("e3").unwrap()), Some(Cell::Hole));
         assert_eq!(d.cells.iter().filter(|c| **c == Cell::Off).count(), 12);
+    }
+
+    #[test]
+    fn a_square_off_the_board_marks_nothing() {
+        let pos = Position::start(Rules::othello().shared());
+        let off = Square::new(15, 15);
+        let d = Diagram::position(&pos, None, Some((Move::Place(off), Color::Black)), None);
+        assert_eq!(d.cell(off), None);
+        assert!(d.cells.iter().all(|c| !matches!(c, Cell::Disc { last: true, .. })));
+        let k = Diagram::kifu(&pos, &[(Move::Place(off), Color::White)], 1, &pos);
+        assert!(k.cells.iter().all(|c| !matches!(c, Cell::Numbered { .. })));
     }
 
     #[test]
@@ -336,9 +360,9 @@ mod tests {
             [(Move::Place(sq("f5")), Color::Black), (Move::Pass, Color::White), (Move::Place(sq("f4")), Color::Black)];
         // Not a legal game (white can answer f5), but the diagram only draws what it is given.
         let d = Diagram::kifu(&start, &moves, 1, &start);
-        assert_eq!(d.cell(sq("f5")), Cell::Numbered { number: 1, color: Color::Black });
-        assert_eq!(d.cell(sq("f4")), Cell::Numbered { number: 2, color: Color::Black });
-        assert_eq!(d.cell(sq("d4")), Cell::Disc { color: Color::White, last: false });
+        assert_eq!(d.cell(sq("f5")), Some(Cell::Numbered { number: 1, color: Color::Black }));
+        assert_eq!(d.cell(sq("f4")), Some(Cell::Numbered { number: 2, color: Color::Black }));
+        assert_eq!(d.cell(sq("d4")), Some(Cell::Disc { color: Color::White, last: false }));
         assert_eq!(d.notes[0], "pass: white after 1");
     }
 }

@@ -326,8 +326,11 @@ impl GenericSearcher {
         Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
     }
 
-    /// The exact final margin of `position` for the side to move under perfect play (the
-    /// search to the end of the game).
+    /// The final margin of `position` for the side to move under perfect play: the search to
+    /// the end of the game, exact ([`Estimate::exact`]) unless a node or time limit stopped it,
+    /// when it is the last finished depth's estimate, as [`GenericSearcher::search_with`] gives
+    /// (the 8x8 [`Solver::solve_with`](crate::engine::solve::Solver::solve_with) answers
+    /// [`SolveError::Stopped`] there instead): check `exact`.
     ///
     /// # Errors
     /// As [`GenericSearcher::search_with`].
