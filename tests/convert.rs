@@ -538,10 +538,10 @@ fn records_a_format_cannot_hold_are_refused_not_changed() {
 fn a_transcript_keeps_the_result_of_a_game_given_up() {
     // Resigned: the result goes after the moves in SGF's form, and validate reads it as ok.
     let pgn = "[Result \"1-0\"]\n[Termination \"resignation\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 1-0\n\n\
-               [Result \"0-1\"]\n\n1. f5 d6 0-1\n";
+               [Result \"0-1\"]\n\n1. f5 d6 0-1\n\n[Result \"1/2-1/2\"]\n\n1. f5 d6 1/2-1/2\n";
     let (out, err, code) = convert(&["--to", "transcript"], pgn.as_bytes());
     assert_eq!(code, 0, "{err}");
-    assert_eq!(text(out.clone()), "f5d6c3d3c4f4: B+R\nf5d6: W+\n");
+    assert_eq!(text(out.clone()), "f5d6c3d3c4f4: B+R\nf5d6: W+\nf5d6: 0\n");
     let validated = kifu().args(["validate", "--format", "csv"]).write_stdin(out).output().unwrap();
     let rows = text(validated.stdout);
     assert!(rows.lines().nth(1).unwrap().contains(",ok,"), "{rows}");

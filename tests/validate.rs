@@ -636,7 +636,7 @@ fn a_resigned_game_is_ok() {
                  Black: Cy\nWhite: Di\nResult: Black resigned\n\nf5 d6 c3\n";
     let (out, err, code) = validate(&[], games);
     assert_eq!((out.as_str(), code), ("", 0), "{err}");
-    assert!(err.contains("2 ok (2 ended by resignation or on time), 0 illegal, 0 unfinished"), "{err}");
+    assert!(err.contains("2 ok (2 ended by resignation, on time or by forfeit), 0 illegal, 0 unfinished"), "{err}");
     let rows = rows(&[], games);
     assert_eq!(rows[0]["stored_result"], "W+T");
     assert_eq!(rows[1]["stored_result"], "W+R");
@@ -644,4 +644,16 @@ fn a_resigned_game_is_ok() {
     let (_, err, code) = validate(&[], "Result: 1-0\n\nf5 d6 c3\n");
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("1 unfinished"), "{err}");
+    // A forfeit, with no moves (PGN's `Termination "forfeit"`, SGF's `B+F`), is ok; converted,
+    // it stays one.
+    let forfeit = "[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"1-0\"]\n[Termination \"forfeit\"]\n\n1-0\n";
+    let (_, err, code) = validate(&[], forfeit);
+    assert_eq!(code, 0, "{err}");
+    for to in ["sgf", "ggf", "transcript", "pgn"] {
+        let out = kifu().args(["convert", "--to", to]).write_stdin(forfeit).output().unwrap();
+        let (_, err, code) = validate(&[], &String::from_utf8(out.stdout).unwrap());
+        assert_eq!(code, 0, "{to}: {err}");
+    }
+    let (_, _, code) = validate(&[], "(;FF[4]GM[2]RE[W+F])\n");
+    assert_eq!(code, 0);
 }

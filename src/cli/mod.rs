@@ -293,7 +293,7 @@ pub fn parse_hash_mb(text: &str) -> Result<usize, String> {
 /// single count, with a pointer to `kifu puzzles` for a range.
 pub fn parse_empty_count(text: &str) -> Result<u32, String> {
     text.trim().parse().map_err(|_| {
-        if text.contains('-') {
+        if text.trim().get(1..).is_some_and(|rest| rest.contains('-')) {
             format!("`{text}`: one count of empty squares here, the position taken from each game (`kifu puzzles --empties 10-16` looks at a range)")
         } else {
             format!("`{text}` is not a count of empty squares")

@@ -42,7 +42,7 @@ pub struct Args {
     /// The discs the move played must lose to make a `mistake` puzzle.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=128))]
     pub min_loss: i32,
-    /// At most this many puzzles from one game (its first ones).
+    /// At most this many puzzles from one game: its first ones that no earlier game set.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub per_game: Option<u32>,
     /// Worker threads (default: every core; RAYON_NUM_THREADS when set).
@@ -204,11 +204,17 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 Ok(Found::Puzzles(rows, positions, _)) => {
                     games += 1;
                     solved += positions;
+                    // The first --per-game puzzles of the game that no earlier game set.
+                    let mut taken = 0;
                     for row in rows {
+                        if args.per_game.is_some_and(|n| taken >= n) {
+                            break;
+                        }
                         if !given.insert(row.position_key.clone()) {
                             repeated += 1;
                             continue;
                         }
+                        taken += 1;
                         puzzles += 1;
                         only += u64::from(row.kind.starts_with("only"));
                         mistakes += u64::from(row.kind.ends_with("mistake"));
@@ -337,9 +343,6 @@ fn find(
         let choices = position.legal_moves().into_iter().filter(|&m| m != Move::Pass).count();
         if !(low..=high).contains(&empties) || choices < 2 {
             continue;
-        }
-        if args.per_game.is_some_and(|n| rows.len() >= n as usize) {
-            break;
         }
         let scores = scorer.score(position).map_err(|e| raw.error(source.name, Default::default(), e.to_string()))?;
         positions += 1;

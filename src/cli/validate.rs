@@ -190,7 +190,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             counts[0],
             match ended_early {
                 0 => String::new(),
-                n => format!(" ({n} ended by resignation or on time)"),
+                n => format!(" ({n} ended by resignation, on time or by forfeit)"),
             },
             counts[1],
             counts[2],

@@ -730,8 +730,9 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
         let known = stated.is_some() || winner.is_some();
         match (known, super::termination_win_by(record)) {
             (false, _) => problem.reason.push_str(&format!("; {}", no_result_reason(text))),
-            // A win by resignation or on time (PGN's `Termination`) ended the game there.
-            (true, super::WinBy::Resignation | super::WinBy::Time) if winner.is_some() => {
+            // A win by resignation, on time or by forfeit (PGN's `Termination`) ended the game
+            // there.
+            (true, super::WinBy::Resignation | super::WinBy::Time | super::WinBy::Forfeit) if winner.is_some() => {
                 check.status = Status::Ok;
                 check.problem = None;
             }
@@ -739,8 +740,12 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
         }
         return;
     }
-    // A loss on time (PGN's `Termination "time forfeit"`) may overrule the board.
-    if check.status != Status::Ok || check.stored.is_some() || super::termination_win_by(record) == super::WinBy::Time {
+    // A loss on time or by forfeit (PGN's `Termination "time forfeit"`, `"forfeit"`) may
+    // overrule the board.
+    if check.status != Status::Ok
+        || check.stored.is_some()
+        || matches!(super::termination_win_by(record), super::WinBy::Time | super::WinBy::Forfeit)
+    {
         return;
     }
     let outcome = record.tag("outcome");

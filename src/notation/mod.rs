@@ -630,6 +630,9 @@ pub enum WinBy {
     Resignation,
     /// The loser ran out of time (GGF's `t`, SGF's `T` or `Time`).
     Time,
+    /// The loser forfeited: did not play, or left (SGF's `F` or `Forfeit`; PGN's `Termination
+    /// "forfeit"` or `"abandoned"`).
+    Forfeit,
     /// The record names the winner alone (SGF's `B+`, PGN's `1-0`).
     Unsaid,
 }
@@ -640,6 +643,7 @@ pub fn winner_form(winner: Color, by: WinBy) -> String {
     let by = match by {
         WinBy::Resignation => "R",
         WinBy::Time => "T",
+        WinBy::Forfeit => "F",
         WinBy::Unsaid => "",
     };
     format!("{}+{by}", if winner == Color::Black { 'B' } else { 'W' })
@@ -657,12 +661,14 @@ pub fn margin_after_komi(margin: i32, komi: f64) -> String {
 }
 
 /// How a game the record names the winner of alone was won, by its termination tag (PGN's
-/// `Termination "time forfeit"`, Othello Quest's `resign`): on time, by resignation, or unsaid.
+/// `Termination "time forfeit"`, Othello Quest's `resign`, `"forfeit"` or `"abandoned"`): on
+/// time, by resignation, by forfeit, or unsaid.
 #[must_use]
 pub fn termination_win_by(record: &Record) -> WinBy {
     match record.tag("termination").map(str::to_ascii_lowercase).as_deref() {
         Some(t) if t.contains("time") => WinBy::Time,
         Some(t) if t.contains("resign") => WinBy::Resignation,
+        Some(t) if t.contains("forfeit") || t.contains("abandon") => WinBy::Forfeit,
         _ => WinBy::Unsaid,
     }
 }
@@ -699,6 +705,7 @@ pub fn win_without_margin(result: &str) -> Option<(Color, WinBy)> {
     let by = match text[2..].to_ascii_uppercase().as_str() {
         "R" | "RESIGN" => WinBy::Resignation,
         "T" | "TIME" => WinBy::Time,
+        "F" | "FORFEIT" => WinBy::Forfeit,
         "" => WinBy::Unsaid,
         _ => return None,
     };

@@ -277,8 +277,9 @@ fn use_result_forms(record: &mut Record, to: Format) {
     let result = record.tag("result").map(str::to_owned);
     let stated = result.as_deref().or(record.tag("outcome"));
     let Some((winner, mut by)) = stated.and_then(super::win_without_margin) else {
-        // A draw stated alone (`1/2-1/2`) is SGF's `0`, and WTHOR's 32 discs each.
-        if matches!(to, Format::Sgf | Format::Wthor)
+        // A draw stated alone (`1/2-1/2`) is SGF's `0` (a transcript's too), and WTHOR's 32
+        // discs each.
+        if matches!(to, Format::Sgf | Format::Wthor | Format::Transcript)
             && result.is_none()
             && record.tag("outcome").is_some_and(|o| o.trim() == "1/2-1/2")
         {
@@ -293,11 +294,17 @@ fn use_result_forms(record: &mut Record, to: Format) {
         by = super::termination_win_by(record);
     }
     if matches!(to, Format::Pgn | Format::Playok) && record.tag("termination").is_none() && by != WinBy::Unsaid {
-        record.set_tag("termination", if by == WinBy::Time { "time forfeit" } else { "resignation" });
+        let termination = match by {
+            WinBy::Time => "time forfeit",
+            WinBy::Forfeit => "forfeit",
+            _ => "resignation",
+        };
+        record.set_tag("termination", termination);
     }
     // Formats whose result says how it was won (`W+R`, `-64.000:r`) need no PGN tag beside it.
     if matches!(to, Format::Sgf | Format::Kifu | Format::Ggf)
         && by != WinBy::Unsaid
+        && !(to == Format::Ggf && by == WinBy::Forfeit)
         && super::termination_win_by(record) == by
     {
         record.tags.retain(|(k, _)| !k.eq_ignore_ascii_case("termination"));
@@ -305,8 +312,9 @@ fn use_result_forms(record: &mut Record, to: Format) {
     let text = match to {
         Format::Wthor => (if winner == Color::Black { "+64" } else { "-64" }).to_owned(),
         Format::Sgf | Format::Kifu | Format::Transcript => super::winner_form(winner, by),
-        // GGF's own form keeps its margin (`-40.00:r`, the discs when the game was given up).
-        Format::Ggf if result.as_deref().is_some_and(|r| r.contains(':')) => return,
+        // GGF's own form keeps its margin (`-40.00:r`, the discs when the game was given up);
+        // GGS has no flag for a forfeit, which keeps its winner alone.
+        Format::Ggf if result.as_deref().is_some_and(|r| r.contains(':')) || by == WinBy::Forfeit => return,
         Format::Ggf if by != WinBy::Unsaid => {
             let sign = if winner == Color::Black { '+' } else { '-' };
             format!("{sign}64.000:{}", if by == WinBy::Resignation { 'r' } else { 't' })

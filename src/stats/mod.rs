@@ -130,7 +130,8 @@ impl Facts {
     /// What makes two games the same game (`--unique`, `kifu stats --by duplicates`): the same
     /// start and rules and the same moves up to symmetry; for a game that stops before its end
     /// (given up, or cut short), the same two players too, in either colour, since players who
-    /// resign after the same few moves play different games. `None` for a game that is nobody's
+    /// resign after the same few moves play different games (games that name no players are
+    /// between the same two, as in a list of openings). `None` for a game that is nobody's
     /// duplicate: one with no moves (a forfeit, a bye) or cut short by an illegal move (it would
     /// be one of every game that plays its legal beginning).
     #[must_use]
@@ -824,8 +825,9 @@ impl Summary {
         }
         if facts.length > 0 {
             let (source, index) = (u64::from(loc.0), loc.1 as u64);
+            // (Grouped by the key; the group shown by the game's canonical hash.)
             if let Some((start, game)) = facts.same_game_key() {
-                self.same_game.push([start, game, source, index, 0])?;
+                self.same_game.push([start, game, source, index, facts.game_hash])?;
             }
             if facts.result.is_some() {
                 let word = game_word(facts.start_hash, facts.game_hash);
@@ -958,7 +960,7 @@ impl Summary {
         let mut found = Vec::new();
         self.same_game.for_each_group(|g| {
             if g.len() > 1 {
-                found.push((g[0][1], g.iter().map(|e| (e[2] as u32, e[3] as usize)).collect()));
+                found.push((g[0][4], g.iter().map(|e| (e[2] as u32, e[3] as usize)).collect()));
             }
         })?;
         Ok(self.duplicates(found))
