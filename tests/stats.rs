@@ -101,6 +101,8 @@ fn player_counts_match_the_games_table() {
     }
     let (out, _, code) = run(&["stats", &input, "--format", "csv", "--by", "player", "-q"], "");
     assert_eq!(code, 0);
+    // (The plural names the same table.)
+    assert_eq!(run(&["stats", &input, "--format", "csv", "--by", "players", "-q"], "").0, out);
     let got = rows(&out);
     assert_eq!(got.len(), want.len());
     for row in &got {

@@ -84,8 +84,10 @@ pub enum By {
     /// One row per statistic: name, value.
     Totals,
     /// One row per player.
+    #[value(alias = "players")]
     Player,
     /// One row per tournament (event).
+    #[value(alias = "tournaments")]
     Tournament,
     /// One row per year.
     Year,
