@@ -736,8 +736,8 @@ fn warn_standings(standings: &standings::Standings) {
                 super::counted(t.repeated, "game")
             ));
         }
-        if let Some((round, a, b, times)) = t.rematches.first() {
-            let more = match t.rematches.len() - 1 {
+        if let Some((round, a, b, times)) = t.same_round_pairings.first() {
+            let more = match t.same_round_pairings.len() - 1 {
                 0 => String::new(),
                 n => format!(" (and {} more)", super::counted(n as u64, "pair")),
             };

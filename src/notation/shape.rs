@@ -268,7 +268,7 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
     record.set_tag("result", super::margin_after_komi(margin, komi));
 }
 
-/// A result won without a margin (by resignation, on time) in the form of `to`: SGF's (and a
+/// A result won without a margin (by resignation, on time, by forfeit) in the form of `to`: SGF's (and a
 /// kifu grid's and a transcript's) `B+R`, `W+T`, `B+` (also for a winner stated alone, PGN's
 /// `1-0`), GGF's `+64.000:r` / `-64.000:t`
 /// (GGS gives a resignation the whole board), WTHOR's whole board to the winner (`+64`, `-64`;

@@ -145,7 +145,7 @@ pub struct Table<'a> {
     /// Pairs of players whose games name the same round more than once: the round, the two
     /// players and how many games (a scoresheet given twice with other moves, cut short or
     /// mistyped, counts each time), most games first.
-    pub rematches: Vec<(&'a str, &'a str, &'a str, u64)>,
+    pub same_round_pairings: Vec<(&'a str, &'a str, &'a str, u64)>,
     /// How the event's name was written (the others than [`Table::event`] were merged into it).
     pub spellings: &'a Spellings,
 }
@@ -445,15 +445,15 @@ fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
         lines[i].rank = if i > 0 && order(&lines[i]) == order(&lines[i - 1]) { lines[i - 1].rank } else { i + 1 };
     }
     let games = lines.iter().map(|l| l.standing.games + l.standing.no_result).sum::<u64>() / 2;
-    let mut rematches: Vec<(&str, &str, &str, u64)> = Vec::new();
+    let mut same_round_pairings: Vec<(&str, &str, &str, u64)> = Vec::new();
     for ((round, a, b), &times) in &event.meetings {
         if times > 1
             && let (Some(a), Some(b)) = (players.get(a), players.get(b))
         {
-            rematches.push((round, a.spellings.shown(), b.spellings.shown(), times));
+            same_round_pairings.push((round, a.spellings.shown(), b.spellings.shown(), times));
         }
     }
-    rematches.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2))));
+    same_round_pairings.sort_by(|a, b| b.3.cmp(&a.3).then_with(|| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2))));
     Table {
         event: event.spellings.shown(),
         year: key.1,
@@ -463,7 +463,7 @@ fn table<'a>(key: &'a Tournament, event: &'a Event) -> Table<'a> {
         undated: event.undated,
         other_years: event.other_years.clone(),
         self_play: event.self_play,
-        rematches,
+        same_round_pairings,
         spellings: &event.spellings,
     }
 }
