@@ -146,6 +146,21 @@ fn three_shards_merged_are_one_run() {
                 assert!(String::from_utf8_lossy(&refused.stderr).contains("in shard order"), "{format} {table}");
             }
         }
+        // A shard from stdin is one like any other.
+        let stdin = std::fs::read_to_string(&shards[1]).unwrap();
+        let piped = kifu()
+            .args(["merge", shards[0].to_str().unwrap(), "-", shards[2].to_str().unwrap()])
+            .write_stdin_bytes(stdin);
+        assert_eq!(piped, whole, "{format} {table} with a shard from stdin");
+        // An empty CSV shard (a run that failed), or a text file that is no shard, is refused.
+        if format == "csv" || format == "text" {
+            let odd = dir.path().join("odd");
+            std::fs::write(&odd, if format == "csv" { "" } else { "<html>a page</html>\n" }).unwrap();
+            let refused = kifu().args(["merge", shards[0].to_str().unwrap(), odd.to_str().unwrap()]).output().unwrap();
+            let stderr = String::from_utf8_lossy(&refused.stderr);
+            assert_eq!(refused.status.code(), Some(2), "{format} {table}: {stderr}");
+            assert!(stderr.contains("is empty") || stderr.contains("no players table"), "{stderr}");
+        }
         // The games table numbers every record: a shard left out shows as a gap.
         if table == "games" {
             for left in [[1, 2], [0, 2]] {
@@ -246,6 +261,12 @@ fn resume_refuses_other_options() {
     // A complete run's journal is gone; one that stopped says what it was run with.
     assert_eq!(run(&args).status.code(), Some(0));
     assert!(!journal.exists());
+    // Resumed once finished (a batch run again), it has nothing to do: the file stays.
+    let finished = std::fs::read(&out).unwrap();
+    let again = run(&[&args[..], &["--resume"]].concat());
+    assert_eq!(again.status.code(), Some(0), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), finished);
+    assert!(!partial.exists() && !journal.exists());
     std::fs::write(&partial, "").unwrap();
     std::fs::write(&journal, "{\"settings\":\"kifu 0.0.0; other\"}\n{\"next\":0,\"bytes\":0,\"players\":[]}\n")
         .unwrap();

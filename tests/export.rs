@@ -245,8 +245,10 @@ fn excel_csv_has_a_mark_and_no_formulas() {
     );
     let (plain, _, _) = export(&columns, pgn);
     assert!(plain.starts_with("event,") && plain.contains("\n\"=HYPERLINK("), "{plain}");
-    let (json, _, _) = export(&[&columns[..], &["--excel", "-f", "json"]].concat(), pgn);
-    assert!(json.starts_with("{\"event\":\"=HYPERLINK("), "{json}");
+    // JSON has no spreadsheet to please: --excel with it is a usage error.
+    let (json, err, code) = export(&[&columns[..], &["--excel", "-f", "json"]].concat(), pgn);
+    assert_eq!((json.as_str(), code), ("", 2), "{err}");
+    assert!(err.contains("--excel is for CSV"), "{err}");
     // All the columns when none are asked for.
     let (all, _, _) = export(&["--table", "games", "-q", "--excel"], pgn);
     assert!(all.starts_with("\u{feff}source,game,event,") && all.contains(",'@Ann,"), "{all}");

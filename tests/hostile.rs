@@ -58,16 +58,17 @@ fn wthor_sample() -> Vec<u8> {
     std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor/WTH_2004-50.wtb")).unwrap()
 }
 
-/// A missing file or a folder with no record files anywhere among the inputs stops the run before any is read,
-/// and no output file is left.
+/// A missing file, an archive or a folder with no record files anywhere among the inputs stops
+/// the run before any is read, and no output file is left.
 #[test]
 fn a_missing_input_stops_the_run_before_the_work() {
     let dir = tempfile::tempdir().unwrap();
     let good = write(dir.path(), "good.txt", b"f5d6c3\n");
     let (missing, folder) = (dir.path().join("missing.txt"), dir.path().join("sub"));
     std::fs::create_dir(&folder).unwrap();
+    let zip = write(dir.path(), "games.pgn", b"PK\x03\x04rest");
     let out = dir.path().join("out.csv");
-    for bad in [&missing, &folder] {
+    for bad in [&missing, &folder, &zip] {
         let run = kifu(&[
             "export",
             "--table",
@@ -82,12 +83,14 @@ fn a_missing_input_stops_the_run_before_the_work() {
         // (A folder is its record files: this one has none.)
         let why = if bad == &folder {
             format!("the folder {} holds no record files", bad.display())
+        } else if bad == &zip {
+            format!("cannot read {}: it is a zip archive", bad.display())
         } else {
             format!("cannot read {}", bad.display())
         };
         assert!(run.stderr.contains(&why), "{}", run.stderr);
         assert!(!out.exists());
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2, "no temporary file left");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "no temporary file left");
     }
 }
 
@@ -287,6 +290,31 @@ fn gzip_cut_in_its_trailer_reads_every_record_and_no_more() {
         assert_eq!(run.code, Some(1), "{command:?}: {}", run.stderr);
         assert!(run.stderr.contains("warning: ") && run.stderr.contains("after record 20"), "{}", run.stderr);
     }
+}
+
+/// A PGN game cut by the damage, its moves short of their result, is the record in error: not a
+/// game that stops early, and no record is made up after it.
+#[test]
+fn gzip_cut_inside_a_pgn_game_makes_that_game_the_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "[Event \"E\"]\n\n1. f5 d6 2. c3 d3 3. c4 f4 *\n\n";
+    let text = game.repeat(3);
+    // Stored without compression, so that a cut in the file is a cut at a known place of the text.
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    std::io::Write::write_all(&mut encoder, text.as_bytes()).unwrap();
+    let gz = encoder.finish().unwrap();
+    // Cut after `2. c3` of the third game: the gzip header (10 bytes) and a block header (5).
+    let keep = 15 + 2 * game.len() + game.find(" d3").unwrap();
+    let path = write(dir.path(), "cut.pgn.gz", &gz[..keep]);
+    let (rows, run) = statuses(&[&path]);
+    let statuses: Vec<&str> = rows.iter().map(|(_, s)| s.as_str()).collect();
+    assert_eq!(statuses, ["unfinished", "unfinished", "parse_error"], "{}", run.stderr);
+    let text = kifu(&["validate", path.to_str().unwrap()]);
+    assert!(
+        text.stdout.contains("cut.pgn.gz: record 3") && text.stdout.contains("damaged or cut short"),
+        "{}",
+        text.stdout
+    );
 }
 
 /// A file cut inside its gzip header (an aborted download) is damaged, not empty.

@@ -164,3 +164,26 @@ fn games_are_numbered_within_their_input_and_show_draws_the_puzzle() {
         assert_eq!(board.trim(), row["board"].as_str().unwrap(), "{row}");
     }
 }
+
+/// The CSV header names every field of a row, the rules last: a puzzle of another variant says
+/// what its board and scores are under, and `kifu solve` rows do the same.
+#[test]
+fn csv_rows_have_their_header_s_fields_and_say_the_rules() {
+    // A 6x6 anti-reversi game of `kifu play` (random first moves), from session 57's QA: black's
+    // d1 at 14 empties is the only winning move.
+    let game = "c2b4d5d2e2f1f2c1b5c5b6d6b1e1c6b2e6f3d1e3a2b3e4a1f4a3a4f5e5a5a6f6\n";
+    let rules = ["--rules", "anti,size=6", "-f", "csv", "-q"];
+    for command in [&["puzzles", "-", "--empties", "14"][..], &["solve", "-", "--ply", "20"]] {
+        let out = kifu().args([command, &rules[..]].concat()).write_stdin(game).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().unwrap().clone();
+        assert_eq!(header.iter().next_back(), Some("rules"), "{command:?}: {text}");
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert!(!rows.is_empty(), "{command:?}: {text}");
+        for row in rows {
+            assert_eq!(row.len(), header.len(), "{command:?}: {row:?}");
+            assert_eq!(row.get(header.len() - 1), Some("anti,size=6"), "{command:?}");
+        }
+    }
+}

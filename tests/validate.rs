@@ -197,7 +197,7 @@ fn a_headed_game_s_moves_go_on_over_several_lines() {
 }
 
 #[test]
-fn a_smaller_board_s_moves_are_recognised() {
+fn a_smaller_or_larger_board_s_moves_are_recognised() {
     // A 6x6 game's transcript (as `kifu play --rules othello,size=6 -t transcript` writes it).
     let game = "c2b4a5a4a3d2c5b1e4d5c6b3a2f4d1e5e3f3e2b6a6d6f5f6e6e1f1f2b5c1a1b2\n";
     let r = &rows(&[], game)[0];
@@ -207,6 +207,11 @@ fn a_smaller_board_s_moves_are_recognised() {
     // A plain illegal move on the full board is no smaller board's game.
     let r = &rows(&[], "f5d6c3a1\n")[0];
     assert!(!r["suggestion"].as_str().unwrap_or("").contains("size="), "{r}");
+    // A 10x10 game's (`j10`): a larger board.
+    let game = "e4d6f7f4g4h3h4g6h5h7c7d4c4c3d5c5d3d7g7c6h6g3g5h8g8e7f8f3e3i6d8i5i4j4b7b6a6c8f2g9e8f9i7j7e9d2d1e10j8j9b5c1g2e2j6j5c2a4b1b3a3a2b4e1f1a7a8b8d9c10g10c9a9h9i10h10h2j10b10h1j3b2a5a10b9d10a1f10i8j2i3i2i9g1i1j1\n";
+    let r = &rows(&[], game)[0];
+    assert!(r["suggestion"].as_str().unwrap_or("").contains("on a 10x10 board: --rules grand"), "{r}");
+    assert_eq!(rows(&["--rules", "grand"], game)[0]["status"], "ok");
 }
 
 #[test]

@@ -323,6 +323,19 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         _ => 0..u64::MAX,
     };
     args.input.check(args.output.as_deref())?;
+    // A run resumed after it finished (a batch job run again) has nothing left to do.
+    if args.resume
+        && let Some(done) = args.output.as_deref().and_then(Sink::finished)
+    {
+        if !args.quiet {
+            stderr!(
+                "kifu annotate: nothing to resume: {} is complete (no {}); left as it is",
+                done.0.display(),
+                done.1.display()
+            );
+        }
+        return Ok(Status::Ok);
+    }
     let mut sink = Sink::open(args.output.as_deref(), args.resume, &settings_text(&args))?;
     let resumed_from = sink.next;
     if sink.fresh {
@@ -1192,6 +1205,16 @@ struct Files {
 }
 
 impl Sink {
+    /// The output file `-o` names and its journal, when the file is there and the journal is
+    /// not: a run that finished.
+    fn finished(given: &Path) -> Option<(PathBuf, PathBuf)> {
+        let super::output::Target::Replace(real) = super::output::target(given).ok()? else { return None };
+        let mut journal = real.as_os_str().to_owned();
+        journal.push(".partial.log");
+        let journal = PathBuf::from(journal);
+        (real.is_file() && !journal.exists()).then_some((real, journal))
+    }
+
     fn open(target: Option<&Path>, resume: bool, settings: &str) -> anyhow::Result<Sink> {
         let stream = |out: Box<dyn Write>, place: String| Sink {
             out,
@@ -1262,15 +1285,8 @@ impl Sink {
                         line.clear();
                     }
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                    if target.exists() {
-                        anyhow::bail!(
-                            "nothing to resume: {} is complete (no {})",
-                            target.display(),
-                            journal_path.display()
-                        );
-                    }
-                }
+                // (A finished run was told apart by [`Sink::finished`].)
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(e).with_context(|| format!("cannot read {}", journal_path.display())),
             }
         }

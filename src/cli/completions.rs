@@ -27,9 +27,16 @@ pub struct ManArgs {
 
 /// Prints the completion script.
 pub fn run_completions(args: CompletionArgs) -> anyhow::Result<Status> {
+    // Into memory first: the generator panics on a failed write (a closed pipe, a full disk).
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut Cli::command(), "kifu", &mut script);
+    to_stdout(&script)
+}
+
+/// Writes `bytes` to stdout (a closed pipe is handled by the caller as for every command).
+fn to_stdout(bytes: &[u8]) -> anyhow::Result<Status> {
     let mut out = std::io::stdout().lock();
-    clap_complete::generate(args.shell, &mut Cli::command(), "kifu", &mut out);
-    out.flush()?;
+    out.write_all(bytes).and_then(|()| out.flush()).context("writing to stdout")?;
     Ok(Status::Ok)
 }
 
@@ -37,7 +44,7 @@ pub fn run_completions(args: CompletionArgs) -> anyhow::Result<Status> {
 pub fn run_man(args: ManArgs) -> anyhow::Result<Status> {
     let cli = Cli::command().disable_help_subcommand(true);
     if let Some(dir) = &args.dir {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        super::output::create_folder(dir)?;
         clap_mangen::generate_to(cli, dir).with_context(|| format!("writing the pages into {}", dir.display()))?;
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
@@ -60,10 +67,7 @@ pub fn run_man(args: ManArgs) -> anyhow::Result<Status> {
     };
     let mut roff = Vec::new();
     clap_mangen::Man::new(page).render(&mut roff)?;
-    let mut out = std::io::stdout().lock();
-    out.write_all(named_sections(&String::from_utf8_lossy(&roff)).as_bytes())?;
-    out.flush()?;
-    Ok(Status::Ok)
+    to_stdout(named_sections(&String::from_utf8_lossy(&roff)).as_bytes())
 }
 
 /// A page with the text after the options (clap_mangen's `EXTRA` section) under the sections

@@ -106,7 +106,12 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.threads.apply()?;
     let started = Instant::now();
     let mut columns = check_columns(args.table, &args.columns)?;
-    let excel = args.excel && args.format == TableFormat::Csv;
+    if args.excel && args.format != TableFormat::Csv {
+        anyhow::bail!(
+            "--excel is for CSV (a byte-order mark, formulas quoted): give --format csv, or leave --excel out"
+        );
+    }
+    let excel = args.excel;
     if excel && columns.is_empty() {
         // Every cell is looked at: all the columns, by name.
         columns = names(args.table).iter().map(|&c| c.to_owned()).collect();

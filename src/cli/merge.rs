@@ -16,7 +16,8 @@ use crate::engine::analysis::Tally;
 #[command(after_help = "The shards' outputs must be given in shard order (1/N first) and all be of one format \
 and table; the format is recognised from their contents. docs/scaling.md shows whole recipes.")]
 pub struct Args {
-    /// The outputs of `kifu annotate --shard 1/N`, 2/N, ... N/N, in that order.
+    /// The outputs of `kifu annotate --shard 1/N`, 2/N, ... N/N, in that order (`-` for one
+    /// read from stdin).
     #[arg(required = true)]
     pub shards: Vec<PathBuf>,
     /// Write here instead of stdout.
@@ -26,6 +27,9 @@ pub struct Args {
     /// between them are expected, so only their order is checked.
     #[arg(long)]
     pub selected: bool,
+    /// Accepted as every command accepts it: merge writes nothing to stderr but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// What a shard's output holds, recognised from its first line.
@@ -147,7 +151,11 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     super::records::refuse_input_as_output(args.shards.iter().map(PathBuf::as_path), args.output.as_deref())?;
     let mut texts = Vec::new();
     for path in &args.shards {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).context("cannot read stdin")?
+        } else {
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
+        };
         texts.push(text);
     }
     // An empty shard (no games, no header) says nothing about the kind.
@@ -159,6 +167,22 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
     // JSON plies and games rows are both passed through; players rows must not mix with them.
     if let Some(k) = kinds.iter().find(|&&k| k != first) {
         anyhow::bail!("the shards are not all of one kind ({} and {})", first.name(), k.name());
+    }
+    for (text, path) in texts.iter().zip(&args.shards) {
+        // A CSV shard has its header even without a game: an empty file is a run that failed.
+        if text.is_empty() && matches!(first, Kind::Csv(_)) {
+            anyhow::bail!(
+                "{} is empty: a CSV shard has its header even without a game (did that run fail?)",
+                path.display()
+            );
+        }
+        // A shard's text output always ends with its players table.
+        if !text.is_empty() && first == Kind::Text && split_text(text).1.is_empty() {
+            anyhow::bail!(
+                "{} is not the output of kifu annotate --shard: it has no players table (a shard's text output ends with one)",
+                path.display()
+            );
+        }
     }
     if matches!(first, Kind::Csv(Table::Plies | Table::Games) | Kind::Json(Table::Plies | Table::Games)) {
         // JSON games rows are told from plies rows by their fields.

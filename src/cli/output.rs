@@ -85,6 +85,20 @@ pub fn target(path: &Path) -> anyhow::Result<Target> {
     }
 }
 
+/// Makes the folder `dir` (and its parents) for files written into it, and checks that a file
+/// can be made there, so that a run fails before it writes anything else.
+pub fn create_folder(dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!("cannot write into {}: it is a file, not a folder", dir.display());
+    }
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    tempfile::Builder::new()
+        .prefix(".kifu-check")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot write into the folder {}", dir.display()))?;
+    Ok(())
+}
+
 /// Opens a [`Target::Through`] path for writing as it is.
 pub fn open_through(path: &Path) -> anyhow::Result<File> {
     File::options()

@@ -143,10 +143,12 @@ struct Row {
     white_player: String,
     event: String,
     date: String,
-    /// The position up to the board's symmetries, its side to move and rules: an earlier
-    /// game's puzzle at the same position is not given again.
+    /// The rules as a kifu spec (`othello` for standard Othello).
+    rules: String,
+    /// The position up to the board's symmetries and its side to move (with `rules`): an
+    /// earlier game's puzzle at the same position is not given again.
     #[serde(skip)]
-    position_key: ([u64; 8], Color, String),
+    position_key: ([u64; 8], Color),
 }
 
 /// What became of one record.
@@ -210,7 +212,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                         if args.per_game.is_some_and(|n| taken >= n) {
                             break;
                         }
-                        if !given.insert(row.position_key.clone()) {
+                        if !given.insert((row.position_key, row.rules.clone())) {
                             repeated += 1;
                             continue;
                         }
@@ -250,7 +252,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
 
 /// The CSV header: [`Row`]'s fields.
 const CSV_HEADER: &str = "source,game,ply,move_number,empties,side,kind,board,best_moves,best_score,played,\
-                          played_score,loss,moves,black_player,white_player,event,date";
+                          played_score,loss,moves,black_player,white_player,event,date,rules";
 
 /// Writes one puzzle in `format`.
 fn write_row(out: &mut Output, row: &Row, format: PuzzleFormat) -> anyhow::Result<()> {
@@ -293,6 +295,9 @@ fn text(row: &Row) -> String {
         "{} game {}, move {} ({} empties): {side} to move, {solution}; {played}\n  {}",
         row.source, row.game, row.move_number, row.empties, row.board
     );
+    if row.rules != "othello" {
+        line.push_str(&format!("  (rules {})", row.rules));
+    }
     let players = [&row.black_player, &row.white_player].iter().any(|n| !n.is_empty()).then(|| {
         let name = |n: &str| if n.is_empty() { "?".to_owned() } else { n.to_owned() };
         format!("{} - {}", name(&row.black_player), name(&row.white_player))
@@ -393,7 +398,7 @@ fn puzzle(position: &Position, played: Move, scores: &[MoveScore], args: &Args) 
         side: if mover == Color::Black { "black" } else { "white" },
         kind,
         board: format!("{} {}", position.board_string(), if mover == Color::Black { 'X' } else { 'O' }),
-        position_key: (position.canonical_words(), mover, position.rules().variant().spec()),
+        position_key: (position.canonical_words(), mover),
         best_moves: best_moves.join(" "),
         best_score: best,
         played: name(played),
@@ -404,6 +409,7 @@ fn puzzle(position: &Position, played: Move, scores: &[MoveScore], args: &Args) 
         white_player: String::new(),
         event: String::new(),
         date: String::new(),
+        rules: rules.variant().spec(),
     })
 }
 

@@ -150,13 +150,19 @@ fn record_files(
     Ok(())
 }
 
-/// Every input file is there and readable (stdin, `-`, aside): a missing one stops the run
-/// before its work begins (and before a CSV header is written), not after the files before it.
+/// Every input file is there, readable and no archive (stdin, `-`, aside): such a file stops
+/// the run before its work begins (and before a CSV header is written), not after the files
+/// before it.
 fn check_readable(inputs: &[String]) -> anyhow::Result<()> {
     for input in inputs.iter().filter(|i| *i != "-") {
-        let file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
+        let mut file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
             anyhow::bail!("cannot read {input}: it is a directory");
+        }
+        let mut head = [0u8; 8];
+        let read = std::io::Read::read(&mut file, &mut head).with_context(|| format!("cannot read {input}"))?;
+        if let Some(what) = reader::packed(&head[..read]) {
+            anyhow::bail!("cannot read {input}: it is {what}: kifu reads plain files and gzip; unpack it first");
         }
     }
     Ok(())

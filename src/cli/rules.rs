@@ -20,6 +20,9 @@ pub struct Args {
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Accepted as every command accepts it: rules writes nothing to stderr but errors.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// `--format` values of `kifu rules` (no table to write as CSV).

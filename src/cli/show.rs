@@ -4,8 +4,6 @@ use std::io::{IsTerminal as _, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
-
 use super::records::{self, InputArgs, Source, Unread};
 use super::select::SelectArgs;
 use super::{Output, Status};
@@ -120,6 +118,9 @@ pub struct Args {
     /// Write here instead of stdout (with --all: a folder, one file per record).
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// No warnings and no note of the pages written; errors are still shown.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Which records: the first one kept is shown, or with --all every one.
     #[command(flatten)]
     pub select: SelectArgs,
@@ -223,7 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             if dir.exists() && !dir.is_dir() {
                 anyhow::bail!("with --all, -o names a folder (one file per record); {} is a file", dir.display());
             }
-            std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+            super::output::create_folder(dir)?;
             Sink::Folder(dir.to_path_buf())
         }
         None if all && format == ShowFormat::Svg => {
@@ -307,7 +308,7 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         Ok(if all || count_rest { ControlFlow::Continue(()) } else { ControlFlow::Break(()) })
     })?;
     let damaged = problems.warn("kifu show");
-    if not_drawn > 0 {
+    if not_drawn > 0 && !args.quiet {
         stderr!(
             "kifu show: warning: {not_drawn} more transcript {} after the one drawn {} not drawn: each line of a \
              transcript is a game, its moves on that line (--game N draws another, --all every one)",
@@ -329,7 +330,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         (Sink::One(out), true) => out.finish()?,
         (Sink::Sheet(diagrams), true) => {
             let (columns, rows) = args.sheet.unwrap_or((1, 1));
-            write_sheet(&diagrams, columns, rows, args.output.as_deref(), args.transparent)?;
+            let written = write_sheet(&diagrams, columns, rows, args.output.as_deref(), args.transparent)?;
+            if !args.quiet
+                && let Some(note) = written
+            {
+                stderr!("{note}");
+            }
         }
         _ => {}
     }
@@ -394,21 +400,21 @@ fn parse_sheet(text: &str) -> Result<(usize, usize), String> {
 
 /// Writes the diagrams as pages of `columns` x `rows`: to `output` (stdout without one) when
 /// they fill one page, else to `NAME-1.svg`, `NAME-2.svg`, ... beside it (stdout cannot take
-/// several pages).
+/// several pages); the note of the pages written, for several.
 fn write_sheet(
     diagrams: &[String],
     columns: usize,
     rows: usize,
     output: Option<&Path>,
     transparent: bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<String>> {
     let pages: Vec<String> =
         diagrams.chunks(columns * rows).map(|page| crate::render::sheet::page(page, columns, transparent)).collect();
     let output = output.filter(|o| o.as_os_str() != "-");
     if pages.len() == 1 {
         let mut out = Output::open(output)?;
         out.write_all(pages[0].as_bytes())?;
-        return out.finish();
+        return out.finish().map(|()| None);
     }
     let Some(path) = output else {
         anyhow::bail!(
@@ -433,8 +439,7 @@ fn write_sheet(
         out.finish()?;
         written.push(file.display().to_string());
     }
-    stderr!("kifu show: {} pages: {}", pages.len(), written.join(", "));
-    Ok(())
+    Ok(Some(format!("kifu show: {} pages: {}", pages.len(), written.join(", "))))
 }
 
 /// Writes one record's diagram as `DIR/game-NNNN.svg` (or `.txt`), atomically.
@@ -499,10 +504,10 @@ fn draw(
     if let (Some((_, error, _)), Some(fix)) = (&mut fault, fix) {
         records::add_suggestion(&mut error.message, fix);
     }
-    if let Some(warning) = source.unstated_side(raw, &record, &resolved.end) {
+    if let Some(warning) = source.unstated_side(raw, &record, &resolved.end).filter(|_| !args.quiet) {
         stderr!("kifu show: warning: {warning}");
     }
-    if let Some(warning) = source.unreachable(raw, &resolved.start) {
+    if let Some(warning) = source.unreachable(raw, &resolved.start).filter(|_| !args.quiet) {
         stderr!("kifu show: warning: {warning}");
     }
     let moves = resolved.record.moves_under(&rules).map_err(|i| fail(format!("move {} is off the board", i + 1)))?;

@@ -172,6 +172,8 @@ struct Row {
     depth: u32,
     /// Every move as good as the best, space-separated (`--best-moves`).
     best_moves: String,
+    /// The rules as a kifu spec (`othello` for standard Othello).
+    rules: String,
     /// The position as a board string with its side (`--format obf`).
     #[serde(skip)]
     board: String,
@@ -243,7 +245,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     };
     // The header once the options are known to be good.
     if args.format == SolveFormat::Csv {
-        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves")?;
+        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves,rules")?;
     }
     let engines = Engines {
         solvers: Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator)),
@@ -348,13 +350,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
 /// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).
 fn text(row: &Row, wld: bool) -> String {
     let how = if row.exact { String::new() } else { format!(" estimated at depth {},", row.depth) };
+    // A tie the rules give to one side names the winner, so no side is named after it.
+    let tie_taker = row.tie_taker.filter(|_| !wld && row.exact && row.score == 0);
     let score = match (wld, row.score.signum()) {
-        (false, 0)
-            if row.exact
-                && let Some(taker) = row.tie_taker =>
-        {
-            format!("score +0, a win for {taker} (ties go to {taker})")
-        }
+        (false, 0) if let Some(taker) = tie_taker => format!("score +0, a win for {taker} (ties go to {taker})"),
         (false, _) => format!("score {:+}", row.score),
         (true, 1) => "win (+1)".to_owned(),
         (true, 0) => "draw (0)".to_owned(),
@@ -363,8 +362,13 @@ fn text(row: &Row, wld: bool) -> String {
     // A finished position has no one to move: its score is the side's the row names.
     let mut s = if row.best_move.is_empty() {
         format!(
-            "{}#{}: {} empties, game over: {score} for {} ({} nodes, {:.3} s)",
-            row.source, row.index, row.empties, row.side, row.nodes, row.seconds
+            "{}#{}: {} empties, game over: {score}{} ({} nodes, {:.3} s)",
+            row.source,
+            row.index,
+            row.empties,
+            if tie_taker.is_some() { String::new() } else { format!(" for {}", row.side) },
+            row.nodes,
+            row.seconds
         )
     } else {
         format!(
@@ -372,6 +376,9 @@ fn text(row: &Row, wld: bool) -> String {
             row.source, row.index, row.empties, row.side, row.best_move, row.nodes, row.seconds
         )
     };
+    if row.rules != "othello" {
+        s.push_str(&format!("\n  rules: {}", row.rules));
+    }
     if !row.pv.is_empty() {
         s.push_str(&format!("\n  pv: {}", row.pv));
     }
@@ -872,6 +879,7 @@ fn row(
         exact: found.exact,
         depth: found.depth,
         best_moves,
+        rules: pos.rules().variant().spec(),
         board: crate::notation::board::write_string(&crate::notation::BoardSyntax::of_position(pos)),
         legal: pos.legal_moves().into_iter().map(name).collect(),
         tie_taker: crate::engine::analysis::tie_taker(pos),

@@ -120,7 +120,15 @@ enum Outcome {
 /// Runs `kifu stats`.
 pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
+    if args.excel && args.format != Format::Csv {
+        anyhow::bail!(
+            "--excel is for CSV (a byte-order mark, formulas quoted): give --format csv, or leave --excel out"
+        );
+    }
     args.threads.apply()?;
+    if let Some(dir) = &args.plot {
+        super::output::create_folder(dir)?;
+    }
     let started = Instant::now();
     let progress = Progress::new(args.quiet, "counting");
     let mut summary = Summary::new();
@@ -190,10 +198,11 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             write_rows(&mut out, format, &columns, rows, args.excel)?;
         }
     }
-    out.finish()?;
+    // The charts before the report is in place: when they fail, nothing is replaced.
     if let Some(dir) = &args.plot {
         plot(&summary, dir, args.top.unwrap_or(10))?;
     }
+    out.finish()?;
     if !args.quiet {
         stderr!(
             "kifu stats: {}, {} not ok{} ({:.2} s)",
@@ -819,7 +828,6 @@ fn ranked(top: usize, total: usize) -> String {
 /// Writes the charts of `--plot`, each atomically.
 fn plot(summary: &Summary, dir: &std::path::Path, top: usize) -> anyhow::Result<()> {
     use crate::render::chart::BarChart;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let r = &summary.results;
     let charts = [
         (

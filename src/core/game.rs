@@ -86,9 +86,43 @@ impl Game {
         self
     }
 
-    /// Appends a move, unchecked.
+    /// Appends a move, unchecked ([`Game::play`] checks it).
     pub fn push(&mut self, mv: Move) {
         self.moves.push(mv);
+    }
+
+    /// Appends a move if the rules allow it after the moves so far (replayed with `passes`), and
+    /// returns the position after it. The error is the first illegal move: the new one, or one
+    /// already in the record; the game is then unchanged. A pass the record leaves out is
+    /// inserted before the move as [`Game::replay`] inserts it (with [`Passes::Implicit`]).
+    pub fn play(&mut self, mv: Move, passes: Passes) -> Result<Position, IllegalMove> {
+        self.moves.push(mv);
+        match self.replay(passes) {
+            Ok(replay) => Ok(replay.position),
+            Err(error) => {
+                self.moves.pop();
+                self.colors.truncate(self.moves.len());
+                Err(error)
+            }
+        }
+    }
+
+    /// Takes back the last recorded move (and the colour the record gave it), if any.
+    pub fn pop(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.colors.truncate(self.moves.len());
+        Some(mv)
+    }
+
+    /// The position after the first `plies` recorded moves (all of them when `plies` is larger),
+    /// replayed with `passes`; a pass inserted before a move counts with that move.
+    pub fn position_at(&self, plies: usize, passes: Passes) -> Result<Position, IllegalMove> {
+        let first = Game {
+            start: self.start.clone(),
+            moves: self.moves[..plies.min(self.moves.len())].to_vec(),
+            colors: self.colors.iter().copied().take(plies).collect(),
+        };
+        first.replay(passes).map(|replay| replay.position)
     }
 
     /// The rules.
@@ -177,6 +211,24 @@ mod tests {
         let error = game.replay(Passes::Implicit).unwrap_err();
         assert_eq!(error.ply, 4);
         assert!(error.to_string().starts_with("ply 4: a1 is illegal"), "{error}");
+    }
+
+    #[test]
+    fn play_checks_the_move_and_pop_takes_it_back() {
+        let mut game = Game::new(Rules::othello().shared());
+        let sq = |name: &str| Move::Place(name.parse::<Square>().unwrap());
+        let after = game.play(sq("f5"), Passes::Implicit).unwrap();
+        assert_eq!(after.count(Color::Black), 4);
+        let error = game.play(sq("a1"), Passes::Implicit).unwrap_err();
+        assert_eq!((error.ply, error.reason), (2, IllegalReason::FlipsNothing));
+        assert_eq!(error.position, Box::new(after.clone()), "the position before the move");
+        assert_eq!(game.moves(), [sq("f5")], "the illegal move is not kept");
+        game.play(sq("d6"), Passes::Implicit).unwrap();
+        assert_eq!(game.position_at(1, Passes::Implicit).unwrap(), after);
+        assert_eq!(game.position_at(0, Passes::Implicit).unwrap(), *game.start());
+        assert_eq!(game.pop(), Some(sq("d6")));
+        assert_eq!(game.position_at(99, Passes::Implicit).unwrap(), after);
+        assert_eq!((game.pop(), game.pop()), (Some(sq("f5")), None));
     }
 
     #[test]

@@ -25,7 +25,8 @@ pub struct GameRow {
     pub white_player: String,
     /// The rules as a kifu spec.
     pub rules: String,
-    /// The moves as a compact transcript (passes left out).
+    /// The moves as a compact transcript (passes left out, but for those chosen under the
+    /// voluntary-pass rule, as `PA`).
     pub moves: String,
     /// Move tokens replayed (none for a record that could not be read).
     pub plies: Option<usize>,
@@ -153,9 +154,14 @@ pub struct PositionRow {
 pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check: &Check) -> GameRow {
     let tag = |name: &str| record.tag(name).unwrap_or_default().to_owned();
     let rules = game.rules();
+    // Passes chosen under the voluntary-pass rule stay (`PA`): a replay cannot infer them.
+    let voluntary = rules.variant().pass == crate::core::PassRule::Voluntary;
     let moves: String = game.moves()[..check.plies.min(game.moves().len())]
         .iter()
-        .filter_map(|m| m.square().map(|sq| rules.square_name(sq)))
+        .filter_map(|m| match m.square() {
+            Some(sq) => Some(rules.square_name(sq)),
+            None => voluntary.then(|| "PA".to_owned()),
+        })
         .collect();
     let (mut max_flipped, mut corners, mut first_corner_ply, mut ply) = (0, [0u32; 2], None, 0usize);
     let corner_cells = rules.corners();

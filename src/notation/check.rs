@@ -139,8 +139,13 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
             // A square the board does not have is an illegal move: judge the moves before it.
             let prefix =
                 Record { tags: record.tags.clone(), start: record.start.clone(), moves: record.moves[..i].to_vec() };
-            let before = check(&prefix, rules, format);
+            let mut before = check(&prefix, rules, format);
             if before.status == Status::Illegal {
+                // Rules under which the whole record replays (a 10x10 game's `j10` further on)
+                // say more than a fix of the moves before the square.
+                if let Some(other) = rules_that_fit(record, rules, format) {
+                    before.suggestion = Some(other);
+                }
                 return before;
             }
             let token = &record.moves[i];
@@ -421,8 +426,12 @@ pub fn check_plain_line(text: &str, rules: &Arc<Rules>, format: Format) -> Optio
     if !fits {
         return None;
     }
-    // (A result in words, `: White resigned`, takes the full path, which reads it whole.)
-    if tail.is_some_and(|t| t.trim().contains(' ') && super::pgn::worded_result(t).is_some()) {
+    // (A result in words, `: White resigned`, takes the full path, which reads it whole, and so
+    // does a winner, `: 1-0`, which the full path reads as the record's outcome.)
+    if tail.is_some_and(|t| {
+        t.trim().contains(' ') && super::pgn::worded_result(t).is_some()
+            || t.split_whitespace().next().is_some_and(transcript::is_outcome)
+    }) {
         return None;
     }
     let stored = tail.and_then(|t| t.split_whitespace().next()).map(str::to_owned);
@@ -786,7 +795,15 @@ fn sgf_form(result: &str) -> bool {
 
 /// The winner of a finished game after `komi`.
 fn board_winner(check: &Check, komi: f64) -> Option<Color> {
-    winner_after_komi(check.score.score(Color::Black), komi)
+    final_winner(&check.score, komi)
+}
+
+/// The winner of a game that ended with `score`, after `komi` points are taken from black's
+/// margin; without komi, the rules' winner (whose tie rule may give a drawn board to the
+/// second player).
+#[must_use]
+pub fn final_winner(score: &Outcome, komi: f64) -> Option<Color> {
+    if komi == 0.0 { score.winner } else { winner_after_komi(score.score(Color::Black), komi) }
 }
 
 /// Sets `ResultMismatch` for a stated winner (`stated`, as written) that the board (after
@@ -830,8 +847,8 @@ fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
 /// Other rules under which the whole record replays, as the suggestion for a record that does
 /// not under its own: the ranks counted from the other side, the other side first, the
 /// parallel start, an empty board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
-/// without captures), and for moves alone (no board given) a smaller board their squares fit
-/// on (a 6x6 game's transcript); `the whole game replays with ranks counted from the bottom:
+/// without captures), and for moves alone (no board given) a smaller or larger board their
+/// squares fit on (a 6x6 or a 10x10 game's transcript); `the whole game replays with ranks counted from the bottom:
 /// --rules othello,rows=bottom`.
 fn rules_that_fit(record: &Record, rules: &Arc<Rules>, format: Format) -> Option<String> {
     let size = rules.variant().size;
@@ -862,6 +879,13 @@ fn rules_that_fit(record: &Record, rules: &Arc<Rules>, format: Format) -> Option
     {
         let smaller = (reach.max(4) + 1) & !1;
         candidates.push((changed(rules, |v| v.size = smaller as u8), format!("on a {smaller}x{smaller} board")));
+    }
+    // The smallest even board above this one that they all are on (a 10x10 game's `j10`).
+    if record.start.is_none()
+        && let Some(reach) = reach.filter(|&r| r > u32::from(size) && r <= 16)
+    {
+        let larger = (reach + 1) & !1;
+        candidates.push((changed(rules, |v| v.size = larger as u8), format!("on a {larger}x{larger} board")));
     }
     let all: Vec<(Arc<Rules>, String)> = candidates
         .into_iter()

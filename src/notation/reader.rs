@@ -41,11 +41,10 @@ pub fn open(path: &str) -> io::Result<Box<dyn BufRead + Send>> {
     buffer(raw)
 }
 
-/// Buffers a byte stream, decompressing it when it starts with gzip's magic bytes.
-pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut buffered = BufReader::with_capacity(BUFFER, raw);
-    let head = buffered.fill_buf()?;
-    // Other compressions and archives, which would read as pages of nonsense records.
+/// What a file that starts with `head` is packed as, when kifu cannot read it: another
+/// compression or an archive (`a zip archive`), which would read as pages of nonsense records.
+#[must_use]
+pub fn packed(head: &[u8]) -> Option<&'static str> {
     const PACKED: [(&[u8], &str); 5] = [
         (b"BZh", "bzip2-compressed"),
         (b"\xFD7zXZ\x00", "xz-compressed"),
@@ -53,7 +52,14 @@ pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> 
         (b"PK\x03\x04", "a zip archive"),
         (b"7z\xBC\xAF\x27\x1C", "a 7-Zip archive"),
     ];
-    if let Some((_, what)) = PACKED.iter().find(|(magic, _)| head.starts_with(magic)) {
+    PACKED.iter().find(|(magic, _)| head.starts_with(magic)).map(|(_, what)| *what)
+}
+
+/// Buffers a byte stream, decompressing it when it starts with gzip's magic bytes.
+pub fn buffer(raw: Box<dyn Read + Send>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut buffered = BufReader::with_capacity(BUFFER, raw);
+    let head = buffered.fill_buf()?;
+    if let Some(what) = packed(head) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
             format!("it is {what}: kifu reads plain files and gzip; unpack it first"),
@@ -719,7 +725,8 @@ impl Reader {
 
     /// Ends the reading after a failed read and queues what to report: damaged compressed data
     /// is an error of the record being read (a whole record already gathered is handed out
-    /// first; one the bracket scanner had not closed is lost with the rest), or of the file when
+    /// first; one that may go on after the damage, such as a PGN game short of its result or
+    /// one the bracket scanner had not closed, is lost with the rest), or of the file when
     /// it comes between records (a gzip trailer cut off after the last record); anything else is
     /// the stream's error.
     fn fail(&mut self, e: io::Error) {
@@ -730,8 +737,15 @@ impl Reader {
         }
         let nested = matches!(self.split, Some(Split::Nested { .. }));
         let mut lost = std::mem::take(&mut self.lost_text) || (nested && self.nest.depth > 0);
+        // A record gathered over several lines may go on after the damage: only a line of its
+        // own, or a PGN game whose moves reached their result, is whole.
+        let whole = |p: &Pending| match self.split {
+            Some(Split::Lines) => !p.headed,
+            Some(Split::Pgn) => p.ended,
+            _ => false,
+        };
         match self.pending.take() {
-            Some(p) if !nested => self.emit(p),
+            Some(p) if whole(&p) => self.emit(p),
             Some(_) => lost = true,
             None => {}
         }
@@ -1345,7 +1359,9 @@ fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -
         Ok(text) => return (text, false),
         Err(e) => e.into_bytes(),
     };
-    if let Some(text) = legacy.and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
+    if let Some(text) = legacy
+        .and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
+        .filter(|text| !latin_in_disguise(text))
     {
         return (text.into_owned(), true);
     }
@@ -1354,6 +1370,21 @@ fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -
         return (text, true);
     }
     (encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned(), true)
+}
+
+/// Whether text decoded from a Japanese legacy encoding is a European line in disguise (a
+/// Latin-1 name in a Shift_JIS file): a character of Unicode's private use area (Shift_JIS's
+/// user-defined lead bytes 0xF0-0xF9 are Latin-1's `ð`-`ù`), a half-width kana against a Latin
+/// letter (`ﾉric` for `Éric`), or a kanji between two Latin letters (`Ch穰eau` for `Château`).
+fn latin_in_disguise(text: &str) -> bool {
+    let chars: Vec<char> = text.chars().collect();
+    let half_kana = |c: char| ('\u{FF61}'..='\u{FF9F}').contains(&c);
+    let kanji = |c: char| ('\u{4E00}'..='\u{9FFF}').contains(&c);
+    chars.iter().any(|c| ('\u{E000}'..='\u{F8FF}').contains(c))
+        || chars
+            .windows(2)
+            .any(|w| half_kana(w[0]) && w[1].is_ascii_alphabetic() || w[0].is_ascii_alphabetic() && half_kana(w[1]))
+        || chars.windows(3).any(|w| w[0].is_ascii_alphabetic() && kanji(w[1]) && w[2].is_ascii_alphabetic())
 }
 
 /// The encoding an SGF file's start declares in its `CA[...]` property, when the start is no
@@ -2201,6 +2232,30 @@ mod tests {
             let text = read_bytes(&[b"(;GM[2]PB[", bytes, b"];B[fe])\n"].concat());
             assert!(text.contains(name), "{name}: {text}");
         }
+    }
+
+    /// A file that mixes Shift_JIS lines and Latin-1 ones (two federations' files joined): the
+    /// Latin-1 names are not read as Shift_JIS, which many of them are valid in.
+    #[test]
+    fn latin1_lines_in_a_shift_jis_file_stay_latin1() {
+        let japanese =
+            encoding_rs::SHIFT_JIS.encode("[Black \"山田\"]\n[White \"佐藤\"]\n\n1. f5 *\n\n").0.into_owned();
+        for (bytes, name) in [
+            (&b"Se\xf1or \xc9ric"[..], "Se\u{f1}or \u{c9}ric"),
+            (b"Bj\xf8rn \xd8stergaard", "Bj\u{f8}rn \u{d8}stergaard"),
+            (b"Ch\xe2teau \xc9lan", "Ch\u{e2}teau \u{c9}lan"),
+        ] {
+            let latin1 = [&b"[Black \""[..], bytes, b"\"]\n\n1. f5 *\n"].concat();
+            let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new([japanese.clone(), latin1].concat()));
+            let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
+            assert!(got[0].as_ref().unwrap().text().contains("山田"), "{got:?}");
+            assert!(got[1].as_ref().unwrap().text().contains(name), "{name}: {got:?}");
+        }
+        // Half-width kana of their own (an old Japanese file's names) stay kana.
+        let kana = encoding_rs::SHIFT_JIS.encode("[Black \"ﾀﾅｶ\"]\n\n1. f5 *\n").0.into_owned();
+        let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new([japanese, kana].concat()));
+        let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
+        assert!(got[1].as_ref().unwrap().text().contains("ﾀﾅｶ"), "{got:?}");
     }
 
     #[test]

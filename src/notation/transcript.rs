@@ -322,13 +322,22 @@ fn push_score(record: &mut Record, tail: &str) {
     }
     let mut words = tail.split_whitespace();
     if let Some(result) = words.next() {
-        let (tag, value) = super::pgn::japanese_result(result).unwrap_or(("result", result.to_owned()));
+        let (tag, value) = super::pgn::japanese_result(result)
+            .or_else(|| is_outcome(result).then(|| ("outcome", result.to_owned())))
+            .unwrap_or(("result", result.to_owned()));
         record.tags.push((tag.into(), value));
     }
     let extra: Vec<&str> = words.collect();
     if !extra.is_empty() {
         record.tags.push(("extra".into(), extra.join(" ")));
     }
+}
+
+/// Whether `word` is a winner in PGN's form (`1-0`, `0-1`, `1/2-1/2`), read as the tag `outcome`
+/// after `:` as after the moves.
+#[must_use]
+pub fn is_outcome(word: &str) -> bool {
+    matches!(word, "1-0" | "0-1" | "1/2-1/2")
 }
 
 /// Whether a `-` before the next move separates it from the one before (`f5-d6-c3`) rather than
@@ -361,7 +370,7 @@ fn trailing_result(rest: &str, record: &Record) -> Option<(String, String)> {
         return Some((tag.into(), value));
     }
     match word {
-        "1-0" | "0-1" | "1/2-1/2" => Some(("outcome".into(), word.to_owned())),
+        _ if is_outcome(word) => Some(("outcome".into(), word.to_owned())),
         // SGF's win by resignation or on time, or its winner alone (`W+R`, `B+T`, `B+`).
         _ if super::win_without_margin(word).is_some() => Some(("result".into(), word.to_owned())),
         _ if super::pgn::margin(word).is_some() && !word.starts_with(['+', '-']) => {
@@ -902,6 +911,11 @@ mod tests {
             assert_eq!(parse(text).unwrap().tag(tag), Some(value), "{text}");
         }
         assert!(parse("f5 d6 c3 W wins 32-32").is_err());
+        // A winner after `:` is the outcome too, as convert writes a game given up.
+        for outcome in ["1-0", "0-1", "1/2-1/2"] {
+            let r = parse(&format!("f5d6c3: {outcome}")).unwrap();
+            assert_eq!((r.tag("outcome"), r.tag("result")), (Some(outcome), None));
+        }
     }
 
     #[test]
