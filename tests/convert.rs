@@ -903,16 +903,38 @@ fn the_output_name_sets_the_format_and_gzip() {
 /// What WTHOR cannot hold (a round, a date's day) is left out with a warning; a WTHOR game
 /// read back and written again has nothing to lose and gets none.
 #[test]
+fn what_a_format_cannot_hold_is_named_and_counted() {
+    let pgn = "[Event \"E\"]\n[Round \"3\"]\n[Termination \"time forfeit\"]\n[Black \"A\"]\n[White \"B\"]\n\n\
+               1. f5 {a comment} d6 0-1\n";
+    let (_, err, code) = convert(&["-", "--to", "oq"], pgn.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("oq has no place for some of what 1 record says, left out (records): "), "{err}");
+    for lost in ["event (1)", "round (1)", "move comments (1)"] {
+        assert!(err.contains(lost), "{lost}: {err}");
+    }
+    // A kifu grid keeps them all but the move's comment; PGN keeps everything.
+    let (_, err, _) = convert(&["-", "--to", "kifu"], pgn.as_bytes());
+    assert!(err.contains("left out (records): move comments (1)\n"), "{err}");
+    let (_, err, _) = convert(&["-", "--to", "pgn"], pgn.as_bytes());
+    assert!(!err.contains("no place for"), "{err}");
+}
+
+/// What WTHOR cannot hold (a round, a date's day) is left out with a warning; a WTHOR game
+/// read back and written again has nothing to lose and gets none.
+#[test]
 fn wthor_warns_of_what_it_cannot_hold() {
     let dir = tempdir();
     let out = dir.join("t.wtb");
     let pgn = "[Event \"E\"]\n[Date \"2024.05.11\"]\n[Round \"3\"]\n[Black \"A\"]\n[White \"B\"]\n\n1. f5 d6 *\n";
     let (_, err, _) = convert(&["-", "-o", out.to_str().unwrap()], pgn.as_bytes());
-    assert!(err.contains("1 game has a round, place, rating, time control or a date's month and day"), "{err}");
+    assert!(
+        err.contains("wthor has no place for some of what 1 record says (WTHOR keeps the players, the event, the year and the result), left out (records): round (1), the date's month and day (1)"),
+        "{err}"
+    );
     let (pgn, _, _) = convert(&[data("wthor/WTH_2004-50.wtb").to_str().unwrap(), "--to", "pgn", "-q"], b"");
     let (_, err, code) = convert(&["-", "--from", "pgn", "-o", dir.join("u.wtb").to_str().unwrap()], &pgn);
     assert_eq!(code, 0, "{err}");
-    assert!(!err.contains("round, place"), "{err}");
+    assert!(!err.contains("no place for"), "{err}");
 }
 
 /// A run whose every record fails writes no file: an existing one stays as it was.

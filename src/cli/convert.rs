@@ -117,9 +117,10 @@ const RESULT_TAGS: [&str; 3] = ["result", "score", "outcome"];
 /// A converted record: text ready to write (with the rules spec it lost, when the format could
 /// not hold it), a game for the WTHOR writer, or an error.
 enum Converted {
-    /// The text, the rules spec it cannot name, whether it lost the record's komi, and whether
-    /// it lost the players, event or date the record names (a format with no place for them).
-    Text(String, Option<String>, bool, bool),
+    /// The text, the rules spec it cannot name, whether it lost the record's komi, whether it
+    /// lost the players, event or date the record names (a format with no place for them), and
+    /// what else it left out ([`shape::left_out`]).
+    Text(String, Option<String>, bool, bool, Vec<String>),
     Wthor(Box<WthorGame>),
     Failed(RecordError),
     /// Left out by the selection (and not converted).
@@ -191,13 +192,17 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
                 }
-                Converted::Text(text, lost, komi, unnamed) => {
+                Converted::Text(text, lost, komi, unnamed, left) => {
                     sink.write_text(&text, out)?;
                     if let Some(spec) = lost {
                         sink.lost_rules.add(spec);
                     }
                     sink.komi_games += usize::from(komi);
                     sink.unnamed += usize::from(unnamed);
+                    sink.left_records += usize::from(!left.is_empty());
+                    for what in left {
+                        *sink.left_out.entry(what).or_default() += 1;
+                    }
                     converted += 1;
                 }
                 Converted::Wthor(game) => {
@@ -259,11 +264,16 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             counted_then(sink.unnamed, "record", ("names", "name"))
         );
     }
-    if sink.dropped > 0 {
+    if sink.left_records > 0 {
+        let mut left: Vec<(&String, &usize)> = sink.left_out.iter().collect();
+        left.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let left: Vec<String> = left.into_iter().map(|(what, n)| format!("{what} ({n})")).collect();
+        let keeps =
+            if to == Format::Wthor { " (WTHOR keeps the players, the event, the year and the result)" } else { "" };
         stderr!(
-            "kifu convert: warning: {} a round, place, rating, time control or a date's month and day, which WTHOR \
-             cannot hold (it keeps the players, the event, the year and the result): they are left out",
-            games_have(sink.dropped)
+            "kifu convert: warning: {to} has no place for some of what {}{keeps}, left out (records): {}",
+            counted_then(sink.left_records, "record", ("says", "say")),
+            left.join(", ")
         );
     }
     // A run that converted nothing, every record failing, leaves no file (an existing one as it
@@ -409,6 +419,7 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
     let unfinished = !resolved.end.is_game_over()
         && ["result", "outcome", "score"].iter().all(|tag| resolved.record.tag(tag).is_none());
     let variant = resolved.start.rules().variant().clone();
+    let end = resolved.end.clone();
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
         Err(e) => return Converted::Failed(raw.error(source.name, Span::default(), e.to_string())),
@@ -417,7 +428,13 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
         let text = format::write(to, &record);
         let lost = (!shape::rules_kept(&variant, to, &text)).then(|| variant.spec());
         let komi = shape::drops_komi(to) && shape::has_komi(&record);
-        return Converted::Text(text, lost, komi, drops_names(to) && names_someone(&record));
+        let mut left = shape::left_out(&record, &end, to, &text);
+        // (What the warnings of names and komi tell already.)
+        left.retain(|what| {
+            !(drops_names(to) && ["black", "white", "event", "date"].contains(&what.as_str())
+                || shape::drops_komi(to) && what == "komi")
+        });
+        return Converted::Text(text, lost, komi, drops_names(to) && names_someone(&record), left);
     }
     match wthor::write_game(&record, [0; 3], black as u8) {
         Ok(bytes) => {
@@ -480,12 +497,14 @@ struct Sink {
     scored_elsewhere: usize,
     /// Games with a komi, stored with their board's result.
     komi_games: usize,
-    /// WTHOR games whose records say what WTHOR cannot hold ([`says_more_than_wthor`]).
-    dropped: usize,
     /// Games not over that state no result, stored with their discs as they stand.
     unfinished: usize,
     /// Records whose players, event or date the format has no place for ([`drops_names`]).
     unnamed: usize,
+    /// Records that lose something else ([`shape::left_out`]).
+    left_records: usize,
+    /// What they lose, with how many records lose it.
+    left_out: std::collections::BTreeMap<String, usize>,
     /// Games that name a player or their tournament only by a WTHOR number (read without the
     /// names files), which means nothing once the ids are not kept.
     numbered_only: usize,
@@ -545,9 +564,8 @@ struct WthorGame {
     komi: bool,
     /// Whether the game is not over and states no result (stored as its discs as they stand).
     unfinished: bool,
-    /// Whether the record says what WTHOR cannot hold: a round, a place, a rating, a time
-    /// control, or a date's month or day.
-    dropped: bool,
+    /// What the record says that WTHOR cannot hold ([`more_than_wthor`]).
+    dropped: Vec<String>,
 }
 
 /// Whether `to` writes games but has no place for their players, event and date: a transcript
@@ -563,15 +581,49 @@ fn names_someone(record: &Record) -> bool {
         .any(|tag| record.tag(tag).is_some_and(|v| !v.trim().is_empty() && !v.trim().chars().all(|c| c == '?')))
 }
 
-/// Whether a record says what a WTHOR game cannot hold: a round, a place, a rating, a time
-/// control (placeholders such as `?` and `-` say nothing), or a date's month or day.
-fn says_more_than_wthor(record: &Record) -> bool {
-    let said = |tag: &str| record.tag(tag).is_some_and(|v| !matches!(v.trim(), "" | "?" | "-" | "??" | "???"));
-    let fuller_date = record.tag("date").is_some_and(|d| {
+/// What a record says that a WTHOR game cannot hold: its tags but the players, the event, the
+/// date's year, the result, the theoretical score, the WTHOR ids and the rules (placeholders
+/// such as `?` and `-` say nothing), a date's month and day, and its moves' comments,
+/// evaluations and times.
+fn more_than_wthor(record: &Record) -> Vec<String> {
+    const KEPT: [&str; 12] = [
+        "black",
+        "white",
+        "event",
+        "date",
+        "result",
+        "outcome",
+        "score",
+        "theoretical",
+        "rules",
+        "wthor_tournament",
+        "wthor_black",
+        "wthor_white",
+    ];
+    let mut lost: Vec<String> = Vec::new();
+    for (tag, value) in &record.tags {
+        let said = !value.trim().chars().all(|c| c == '?') && !matches!(value.trim(), "-" | "*");
+        // (A komi has a warning of its own.)
+        if said && !KEPT.contains(&tag.as_str()) && tag != "komi" && !lost.contains(tag) {
+            lost.push(tag.clone());
+        }
+    }
+    if record.tag("date").is_some_and(|d| {
         let digits = d.chars().filter(char::is_ascii_digit).count();
         digits > 4 && d.chars().filter(|c| *c == '?').count() < 2
-    });
-    ["round", "place", "black_rating", "white_rating", "time"].into_iter().any(said) || fuller_date
+    }) {
+        lost.push("the date's month and day".to_owned());
+    }
+    for (what, has) in [
+        ("move comments", record.moves.iter().any(|t| t.comment.is_some())),
+        ("move evaluations", record.moves.iter().any(|t| t.eval.is_some())),
+        ("move times", record.moves.iter().any(|t| t.time.is_some())),
+    ] {
+        if has {
+            lost.push(what.to_owned());
+        }
+    }
+    lost
 }
 
 impl WthorGame {
@@ -594,7 +646,7 @@ impl WthorGame {
             from_wthor: false,
             komi: crate::notation::shape::has_komi(record),
             unfinished: false,
-            dropped: says_more_than_wthor(record),
+            dropped: more_than_wthor(record),
         }
     }
 }
@@ -786,10 +838,11 @@ impl Sink {
             unscored: 0,
             scored_elsewhere: 0,
             komi_games: 0,
-            dropped: 0,
             unfinished: 0,
             numbered_only: 0,
             unnamed: 0,
+            left_records: 0,
+            left_out: std::collections::BTreeMap::new(),
             games: Vec::new(),
             kept_ids: Vec::new(),
             new_ids: Vec::new(),
@@ -829,10 +882,14 @@ impl Sink {
         let whose = if given.is_some() { "given" } else { "the WTHOR input's" };
         if self.unfinished > 0 {
             warn(format!(
-                "{} not over and state no result: WTHOR has no such result, and stores black's discs as \
-                 they stand, which read back as a finished game's count (black's discs against the rest of \
-                 the board: 3-3 becomes a 3-61 win for white)",
-                if self.unfinished == 1 { "1 game is".to_owned() } else { format!("{} games are", self.unfinished) }
+                "{}: WTHOR has no such result, and stores black's discs as they stand, which read back as a \
+                 finished game's count (black's discs against the rest of the board: 3-3 becomes a 3-61 win \
+                 for white)",
+                if self.unfinished == 1 {
+                    "1 game is not over and states no result".to_owned()
+                } else {
+                    format!("{} games are not over and state no result", self.unfinished)
+                }
             ));
         }
         if depth > 0 && self.unscored > 0 {
@@ -889,7 +946,10 @@ impl Sink {
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
         self.komi_games += usize::from(game.komi);
-        self.dropped += usize::from(game.dropped);
+        self.left_records += usize::from(!game.dropped.is_empty());
+        for what in game.dropped {
+            *self.left_out.entry(what).or_default() += 1;
+        }
         self.unfinished += usize::from(game.unfinished);
         if let Some(ids) = game.ids {
             let names = [&game.event, &game.black, &game.white];

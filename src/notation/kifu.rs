@@ -659,7 +659,8 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
                 Some(Cell::Empty) if word != HOLE => {
                     empty.push((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
                 }
-                Some(Cell::Empty) => {}
+                // A hole: the rules must have it (a grid without a `rules` line is told so).
+                Some(Cell::Empty) => board.unplayable.push((rank - 1) * n + file),
                 Some(Cell::Disc(c)) => {
                     board.cells[(rank - 1) * n + file] = Some(c);
                     discs.push((MoveSyntax::Square { file: file as u8, rank: rank as u8 }, span));
@@ -968,7 +969,7 @@ pub fn write(record: &Record) -> String {
         out.push('\n');
     }
     // The tags a header line reads back.
-    for (tag, key) in [
+    const NAMED: [(&str, &str); 8] = [
         ("event", "Event"),
         ("date", "Date"),
         ("place", "Place"),
@@ -977,11 +978,33 @@ pub fn write(record: &Record) -> String {
         ("source", "Source"),
         ("annotator", "Annotator"),
         ("comment", "Comment"),
-    ] {
+    ];
+    // (Runs of spaces as one: two spaces would start another key, `  White: Eve`.)
+    let one_line = |value: &str| super::printable(value).split_whitespace().collect::<Vec<_>>().join(" ");
+    for (tag, key) in NAMED {
         if let Some(value) = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?") {
-            // (Runs of spaces as one: two spaces would start another key, `  White: Eve`.)
-            let value = super::printable(value).split_whitespace().collect::<Vec<_>>().join(" ");
-            out.push_str(&format!("{key}: {value}\n"));
+            out.push_str(&format!("{key}: {}\n", one_line(value)));
+        }
+    }
+    // Every other tag as `Key: value` (`Termination: time forfeit`, `Black_rating: 2101`), where
+    // the line reads back as that tag and value; the players, the result and the rules have
+    // their own lines, and a komi game is written with its board's result (so no komi).
+    const OWN_LINES: [&str; 8] = ["black", "white", "result", "outcome", "score", "rules", "passes", "komi"];
+    for (tag, value) in &record.tags {
+        let value = value.trim().to_owned();
+        if NAMED.iter().any(|(named, _)| named == tag)
+            || OWN_LINES.contains(&tag.as_str())
+            || matches!(value.as_str(), "" | "?")
+            || one_line(&value) != value
+        {
+            continue;
+        }
+        let mut key: Vec<char> = tag.chars().collect();
+        key[0] = key[0].to_uppercase().next().unwrap_or(key[0]);
+        let line = format!("{}: {value}", key.into_iter().collect::<String>());
+        if matches!(header_line(&line, 0), Some(Ok(read)) if read == [(tag.clone(), value.clone())]) {
+            out.push_str(&line);
+            out.push('\n');
         }
     }
     out.push_str("  ");
@@ -1019,6 +1042,15 @@ pub fn write(record: &Record) -> String {
     }
     if let Some(result) = written_result(record) {
         out.push_str(&format!("Result: {result}\n"));
+    } else if let Some(stated) =
+        record.tag("result").or(record.tag("outcome")).map(str::trim).filter(|s| one_line(s) == *s)
+    {
+        // Other text (`Void`, a margin in fractions) as it is, where it reads back so.
+        let line = format!("Result: {stated}");
+        if matches!(header_line(&line, 0), Some(Ok(read)) if read == [("result".to_owned(), stated.to_owned())]) {
+            out.push_str(&line);
+            out.push('\n');
+        }
     }
     for line in footer(board.side, record.tag("rules")) {
         out.push_str(&line);
@@ -1168,11 +1200,15 @@ mod tests {
             assert!(grid.lines().any(|l| l == line), "{value}: {grid}");
             assert_eq!(parse(&grid).unwrap().tag(back.0), Some(back.1), "{value}");
         }
-        // Text that is no result (or a margin in fractions) is not written: it would not read back.
-        for junk in ["-2.00 8. b2\nc8", "Void", "+16.5"] {
-            record.tags = vec![("result".to_owned(), junk.to_owned())];
+        // Text that is no result (or a margin in fractions) is written as it is when it reads
+        // back so, else not at all.
+        for (text, written) in [("-2.00 8. b2\nc8", false), ("Void", true), ("+16.5", true)] {
+            record.tags = vec![("result".to_owned(), text.to_owned())];
             let grid = write(&record);
-            assert!(!grid.contains("Result:"), "{junk}: {grid}");
+            assert_eq!(grid.contains("Result:"), written, "{text}: {grid}");
+            if written {
+                assert_eq!(parse(&grid).unwrap().tag("result"), Some(text), "{grid}");
+            }
         }
         // Other forms a secretary writes.
         let grid = write(&transcript::parse("f5d6c3").unwrap());
@@ -1458,6 +1494,22 @@ mod tests {
         let written = write(&record);
         assert_eq!(written.lines().nth(2), Some(" 2  .  #  .  .  .  ."), "{written}");
         assert_eq!(parse(&written).unwrap().without_layout(), record.without_layout());
+    }
+
+    #[test]
+    fn other_tags_are_written_as_header_lines_and_read_back() {
+        let mut record = super::super::transcript::parse("f5d6").unwrap();
+        for (tag, value) in [("black_rating", "2101"), ("termination", "time forfeit"), ("theoretical", "36")] {
+            record.set_tag(tag, value);
+        }
+        record.set_tag("extra", "not a header's"); // the logbook's, which a header line may not set
+        let grid = write(&record);
+        assert!(grid.contains("Black_rating: 2101\nTermination: time forfeit\nTheoretical: 36\n"), "{grid}");
+        let back = parse(&grid).unwrap();
+        assert_eq!(back.tags.len(), 3, "{:?}", back.tags);
+        for tag in ["black_rating", "termination", "theoretical"] {
+            assert_eq!(back.tag(tag), record.tag(tag));
+        }
     }
 
     #[test]

@@ -12,8 +12,8 @@
 //! (`47-17`), `start_time`, `time`, `black_rating`, `white_rating`, `variant`; the placeholders
 //! `Event "?"` and `Round "-"` are dropped.
 //!
-//! [`write()`] produces PlayOK's layout: `Event` (`?` when missing), `Site` (`PlayOK` when
-//! missing), `Date`, `Round` (`-`), `Black`, `White`, `Result`, then, when present, `Time`,
+//! [`write()`] produces PlayOK's layout: `Event` (`?` when missing), `Site` (`?` when missing:
+//! a game from elsewhere was not played on PlayOK), `Date`, `Round` (`-`), `Black`, `White`, `Result`, then, when present, `Time`,
 //! `TimeControl`, `BlackElo`, `WhiteElo` and `Variant`, then anything else the record has (a
 //! start board as `SetUp`/`FEN`, other tags as the PGN writer names them); a blank line; the
 //! movetext as the PGN writer writes it.
@@ -36,7 +36,8 @@ pub fn write(record: &Record) -> String {
         ("white_rating", "WhiteElo"),
         ("variant", "Variant"),
     ];
-    pgn::write_layout(record, ("PlayOK", "-"), &OPTIONAL)
+    // (No place is `?`: a game from elsewhere was not played on PlayOK.)
+    pgn::write_layout(record, ("?", "-"), &OPTIONAL)
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `FF`, `GM[2]`, `CA` | dropped (`GM` other than 2 is an error); written `FF[4]GM[2]`, then `CA[UTF-8]` when the text is not ASCII |
 //! | `SZ[N]` (4 to 16) | tag `rules`: `othello` for 8, `othello,size=N` otherwise; no `SZ` means 8x8; on an odd size with discs set up and no `RU`, no tag: the setup is the rules' start |
-//! | `RU[spec]` | replaces that `rules` when it is a kifu rules spec for the board size written right after `SZ` (or anywhere when there is no `SZ`, on 8x8); otherwise the tag `ru` |
+//! | `RU[spec]` | replaces that `rules` when it is a kifu rules spec for the board size (`RU[anti]` with `SZ[6]` is `anti,size=6`; a spec of another size than `SZ`'s is an error); otherwise the tag `ru` |
 //! | `PB`, `PW`, `BR`, `WR` | tags `black`, `white`, `black_rating`, `white_rating` |
 //! | `DT`, `EV`, `PC`, `RO`, `KM` | tags `date`, `event`, `place`, `round`, `komi` |
 //! | `TM` | tag `time` (written as `TM` when it is a number of seconds, else as `TIME`) |
@@ -79,7 +79,7 @@ struct Property {
 /// Parses one SGF game tree `(;...)`, keeping its main line.
 pub fn parse(text: &str) -> Result<Record, SyntaxError> {
     let nodes = main_line(text)?;
-    let mut reader = Reader { text, record: Record::default(), size: None, setup: Vec::new(), side: None };
+    let mut reader = Reader { text, record: Record::default(), size: None, ru: None, setup: Vec::new(), side: None };
     for node in &nodes {
         reader.node(node)?;
     }
@@ -216,6 +216,8 @@ struct Reader<'a> {
     record: Record,
     /// The board size `SZ` gave.
     size: Option<u8>,
+    /// Where the first `RU` value is.
+    ru: Option<Span>,
     setup: Vec<Setup>,
     side: Option<Option<Color>>,
 }
@@ -302,6 +304,9 @@ impl Reader<'_> {
                     }
                 }
                 name if !has_move => {
+                    if name == "RU" {
+                        self.ru = self.ru.or(values.first().copied());
+                    }
                     // `TM` (the time limit in seconds) and kifu's own `TIME` are both the time.
                     let tag = if name == "TM" { "time".to_owned() } else { tag_of(name, RENAMED, "sgf_") };
                     for &span in values {
@@ -357,17 +362,35 @@ impl Reader<'_> {
         let size = self.size.unwrap_or(8);
         // (`othello,size=9` is no rules alone, but says the board is not the start.)
         let fits = |spec: &str| spec.parse::<Rules>().is_ok_and(|r| r.size() == size) || plain_size(spec) == Some(size);
+        // A variant that names no size (`RU[anti]`) is played on the board `SZ` gives; one
+        // that names another size than `SZ` is an error, not a game on either board.
+        if let (Some(sz), Some(span)) = (self.size, self.ru) {
+            let ru = unescape(self.raw(span));
+            if let Ok(rules) = ru.parse::<Rules>()
+                && rules.size() != sz
+            {
+                let sized = format!("{ru},size={sz}");
+                if rules.size() != 8 || ru.to_ascii_lowercase().contains("size") || sized.parse::<Rules>().is_err() {
+                    return Err(error(
+                        span,
+                        format!("`RU[{ru}]` is played on a {0}x{0} board, but `SZ[{sz}]` says {sz}x{sz}", rules.size()),
+                    ));
+                }
+                if let Some(tag) = self.record.tags.iter_mut().find(|(k, v)| k == "ru" && *v == ru) {
+                    tag.1 = sized;
+                }
+            }
+        }
         let tags = &mut self.record.tags;
         // Whether an `RU` gave the rules (else `SZ` alone, or nothing).
         let mut ruled = false;
         if self.size.is_some() {
-            let mut i = 0;
-            while i + 1 < tags.len() {
-                if tags[i].0 == "rules" && tags[i + 1].0 == "ru" && fits(&tags[i + 1].1) {
-                    tags[i].1 = tags.remove(i + 1).1;
-                    ruled = true;
+            if let Some(i) = tags.iter().position(|(k, v)| k == "ru" && fits(v)) {
+                let spec = tags.remove(i).1;
+                if let Some(rules) = tags.iter_mut().find(|(k, _)| k == "rules") {
+                    rules.1 = spec;
                 }
-                i += 1;
+                ruled = true;
             }
         } else if let Some(ru) = tags.iter_mut().find(|(k, v)| k == "ru" && fits(v)) {
             ru.0 = "rules".into();
@@ -774,6 +797,11 @@ pub(super) mod tests {
         assert_eq!((r.tag("rules"), r.tag("ru")), (Some("othello"), Some("Japanese")));
         let r = parse("(;RU[anti])").unwrap();
         assert_eq!((r.tag("rules"), r.tag("ru")), (Some("anti"), None));
+        // A variant without a size is played on `SZ`'s board; another size is an error.
+        let r = parse("(;SZ[6]RU[anti])").unwrap();
+        assert_eq!((r.tag("rules"), r.tag("ru")), (Some("anti,size=6"), None));
+        let e = parse("(;RU[anti,size=6]SZ[8])").unwrap_err();
+        assert!(e.message.contains("`RU[anti,size=6]` is played on a 6x6 board, but `SZ[8]`"), "{}", e.message);
         let r = parse("(;SZ[8]RULES[x]BLACK[y])").unwrap();
         assert_eq!((r.tag("sgf_rules"), r.tag("sgf_black")), (Some("x"), Some("y")));
         assert!(write(&r).contains("RULES[x]BLACK[y]"));

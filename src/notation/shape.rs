@@ -113,6 +113,61 @@ pub fn rules_kept(variant: &Variant, to: Format, written: &str) -> bool {
     read == *variant
 }
 
+/// What a shaped record says that its text in `to` (`written`) does not read back: the tags it
+/// loses (`result` for a stated result of any form), then `move comments`, `move evaluations`
+/// and `move times` when its moves lose some. Positions (board strings, OBF) and
+/// WTHOR are not checked: a position keeps no game's tags, and WTHOR's losses are told apart.
+#[must_use]
+pub fn left_out(record: &Record, end: &Position, to: Format, written: &str) -> Vec<String> {
+    if matches!(to, Format::Board | Format::Obf | Format::Wthor) {
+        return Vec::new();
+    }
+    let Ok(back) = crate::notation::format::parse(to, written, crate::notation::format::ReadOptions::default()) else {
+        return Vec::new();
+    };
+    // (Placeholders say nothing: `?`, WTHOR's unknown name `???`, `-`, `*`.)
+    let said = |r: &Record, tag: &str| {
+        r.tag(tag).is_some_and(|v| !v.trim().chars().all(|c| c == '?') && !matches!(v.trim(), "*" | "-"))
+    };
+    let mut lost = Vec::new();
+    // Results are read back in other tags and forms (PGN's counts as `score`, `1-0` as `outcome`);
+    // a finished game's result that its board gives is no loss.
+    let results = ["result", "outcome", "score"];
+    let stated = results.iter().find_map(|t| record.tag(t).filter(|_| said(record, t)));
+    let cells = end.rules().playable().count().try_into().unwrap_or(i32::MAX);
+    let the_boards = |stated: &str| {
+        end.outcome().zip(super::check::stated_result(stated, cells)).is_some_and(|(board, stated)| {
+            stated.winner == board.winner && stated.margin.is_none_or(|m| m == board.score(Color::Black))
+        })
+    };
+    if stated.is_some_and(|s| !the_boards(s)) && !results.iter().any(|t| said(&back, t)) {
+        lost.push("result".to_owned());
+    }
+    // (The rules are told apart, by [`rules_kept`]; WTHOR's ids are one thing.)
+    for (tag, _) in &record.tags {
+        let what = if tag.starts_with("wthor_") { "wthor ids" } else { tag.as_str() };
+        if !results.contains(&tag.as_str())
+            && tag != "rules"
+            && said(record, tag)
+            && !said(&back, tag)
+            && !lost.iter().any(|l| l == what)
+        {
+            lost.push(what.to_owned());
+        }
+    }
+    let count = |r: &Record, has: fn(&super::MoveToken) -> bool| r.moves.iter().filter(|t| has(t)).count();
+    for (what, has) in [
+        ("move comments", (|t: &super::MoveToken| t.comment.is_some()) as fn(&super::MoveToken) -> bool),
+        ("move evaluations", |t| t.eval.is_some()),
+        ("move times", |t| t.time.is_some()),
+    ] {
+        if count(&back, has) < count(record, has) {
+            lost.push(what.to_owned());
+        }
+    }
+    lost
+}
+
 /// Shapes a replayed record for the target format: passes only where the format writes them
 /// (and voluntary ones in transcripts and kifu grids), a start board with its side, a position format gets the
 /// last position, a kifu grid always has its start board, the others only a start that is not
