@@ -912,11 +912,25 @@ fn what_a_format_cannot_hold_is_named_and_counted() {
     for lost in ["event (1)", "round (1)", "move comments (1)"] {
         assert!(err.contains(lost), "{lost}: {err}");
     }
+    // A termination the result keeps (a transcript's `B+T` for a game lost on time) is no loss.
+    let (_, err, _) = convert(&["-", "--to", "transcript"], pgn.as_bytes());
+    assert!(err.contains("left out (records): ") && !err.contains("termination"), "{err}");
     // A kifu grid keeps them all but the move's comment; PGN keeps everything.
     let (_, err, _) = convert(&["-", "--to", "kifu"], pgn.as_bytes());
     assert!(err.contains("left out (records): move comments (1)\n"), "{err}");
     let (_, err, _) = convert(&["-", "--to", "pgn"], pgn.as_bytes());
     assert!(!err.contains("no place for"), "{err}");
+}
+
+/// A WTHOR file written back from itself is the same bytes, its header's creation date too.
+#[test]
+fn a_wthor_file_converted_to_wthor_is_the_same_bytes() {
+    let dir = tempdir();
+    let original = data("wthor/WTH_2004-50.wtb");
+    let copy = dir.join("copy.wtb");
+    let (_, err, code) = convert(&[original.to_str().unwrap(), "-o", copy.to_str().unwrap(), "-q"], b"");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(copy).unwrap(), std::fs::read(original).unwrap());
 }
 
 /// What WTHOR cannot hold (a round, a date's day) is left out with a warning; a WTHOR game

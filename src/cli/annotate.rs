@@ -329,7 +329,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     {
         if !args.quiet {
             stderr!(
-                "kifu annotate: nothing to resume: {} is complete (no {}); left as it is",
+                "kifu annotate: nothing to resume: {} is complete (no {}); left as it is, whatever options made it",
                 done.0.display(),
                 done.1.display()
             );

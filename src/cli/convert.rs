@@ -173,9 +173,13 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     // Each result in input order, with its record's number.
     let mut take =
         |out: &mut Output, source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
-            if let Some(h) = source.header {
-                sink.depth = sink.depth.or(Some(h.depth));
-                sink.depths.insert(h.depth);
+            match source.header {
+                Some(h) => {
+                    sink.depth = sink.depth.or(Some(h.depth));
+                    sink.depths.insert(h.depth);
+                    sink.created.insert(h.created);
+                }
+                None => sink.not_wthor = true,
             }
             let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
             if !chooser.keep_numbered(index, pick) {
@@ -490,6 +494,10 @@ struct Sink {
     depth: Option<u8>,
     /// The depths of the WTHOR inputs' headers.
     depths: std::collections::BTreeSet<u8>,
+    /// The creation dates of the WTHOR inputs' headers.
+    created: std::collections::BTreeSet<(u16, u8, u8)>,
+    /// Whether a record came from another format than WTHOR.
+    not_wthor: bool,
     /// `--wthor-year` and `--wthor-depth`.
     header: (Option<u16>, Option<u8>),
     /// Games with no theoretical score, and games with one from no WTHOR file.
@@ -834,6 +842,8 @@ impl Sink {
             written: 0,
             depth: None,
             depths: std::collections::BTreeSet::new(),
+            created: std::collections::BTreeSet::new(),
+            not_wthor: false,
             header: (None, None),
             unscored: 0,
             scored_elsewhere: 0,
@@ -1043,7 +1053,12 @@ impl Sink {
         } else {
             [self.players.list.clone(), self.tournaments.list.clone()]
         };
-        let created = today();
+        // WTHOR games from WTHOR files of one date keep it (a database written back is the same
+        // bytes); anything else is made today.
+        let created = match (self.not_wthor, self.created.len()) {
+            (false, 1) => self.created.first().copied().unwrap_or_else(today),
+            _ => today(),
+        };
         let header = wthor::Header {
             created,
             games: self.games.len() as u32,
@@ -1066,12 +1081,12 @@ impl Sink {
                 [("JOU", &lists[0], wthor::PLAYER_LEN), ("TRN", &lists[1], wthor::TOURNAMENT_LEN)]
             {
                 let mut file = Output::open(Some(&names_file(target, ext)))?;
-                file.write_all(&wthor::write_names(names, width, created))?;
+                file.write_all(&wthor::write_names(names, width, today()))?;
                 file.finish()?;
             }
         }
         if let Some(base) = &self.base {
-            base.extend([&self.players, &self.tournaments], created)?;
+            base.extend([&self.players, &self.tournaments], today())?;
         }
         Ok(())
     }

@@ -382,6 +382,17 @@ pub(crate) fn header_line(line: &str, start: usize) -> Option<Result<Vec<(String
     {
         return Some(Ok(vec![("first".to_owned(), side.to_string())]));
     }
+    // `Rules: othello,size=6` over a transcript's moves: the rules, when they are a kifu spec
+    // (another program's `Rules: Standard` stays a line kifu does not read).
+    if let Some(value) = text
+        .get(..5)
+        .filter(|k| k.eq_ignore_ascii_case("rules"))
+        .and_then(|_| text[5..].trim_start().strip_prefix([':', '：']))
+        .map(str::trim)
+        .filter(|v| v.parse::<crate::core::Rules>().is_ok())
+    {
+        return Some(Ok(vec![("rules".to_owned(), value.to_owned())]));
+    }
     if header_key(text).is_none() {
         other_key(text)?;
     }
@@ -994,6 +1005,7 @@ pub fn write(record: &Record) -> String {
         let value = value.trim().to_owned();
         if NAMED.iter().any(|(named, _)| named == tag)
             || OWN_LINES.contains(&tag.as_str())
+            || RESERVED_TAGS.contains(&tag.as_str())
             || matches!(value.as_str(), "" | "?")
             || one_line(&value) != value
         {
@@ -1502,6 +1514,8 @@ mod tests {
         for (tag, value) in [("black_rating", "2101"), ("termination", "time forfeit"), ("theoretical", "36")] {
             record.set_tag(tag, value);
         }
+        // (A tag the reader sets itself is not written: `First: white` would start the game anew.)
+        record.set_tag("first", "white");
         record.set_tag("extra", "not a header's"); // the logbook's, which a header line may not set
         let grid = write(&record);
         assert!(grid.contains("Black_rating: 2101\nTermination: time forfeit\nTheoretical: 36\n"), "{grid}");
@@ -1510,6 +1524,18 @@ mod tests {
         for tag in ["black_rating", "termination", "theoretical"] {
             assert_eq!(back.tag(tag), record.tag(tag));
         }
+    }
+
+    #[test]
+    fn a_rules_header_line_gives_the_rules_when_it_is_a_spec() {
+        let r = super::super::transcript::parse("c2b4d5").unwrap();
+        assert!(r.moves.len() == 3);
+        assert_eq!(
+            header_line("Rules: othello,size=6", 0).unwrap().unwrap(),
+            [("rules".into(), "othello,size=6".into())]
+        );
+        assert_eq!(header_line("rules： anti", 0).unwrap().unwrap(), [("rules".into(), "anti".into())]);
+        assert!(header_line("Rules: Standard", 0).is_none(), "another program's words are no spec");
     }
 
     #[test]

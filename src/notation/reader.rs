@@ -1361,7 +1361,9 @@ fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -
     };
     if let Some(text) = legacy
         .and_then(|encoding| encoding.decode_without_bom_handling_and_without_replacement(&bytes))
-        .filter(|text| !latin_in_disguise(text))
+        // (Shift_JIS reads most Latin-1 lines; EUC-JP, whose bytes go in pairs of 0xA1 and
+        // above, few.)
+        .filter(|text| !(*legacy == Some(encoding_rs::SHIFT_JIS) && latin_in_disguise(&bytes, text)))
     {
         return (text.into_owned(), true);
     }
@@ -1372,19 +1374,31 @@ fn decode(bytes: Vec<u8>, legacy: &mut Option<&'static encoding_rs::Encoding>) -
     (encoding_rs::WINDOWS_1252.decode_without_bom_handling(&bytes).0.into_owned(), true)
 }
 
-/// Whether text decoded from a Japanese legacy encoding is a European line in disguise (a
-/// Latin-1 name in a Shift_JIS file): a character of Unicode's private use area (Shift_JIS's
-/// user-defined lead bytes 0xF0-0xF9 are Latin-1's `ð`-`ù`), a half-width kana against a Latin
-/// letter (`ﾉric` for `Éric`), or a kanji between two Latin letters (`Ch穰eau` for `Château`).
-fn latin_in_disguise(text: &str) -> bool {
+/// Whether `bytes`, which decode from a Japanese legacy encoding as `text`, are a European line
+/// in disguise (a Latin-1 name in a Shift_JIS file): `text` has a character of Unicode's private
+/// use area (Shift_JIS's user-defined lead bytes 0xF0-0xF9 are Latin-1's `ð`-`ù`); or it has a
+/// half-width kana against a Latin letter (`ﾉric` for `Éric`) or a kanji between two Latin
+/// letters (`Ch穰eau` for `Château`), and read as Windows-1252 every byte beyond ASCII is a
+/// letter inside a Latin word (`ｵｾﾛClub` is `µ¾ÛClub` there: Japanese).
+fn latin_in_disguise(bytes: &[u8], text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     let half_kana = |c: char| ('\u{FF61}'..='\u{FF9F}').contains(&c);
     let kanji = |c: char| ('\u{4E00}'..='\u{9FFF}').contains(&c);
-    chars.iter().any(|c| ('\u{E000}'..='\u{F8FF}').contains(c))
-        || chars
-            .windows(2)
-            .any(|w| half_kana(w[0]) && w[1].is_ascii_alphabetic() || w[0].is_ascii_alphabetic() && half_kana(w[1]))
-        || chars.windows(3).any(|w| w[0].is_ascii_alphabetic() && kanji(w[1]) && w[2].is_ascii_alphabetic())
+    if chars.iter().any(|c| ('\u{E000}'..='\u{F8FF}').contains(c)) {
+        return true;
+    }
+    let disguised = chars
+        .windows(2)
+        .any(|w| half_kana(w[0]) && w[1].is_ascii_alphabetic() || w[0].is_ascii_alphabetic() && half_kana(w[1]))
+        || chars.windows(3).any(|w| w[0].is_ascii_alphabetic() && kanji(w[1]) && w[2].is_ascii_alphabetic());
+    if !disguised {
+        return false;
+    }
+    let latin: Vec<char> = encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0.chars().collect();
+    let letter = |j: Option<usize>| j.and_then(|j| latin.get(j)).is_some_and(|c| c.is_alphabetic());
+    (0..latin.len())
+        .filter(|&i| !latin[i].is_ascii())
+        .all(|i| latin[i].is_alphabetic() && (letter(i.checked_sub(1)) || letter(Some(i + 1))))
 }
 
 /// The encoding an SGF file's start declares in its `CA[...]` property, when the start is no
@@ -2251,11 +2265,17 @@ mod tests {
             assert!(got[0].as_ref().unwrap().text().contains("山田"), "{got:?}");
             assert!(got[1].as_ref().unwrap().text().contains(name), "{name}: {got:?}");
         }
-        // Half-width kana of their own (an old Japanese file's names) stay kana.
-        let kana = encoding_rs::SHIFT_JIS.encode("[Black \"ﾀﾅｶ\"]\n\n1. f5 *\n").0.into_owned();
-        let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new([japanese, kana].concat()));
-        let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
-        assert!(got[1].as_ref().unwrap().text().contains("ﾀﾅｶ"), "{got:?}");
+        // Half-width kana (an old Japanese file's names), even against Latin letters, and kanji
+        // between them stay Japanese.
+        for encoding in [encoding_rs::SHIFT_JIS, encoding_rs::EUC_JP] {
+            let japanese = encoding.encode("[Black \"山田\"]\n\n1. f5 *\n\n").0.into_owned();
+            for name in ["ﾀﾅｶ", "ｵｾﾛClub", "NHK杯A級"] {
+                let kana = encoding.encode(&format!("[Black \"{name}\"]\n\n1. f5 *\n")).0.into_owned();
+                let input: Box<dyn BufRead + Send> = Box::new(io::Cursor::new([japanese.clone(), kana].concat()));
+                let got: Vec<_> = Reader::new("t", input, Some(Format::Pgn)).unwrap().collect();
+                assert!(got[1].as_ref().unwrap().text().contains(name), "{}: {got:?}", encoding.name());
+            }
+        }
     }
 
     #[test]

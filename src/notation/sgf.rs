@@ -365,18 +365,22 @@ impl Reader<'_> {
         // A variant that names no size (`RU[anti]`) is played on the board `SZ` gives; one
         // that names another size than `SZ` is an error, not a game on either board.
         if let (Some(sz), Some(span)) = (self.size, self.ru) {
-            let ru = unescape(self.raw(span));
+            let written = unescape(self.raw(span));
+            let ru = written.trim();
             if let Ok(rules) = ru.parse::<Rules>()
                 && rules.size() != sz
             {
-                let sized = format!("{ru},size={sz}");
-                if rules.size() != 8 || ru.to_ascii_lowercase().contains("size") || sized.parse::<Rules>().is_err() {
+                if rules.size() != 8 || ru.to_ascii_lowercase().contains("size") {
                     return Err(error(
                         span,
                         format!("`RU[{ru}]` is played on a {0}x{0} board, but `SZ[{sz}]` says {sz}x{sz}", rules.size()),
                     ));
                 }
-                if let Some(tag) = self.record.tags.iter_mut().find(|(k, v)| k == "ru" && *v == ru) {
+                let sized = format!("{ru},size={sz}");
+                if let Err(e) = sized.parse::<Rules>() {
+                    return Err(error(span, format!("`RU[{ru}]` on the board of `SZ[{sz}]`: {e}")));
+                }
+                if let Some(tag) = self.record.tags.iter_mut().find(|(k, v)| k == "ru" && *v == written) {
                     tag.1 = sized;
                 }
             }

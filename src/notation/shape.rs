@@ -135,11 +135,23 @@ pub fn left_out(record: &Record, end: &Position, to: Format, written: &str) -> V
     let results = ["result", "outcome", "score"];
     let stated = results.iter().find_map(|t| record.tag(t).filter(|_| said(record, t)));
     let cells = end.rules().playable().count().try_into().unwrap_or(i32::MAX);
+    // (A result in words, `draw`, as the form it stands for.)
+    let read = |stated: &str| {
+        super::check::stated_result(stated, cells).or_else(|| {
+            let (_, form) = super::pgn::worded_result(stated)?;
+            super::check::stated_result(&form, cells)
+        })
+    };
     let the_boards = |stated: &str| {
-        end.outcome().zip(super::check::stated_result(stated, cells)).is_some_and(|(board, stated)| {
+        end.outcome().zip(read(stated)).is_some_and(|(board, stated)| {
             stated.winner == board.winner && stated.margin.is_none_or(|m| m == board.score(Color::Black))
         })
     };
+    // A termination the result keeps (a transcript's `B+T`, SGF's `W+R`) is no loss.
+    let kept_by_result = ["result", "outcome"]
+        .iter()
+        .filter_map(|t| back.tag(t))
+        .any(|r| super::win_without_margin(r).is_some_and(|(_, by)| by != WinBy::Unsaid));
     if stated.is_some_and(|s| !the_boards(s)) && !results.iter().any(|t| said(&back, t)) {
         lost.push("result".to_owned());
     }
@@ -148,6 +160,7 @@ pub fn left_out(record: &Record, end: &Position, to: Format, written: &str) -> V
         let what = if tag.starts_with("wthor_") { "wthor ids" } else { tag.as_str() };
         if !results.contains(&tag.as_str())
             && tag != "rules"
+            && (tag != "termination" || !kept_by_result)
             && said(record, tag)
             && !said(&back, tag)
             && !lost.iter().any(|l| l == what)
