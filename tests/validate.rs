@@ -225,9 +225,10 @@ fn csv_has_the_documented_columns() {
     );
     assert!(lines.next().unwrap().starts_with("-,1,unfinished,3,"));
     assert!(lines.next().unwrap().starts_with("-,2,illegal,1,4,1,,2,f5,the square is already occupied,"));
-    // With no record at all, the header alone.
-    let (empty, _, code) = validate(&["--format", "csv", "-q"], "");
-    assert_eq!((empty.lines().count(), code), (1, 0), "{empty}");
+    // With no record at all, the header alone (and exit 1: an empty input is a file problem).
+    let (empty, err, code) = validate(&["--format", "csv", "-q"], "");
+    assert_eq!((empty.lines().count(), code), (1, 1), "{empty}");
+    assert!(err.contains("-: holds no records"), "{err}");
     assert!(empty.starts_with("source,game,status,"), "{empty}");
 }
 

@@ -541,6 +541,8 @@ pub struct Reader {
     kana: bool,
     /// The misread lines were warned of.
     misread_told: bool,
+    /// Something was handed out: a record, or a problem of the file.
+    gave: bool,
     done: bool,
 }
 
@@ -651,6 +653,7 @@ impl Reader {
             japanese: (0, String::new()),
             kana: false,
             misread_told: false,
+            gave: false,
             done: false,
         };
         if let Some(e) = damaged {
@@ -1691,6 +1694,7 @@ impl Iterator for Reader {
     fn next(&mut self) -> Option<Self::Item> {
         loop {
             if let Some(r) = self.ready.pop_front() {
+                self.gave = true;
                 return Some(r);
             }
             if self.done {
@@ -1699,10 +1703,21 @@ impl Iterator for Reader {
                 {
                     return Some(Err(ReadError::File(warning)));
                 }
+                // A file with no record and no problem: empty (a glob that matched nothing
+                // leaves a script reading an empty stdin), which says so, as a warning.
+                if !std::mem::replace(&mut self.gave, true) {
+                    let message = "holds no records (an empty file?)".to_owned();
+                    return Some(Err(ReadError::File(FileError { file: self.name.clone(), message, damaged: false })));
+                }
                 return None;
             }
             if self.format == Format::Wthor {
-                return self.next_binary();
+                let item = self.next_binary();
+                self.gave |= item.is_some();
+                if item.is_some() || !self.done {
+                    return item;
+                }
+                continue;
             }
             let line_offset = self.offset;
             if let Some(Split::Nested { open, close, quote }) = self.split {
@@ -2358,8 +2373,12 @@ mod tests {
         for format in [Format::Ggf, Format::Sgf, Format::Json] {
             let got = read("<html>(not a game)</html>\n", Some(format));
             assert!(matches!(&got[..], [Err(ReadError::File(e))] if e.message.contains("only other text")), "{got:?}");
-            // Blank files, and text beside records, are not.
-            assert!(read(" \n\n", Some(format)).is_empty());
+            // Text beside records is not; a blank file is a warning, no record made up.
+            let blank = read(" \n\n", Some(format));
+            assert!(
+                matches!(&blank[..], [Err(ReadError::File(e))] if !e.damaged && e.message.contains("holds no records")),
+                "{blank:?}"
+            );
         }
         assert!(read("GGS dump (;GM[Othello];) end\n", Some(Format::Ggf)).iter().all(Result::is_ok));
     }
