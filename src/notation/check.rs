@@ -429,7 +429,7 @@ pub fn check_plain_line(text: &str, rules: &Arc<Rules>, format: Format) -> Optio
     // (A result in words, `: White resigned`, takes the full path, which reads it whole, and so
     // does a winner, `: 1-0`, which the full path reads as the record's outcome.)
     if tail.is_some_and(|t| {
-        t.trim().contains(' ') && super::pgn::worded_result(t).is_some()
+        transcript::in_words(t) && super::pgn::worded_result(t).is_some()
             || t.split_whitespace().next().is_some_and(transcript::is_outcome)
     }) {
         return None;

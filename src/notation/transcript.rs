@@ -315,8 +315,8 @@ fn parse_plain(text: &str) -> Option<Record> {
 
 /// The `: result extra` tail as the tags `result` and `extra`.
 fn push_score(record: &mut Record, tail: &str) {
-    // A result in words (`: White resigned`, `: Black wins by 4`) is the whole tail.
-    if let Some((tag, value)) = super::pgn::worded_result(tail).filter(|_| tail.trim().contains(' ')) {
+    // A result in words (`: White resigned`, `: Black wins by 4`, `: draw`) is the whole tail.
+    if let Some((tag, value)) = super::pgn::worded_result(tail).filter(|_| in_words(tail)) {
         record.tags.push((tag.into(), value));
         return;
     }
@@ -331,6 +331,14 @@ fn push_score(record: &mut Record, tail: &str) {
     if !extra.is_empty() {
         record.tags.push(("extra".into(), extra.join(" ")));
     }
+}
+
+/// Whether the tail after `:` may be a result in words: more than one word, or one of letters
+/// alone (`draw`; not `W+R` or `+12`, which are results of their own forms).
+#[must_use]
+pub fn in_words(tail: &str) -> bool {
+    let tail = tail.trim();
+    tail.contains(' ') || !tail.is_empty() && tail.chars().all(char::is_alphabetic)
 }
 
 /// Whether `word` is a winner in PGN's form (`1-0`, `0-1`, `1/2-1/2`), read as the tag `outcome`
@@ -916,6 +924,7 @@ mod tests {
             let r = parse(&format!("f5d6c3: {outcome}")).unwrap();
             assert_eq!((r.tag("outcome"), r.tag("result")), (Some(outcome), None));
         }
+        assert_eq!(parse("f5d6c3: draw").unwrap().tag("outcome"), Some("1/2-1/2"));
     }
 
     #[test]
