@@ -203,10 +203,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     }
                     sink.komi_games += usize::from(komi);
                     sink.unnamed += usize::from(unnamed);
-                    sink.left_records += usize::from(!left.is_empty());
-                    for what in left {
-                        *sink.left_out.entry(what).or_default() += 1;
-                    }
+                    sink.count_left_out(left);
                     converted += 1;
                 }
                 Converted::Wthor(game) => {
@@ -610,9 +607,8 @@ fn more_than_wthor(record: &Record) -> Vec<String> {
     ];
     let mut lost: Vec<String> = Vec::new();
     for (tag, value) in &record.tags {
-        let said = !value.trim().chars().all(|c| c == '?') && !matches!(value.trim(), "-" | "*");
         // (A komi has a warning of its own.)
-        if said && !KEPT.contains(&tag.as_str()) && tag != "komi" && !lost.contains(tag) {
+        if shape::says_something(value) && !KEPT.contains(&tag.as_str()) && tag != "komi" && !lost.contains(tag) {
             lost.push(tag.clone());
         }
     }
@@ -622,15 +618,7 @@ fn more_than_wthor(record: &Record) -> Vec<String> {
     }) {
         lost.push("the date's month and day".to_owned());
     }
-    for (what, has) in [
-        ("move comments", record.moves.iter().any(|t| t.comment.is_some())),
-        ("move evaluations", record.moves.iter().any(|t| t.eval.is_some())),
-        ("move times", record.moves.iter().any(|t| t.time.is_some())),
-    ] {
-        if has {
-            lost.push(what.to_owned());
-        }
-    }
+    lost.extend(shape::move_notes(record).into_iter().filter(|&(_, n)| n > 0).map(|(what, _)| what.to_owned()));
     lost
 }
 
@@ -941,6 +929,14 @@ impl Sink {
         Ok(())
     }
 
+    /// Counts a record's losses ([`shape::left_out`], [`more_than_wthor`]) for the warning.
+    fn count_left_out(&mut self, left: Vec<String>) {
+        self.left_records += usize::from(!left.is_empty());
+        for what in left {
+            *self.left_out.entry(what).or_default() += 1;
+        }
+    }
+
     fn push_wthor(&mut self, game: WthorGame) {
         let new = [
             self.tournaments.id(game.event.as_deref()),
@@ -956,10 +952,7 @@ impl Sink {
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
         self.komi_games += usize::from(game.komi);
-        self.left_records += usize::from(!game.dropped.is_empty());
-        for what in game.dropped {
-            *self.left_out.entry(what).or_default() += 1;
-        }
+        self.count_left_out(game.dropped);
         self.unfinished += usize::from(game.unfinished);
         if let Some(ids) = game.ids {
             let names = [&game.event, &game.black, &game.white];

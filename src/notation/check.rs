@@ -558,7 +558,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
         // the board's (a loss on time or a forfeit may overrule the board, and is not judged).
         Stated::NotCompared => {
             if let Some((color, super::WinBy::Resignation)) = super::win_without_margin(stored)
-                && board_winner(check, komi) != Some(color)
+                && final_winner(&check.score, komi) != Some(color)
             {
                 let text = format!("{} (a resignation)", stored.trim());
                 wrong_winner(check, &text, komi);
@@ -566,7 +566,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
             return;
         }
         Stated::Winner(color) => {
-            if board_winner(check, komi) != Some(color) {
+            if final_winner(&check.score, komi) != Some(color) {
                 let text = stored.trim().to_owned();
                 wrong_winner(check, &text, komi);
             }
@@ -773,7 +773,7 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
         Some(None) => return,
         Some(Some(k)) => k,
     };
-    if stated != board_winner(check, komi) {
+    if stated != final_winner(&check.score, komi) {
         wrong_winner(check, text.trim(), komi);
     }
 }
@@ -793,11 +793,6 @@ fn sgf_form(result: &str) -> bool {
     (result.starts_with("B+") || result.starts_with("W+")) && result[2..].starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// The winner of a finished game after `komi`.
-fn board_winner(check: &Check, komi: f64) -> Option<Color> {
-    final_winner(&check.score, komi)
-}
-
 /// The winner of a game that ended with `score`, after `komi` points are taken from black's
 /// margin; without komi, the rules' winner (whose tie rule may give a drawn board to the
 /// second player).
@@ -809,7 +804,7 @@ pub fn final_winner(score: &Outcome, komi: f64) -> Option<Color> {
 /// Sets `ResultMismatch` for a stated winner (`stated`, as written) that the board (after
 /// `komi`) does not give.
 fn wrong_winner(check: &mut Check, stated: &str, komi: f64) {
-    let board = match board_winner(check, komi) {
+    let board = match final_winner(&check.score, komi) {
         Some(Color::Black) => "a win for black",
         Some(Color::White) => "a win for white",
         None => "a draw",
@@ -848,8 +843,8 @@ fn rows_flipped(rules: &Rules) -> Option<Arc<Rules>> {
 /// not under its own: the ranks counted from the other side, the other side first, the
 /// parallel start, an empty board to start (BrainKing's), old Reversi's rules (an empty board, White first, placements
 /// without captures), and for moves alone (no board given) a smaller or larger board their
-/// squares fit on (a 6x6 or a 10x10 game's transcript); `the whole game replays with ranks counted from the bottom:
-/// --rules othello,rows=bottom`.
+/// squares fit on (a 6x6 or a 10x10 game's transcript); `the whole game replays with ranks
+/// counted from the bottom: --rules othello,rows=bottom`.
 fn rules_that_fit(record: &Record, rules: &Arc<Rules>, format: Format) -> Option<String> {
     let size = rules.variant().size;
     let old_reversi = || format!("reversi-1880,size={size}").parse::<Rules>().ok().map(Rules::shared);

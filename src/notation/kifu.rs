@@ -992,6 +992,8 @@ pub fn write(record: &Record) -> String {
     ];
     // (Runs of spaces as one: two spaces would start another key, `  White: Eve`.)
     let one_line = |value: &str| super::printable(value).split_whitespace().collect::<Vec<_>>().join(" ");
+    // Whether a header line reads back as that tag and value alone.
+    let reads_back = |line: &str, tag: &str, value: &str| matches!(header_line(line, 0), Some(Ok(read)) if read == [(tag.to_owned(), value.to_owned())]);
     for (tag, key) in NAMED {
         if let Some(value) = record.tag(tag).map(str::trim).filter(|v| !v.is_empty() && *v != "?") {
             out.push_str(&format!("{key}: {}\n", one_line(value)));
@@ -1014,7 +1016,7 @@ pub fn write(record: &Record) -> String {
         let mut key: Vec<char> = tag.chars().collect();
         key[0] = key[0].to_uppercase().next().unwrap_or(key[0]);
         let line = format!("{}: {value}", key.into_iter().collect::<String>());
-        if matches!(header_line(&line, 0), Some(Ok(read)) if read == [(tag.clone(), value.clone())]) {
+        if reads_back(&line, tag, &value) {
             out.push_str(&line);
             out.push('\n');
         }
@@ -1059,7 +1061,7 @@ pub fn write(record: &Record) -> String {
     {
         // Other text (`Void`, a margin in fractions) as it is, where it reads back so.
         let line = format!("Result: {stated}");
-        if matches!(header_line(&line, 0), Some(Ok(read)) if read == [("result".to_owned(), stated.to_owned())]) {
+        if reads_back(&line, "result", stated) {
             out.push_str(&line);
             out.push('\n');
         }

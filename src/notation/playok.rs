@@ -13,8 +13,8 @@
 //! `Event "?"` and `Round "-"` are dropped.
 //!
 //! [`write()`] produces PlayOK's layout: `Event` (`?` when missing), `Site` (`?` when missing:
-//! a game from elsewhere was not played on PlayOK), `Date`, `Round` (`-`), `Black`, `White`, `Result`, then, when present, `Time`,
-//! `TimeControl`, `BlackElo`, `WhiteElo` and `Variant`, then anything else the record has (a
+//! a game from elsewhere was not played on PlayOK), `Date`, `Round` (`-`), `Black`, `White`,
+//! `Result`, then, when present, `Time`, `TimeControl`, `BlackElo`, `WhiteElo` and `Variant`, then anything else the record has (a
 //! start board as `SetUp`/`FEN`, other tags as the PGN writer names them); a blank line; the
 //! movetext as the PGN writer writes it.
 

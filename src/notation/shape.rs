@@ -125,10 +125,7 @@ pub fn left_out(record: &Record, end: &Position, to: Format, written: &str) -> V
     let Ok(back) = crate::notation::format::parse(to, written, crate::notation::format::ReadOptions::default()) else {
         return Vec::new();
     };
-    // (Placeholders say nothing: `?`, WTHOR's unknown name `???`, `-`, `*`.)
-    let said = |r: &Record, tag: &str| {
-        r.tag(tag).is_some_and(|v| !v.trim().chars().all(|c| c == '?') && !matches!(v.trim(), "*" | "-"))
-    };
+    let said = |r: &Record, tag: &str| r.tag(tag).is_some_and(says_something);
     let mut lost = Vec::new();
     // Results are read back in other tags and forms (PGN's counts as `score`, `1-0` as `outcome`);
     // a finished game's result that its board gives is no loss.
@@ -168,17 +165,32 @@ pub fn left_out(record: &Record, end: &Position, to: Format, written: &str) -> V
             lost.push(what.to_owned());
         }
     }
-    let count = |r: &Record, has: fn(&super::MoveToken) -> bool| r.moves.iter().filter(|t| has(t)).count();
-    for (what, has) in [
-        ("move comments", (|t: &super::MoveToken| t.comment.is_some()) as fn(&super::MoveToken) -> bool),
-        ("move evaluations", |t| t.eval.is_some()),
-        ("move times", |t| t.time.is_some()),
-    ] {
-        if count(&back, has) < count(record, has) {
+    for ((what, had), (_, kept)) in move_notes(record).into_iter().zip(move_notes(&back)) {
+        if kept < had {
             lost.push(what.to_owned());
         }
     }
     lost
+}
+
+/// Whether a tag's value says something: not empty nor a placeholder (`?`, WTHOR's unknown
+/// name `???`, `-`, `*`).
+#[must_use]
+pub fn says_something(value: &str) -> bool {
+    let value = value.trim();
+    !value.chars().all(|c| c == '?') && !matches!(value, "*" | "-")
+}
+
+/// How many of a record's moves carry a comment, an evaluation and a time, by those names
+/// (`move comments`, ...).
+#[must_use]
+pub fn move_notes(record: &Record) -> [(&'static str, usize); 3] {
+    let count = |has: fn(&super::MoveToken) -> bool| record.moves.iter().filter(|t| has(t)).count();
+    [
+        ("move comments", count(|t| t.comment.is_some())),
+        ("move evaluations", count(|t| t.eval.is_some())),
+        ("move times", count(|t| t.time.is_some())),
+    ]
 }
 
 /// Shapes a replayed record for the target format: passes only where the format writes them
@@ -336,11 +348,11 @@ fn counts_as_margin(record: &mut Record, end: &Position) {
     record.set_tag("result", super::margin_after_komi(margin, komi));
 }
 
-/// A result won without a margin (by resignation, on time, by forfeit) in the form of `to`: SGF's (and a
-/// kifu grid's and a transcript's) `B+R`, `W+T`, `B+` (also for a winner stated alone, PGN's
-/// `1-0`), GGF's `+64.000:r` / `-64.000:t`
-/// (GGS gives a resignation the whole board), WTHOR's whole board to the winner (`+64`, `-64`;
-/// WTHOR stores a disc count, never a winner alone).
+/// A result won without a margin (by resignation, on time, by forfeit) in the form of `to`:
+/// SGF's (and a kifu grid's and a transcript's) `B+R`, `W+T`, `B+` (also for a winner stated
+/// alone, PGN's `1-0`), GGF's `+64.000:r` / `-64.000:t` (GGS gives a resignation the whole
+/// board), WTHOR's whole board to the winner (`+64`, `-64`; WTHOR stores a disc count, never a
+/// winner alone).
 fn use_result_forms(record: &mut Record, to: Format) {
     let result = record.tag("result").map(str::to_owned);
     let stated = result.as_deref().or(record.tag("outcome"));

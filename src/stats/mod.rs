@@ -132,9 +132,9 @@ impl Facts {
     /// (given up, or cut short), the same two players too, in either colour, since players who
     /// resign after the same few moves play different games (games that name no players are
     /// between the same two, as in a list of openings; names are compared without case and
-    /// accents). `None` for a game that is nobody's
-    /// duplicate: one with no moves (a forfeit, a bye) or cut short by an illegal move (it would
-    /// be one of every game that plays its legal beginning).
+    /// accents). `None` for a game that is nobody's duplicate: one with no moves (a forfeit, a
+    /// bye) or cut short by an illegal move (it would be one of every game that plays its legal
+    /// beginning).
     #[must_use]
     pub fn same_game_key(&self) -> Option<(u64, u64)> {
         if self.length == 0 || self.status == Status::Illegal {
