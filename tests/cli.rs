@@ -125,6 +125,23 @@ fn a_folder_is_read_as_its_record_files() {
     kifu().args(["stats"]).arg(empty.path()).assert().code(2).stderr(predicate::str::contains("holds no record files"));
 }
 
+/// A file whose name is not UTF-8 (Latin-1 `café.txt`) is read, given by name or in a folder,
+/// and named with U+FFFD in rows and messages.
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(std::ffi::OsStr::from_bytes(b"caf\xe9.txt"));
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/samples/kifu.txt"), &path).unwrap();
+    for input in [path.as_path(), dir.path()] {
+        let out = kifu().args(["export", "--table", "games", "-f", "csv", "-q"]).arg(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.lines().nth(1).is_some_and(|row| row.contains("caf\u{FFFD}.txt,1,")), "{text}");
+    }
+}
+
 #[test]
 fn output_file_is_written_whole() {
     let dir = tempfile::tempdir().unwrap();

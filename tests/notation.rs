@@ -152,7 +152,7 @@ mod round_trips {
 fn records_of_a_file_come_parsed_and_named() {
     use kifu::notation::reader::{ReadError, Records};
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
-    let games: Vec<_> = Records::open(&format!("{dir}/wthor/WTH_2004-50.wtb")).unwrap().collect();
+    let games: Vec<_> = Records::open(format!("{dir}/wthor/WTH_2004-50.wtb")).unwrap().collect();
     assert_eq!(games.len(), 50);
     let first = games[0].as_ref().unwrap();
     assert!(first.tag("black").is_some_and(|name| !name.starts_with("WTHOR #")), "{:?}", first.tags);
@@ -161,7 +161,7 @@ fn records_of_a_file_come_parsed_and_named() {
     // A transcript file with a bad line: the others still come, the bad one says where.
     let path = std::env::temp_dir().join(format!("kifu-records-{}.txt", std::process::id()));
     std::fs::write(&path, "f5d6c3\nf5x9\nf5f6\n").unwrap();
-    let got: Vec<_> = Records::open(path.to_str().unwrap()).unwrap().collect();
+    let got: Vec<_> = Records::open(&path).unwrap().collect();
     std::fs::remove_file(&path).unwrap();
     assert_eq!(got.len(), 3);
     assert!(got[0].is_ok() && got[2].is_ok());

@@ -310,7 +310,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let Engine { settings, generic, probcut, evaluator } = args.engine.engine("kifu annotate", args.quiet)?;
     let threads = super::worker_threads(args.threads);
     // Files are counted first, for the progress bar's length and the shards.
-    let total = if args.input.inputs.is_empty() || args.input.inputs.iter().any(|i| i == "-") {
+    let total = if args.input.reads_stdin() {
         if args.shard.is_some() {
             anyhow::bail!("--shard needs input files (stdin cannot be counted first)");
         }

@@ -23,7 +23,7 @@ use crate::notation::{Record, Span, SyntaxError, wthor};
 pub struct InputArgs {
     /// Input files or folders (a folder's record files: .pgn, .ggf, .wtb, .txt, ... under it);
     /// `-` is stdin (the default). Gzip is read whatever the name.
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
     /// The input format (default: recognised from each file's name and first bytes): transcript,
     /// kifu, board, obf, ggf, wthor, sgf, pgn, oq, playok, logbook, json.
     #[arg(long, value_parser = FormatParser::ANY)]
@@ -87,27 +87,27 @@ impl InputArgs {
     /// `.txt`, ..., also with `.gz`), in path order, hidden ones left out. A folder with none
     /// is an error.
     pub fn expand_folders(&mut self) -> anyhow::Result<()> {
-        if !self.inputs.iter().any(|i| i != "-" && Path::new(i).is_dir()) {
+        if !self.inputs.iter().any(|i| !is_stdin(i) && i.is_dir()) {
             return Ok(());
         }
         let mut inputs = Vec::with_capacity(self.inputs.len());
         for input in &self.inputs {
-            let path = Path::new(input);
-            if input == "-" || !path.is_dir() {
+            if is_stdin(input) || !input.is_dir() {
                 inputs.push(input.clone());
                 continue;
             }
+            let shown = input.display();
             let mut files = Vec::new();
             let mut seen = std::collections::HashSet::new();
-            record_files(path, &mut files, &mut seen).with_context(|| format!("cannot read the folder {input}"))?;
+            record_files(input, &mut files, &mut seen).with_context(|| format!("cannot read the folder {shown}"))?;
             if files.is_empty() {
                 anyhow::bail!(
-                    "the folder {input} holds no record files (names ending in .{}, or those with .gz)",
+                    "the folder {shown} holds no record files (names ending in .{}, or those with .gz)",
                     RECORD_EXTENSIONS.join(", .")
                 );
             }
             files.sort();
-            inputs.extend(files.into_iter().map(|f| f.to_string_lossy().into_owned()));
+            inputs.extend(files);
         }
         self.inputs = inputs;
         Ok(())
@@ -117,8 +117,20 @@ impl InputArgs {
     /// [`check_readable`]), and none is the `-o` file (see [`refuse_input_as_output`]).
     pub fn check(&self, output: Option<&Path>) -> anyhow::Result<()> {
         check_readable(&self.inputs)?;
-        refuse_input_as_output(self.inputs.iter().filter(|i| *i != "-").map(Path::new), output)
+        refuse_input_as_output(self.inputs.iter().filter(|i| !is_stdin(i)).map(PathBuf::as_path), output)
     }
+
+    /// Whether stdin is among the inputs (it is when none is given).
+    #[must_use]
+    pub fn reads_stdin(&self) -> bool {
+        self.inputs.is_empty() || self.inputs.iter().any(|i| is_stdin(i))
+    }
+}
+
+/// Whether an input path is `-`, stdin.
+#[must_use]
+pub fn is_stdin(input: &Path) -> bool {
+    input.as_os_str() == "-"
 }
 
 /// The record files under `dir` (see [`InputArgs::expand_folders`]), added to `files`; a folder
@@ -153,16 +165,17 @@ fn record_files(
 /// Every input file is there, readable and no archive (stdin, `-`, aside): such a file stops
 /// the run before its work begins (and before a CSV header is written), not after the files
 /// before it.
-fn check_readable(inputs: &[String]) -> anyhow::Result<()> {
-    for input in inputs.iter().filter(|i| *i != "-") {
-        let mut file = std::fs::File::open(input).with_context(|| format!("cannot read {input}"))?;
+fn check_readable(inputs: &[PathBuf]) -> anyhow::Result<()> {
+    for input in inputs.iter().filter(|i| !is_stdin(i)) {
+        let shown = input.display();
+        let mut file = std::fs::File::open(input).with_context(|| format!("cannot read {shown}"))?;
         if file.metadata().is_ok_and(|m| m.is_dir()) {
-            anyhow::bail!("cannot read {input}: it is a directory");
+            anyhow::bail!("cannot read {shown}: it is a directory");
         }
         let mut head = [0u8; 8];
-        let read = std::io::Read::read(&mut file, &mut head).with_context(|| format!("cannot read {input}"))?;
+        let read = std::io::Read::read(&mut file, &mut head).with_context(|| format!("cannot read {shown}"))?;
         if let Some(what) = reader::packed(&head[..read]) {
-            anyhow::bail!("cannot read {input}: it is {what}: kifu reads plain files and gzip; unpack it first");
+            anyhow::bail!("cannot read {shown}: it is {what}: kifu reads plain files and gzip; unpack it first");
         }
     }
     Ok(())
@@ -816,7 +829,7 @@ fn each_input(
     args: &InputArgs,
     mut each: impl FnMut(&str, &Source, Reader, &mut Vec<FileError>) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<FileProblems> {
-    let inputs = if args.inputs.is_empty() { vec!["-".to_owned()] } else { args.inputs.clone() };
+    let inputs = if args.inputs.is_empty() { vec![PathBuf::from("-")] } else { args.inputs.clone() };
     let options = ReadOptions {
         digits: match args.digits {
             DigitsArg::D01 => Digits::BlackWhite,
@@ -828,13 +841,16 @@ fn each_input(
     let mut problems = Vec::new();
     let mut wthor_read = false;
     check_readable(&inputs)?;
-    for input in &inputs {
-        let stream = reader::open(input).with_context(|| format!("cannot read {input}"))?;
+    for path in &inputs {
+        // Named in messages and rows as it prints (a name that is not UTF-8 with U+FFFD).
+        let name = path.to_string_lossy();
+        let input = name.as_ref();
+        let stream = reader::open(path).with_context(|| format!("cannot read {input}"))?;
         let reader = Reader::with_encoding(input, stream, args.from, args.encoding)
             .with_context(|| format!("cannot read {input}"))?;
         let header = reader.header();
         let names = match header {
-            Some(_) => wthor_names(input, args.players.as_deref(), args.tournaments.as_deref(), args.names_unused)?,
+            Some(_) => wthor_names(path, args.players.as_deref(), args.tournaments.as_deref(), args.names_unused)?,
             None => wthor::Names::default(),
         };
         let source = Source {
@@ -897,7 +913,7 @@ pub fn scan(
 /// Counts the records of every input (files only: stdin cannot be read twice).
 pub fn count(args: &InputArgs) -> anyhow::Result<u64> {
     let mut total = 0;
-    if args.inputs.is_empty() || args.inputs.iter().any(|i| i == "-") {
+    if args.reads_stdin() {
         anyhow::bail!("counting the records needs input files, not stdin");
     }
     // (The problems of whole files are reported by the reading that follows.)
@@ -925,21 +941,22 @@ pub(super) fn find_any_case(dir: &Path, file: &str) -> Option<PathBuf> {
 /// files mean no names (the ids are kept), with a warning on stderr, once per input, unless the
 /// command uses no names (`unused`).
 fn wthor_names(
-    input: &str,
+    path: &Path,
     players: Option<&Path>,
     tournaments: Option<&Path>,
     unused: bool,
 ) -> anyhow::Result<wthor::Names> {
+    let input = path.to_string_lossy();
     let find = |given: Option<&Path>, ext: &str| -> Option<PathBuf> {
         if let Some(p) = given {
             return Some(p.to_path_buf());
         }
         // The database's own names (`club.JOU` beside `club.wtb`), else the federation's;
         // stdin is beside nothing (not the current folder's files).
-        if input == "-" {
+        if is_stdin(path) {
             return None;
         }
-        wthor::names_file(Path::new(input), ext)
+        wthor::names_file(path, ext)
     };
     let mut names = wthor::Names::default();
     let mut missing = Vec::new();
@@ -963,15 +980,15 @@ fn wthor_names(
         }
     }
     // Said once per input (a command may read its inputs twice: counting, then working).
-    static WARNED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    static WARNED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
     let mut warned = WARNED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    if !missing.is_empty() && !unused && !warned.iter().any(|w| w == input) {
-        warned.push(input.to_owned());
+    if !missing.is_empty() && !unused && !warned.iter().any(|w| w == path) {
+        warned.push(path.to_path_buf());
         let options: Vec<&str> =
             missing.iter().map(|ext| if *ext == "JOU" { "--players" } else { "--tournaments" }).collect();
         let options =
             format!("{} {}", options.join(", "), if options.len() == 1 { "names the file" } else { "name the files" });
-        if input == "-" {
+        if is_stdin(path) {
             stderr!(
                 "kifu: warning: a WTHOR database read from stdin has no name files beside it: its names are kept as WTHOR numbers (`WTHOR #95`; {options})"
             );
@@ -984,7 +1001,7 @@ fn wthor_names(
         } else {
             "tournaments"
         };
-        let stem = wthor::database_stem(Path::new(input));
+        let stem = wthor::database_stem(path);
         let files: Vec<String> = missing.iter().map(|ext| format!("{stem}.{ext} or WTHOR.{ext}")).collect();
         stderr!(
             "kifu: warning: {input}: no name files beside it ({}): {what} are kept as WTHOR numbers (`WTHOR #95`; {options})",

@@ -35,9 +35,10 @@ const SHOWN_BEFORE: usize = 60;
 const SHOWN_AFTER: usize = 100;
 
 /// Opens a path, or stdin for `-`, as a buffered stream; gzip is decompressed.
-pub fn open(path: &str) -> io::Result<Box<dyn BufRead + Send>> {
+pub fn open(path: impl AsRef<std::path::Path>) -> io::Result<Box<dyn BufRead + Send>> {
+    let path = path.as_ref();
     let raw: Box<dyn Read + Send> =
-        if path == "-" { Box::new(io::stdin()) } else { Box::new(std::fs::File::open(path)?) };
+        if path.as_os_str() == "-" { Box::new(io::stdin()) } else { Box::new(std::fs::File::open(path)?) };
     buffer(raw)
 }
 
@@ -412,10 +413,11 @@ pub struct Records {
 impl Records {
     /// The records of the file at `path` (`-` for stdin), gzipped or not, in the format its
     /// name and start show.
-    pub fn open(path: &str) -> io::Result<Records> {
-        let reader = Reader::new(path, open(path)?, None)?;
+    pub fn open(path: impl AsRef<std::path::Path>) -> io::Result<Records> {
+        let path = path.as_ref();
+        let reader = Reader::new(&path.to_string_lossy(), open(path)?, None)?;
         let names = match reader.header() {
-            Some(_) if path != "-" => wthor::Names::beside(std::path::Path::new(path))?,
+            Some(_) if path.as_os_str() != "-" => wthor::Names::beside(path)?,
             _ => wthor::Names::default(),
         };
         Ok(Records::new(reader, names, format::ReadOptions::default()))
