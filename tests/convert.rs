@@ -326,6 +326,9 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
     let (_, err, code) = convert(&args, pgn.replace("Tastet Marc", "Tastet  Marc ").as_bytes());
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read(dir.join("WTHOR.JOU")).unwrap().len(), jou.len());
+    // A new name that is a base's name in another order is said.
+    let (_, err, _) = convert(&args, pgn.replace("Tastet Marc", "Marc Tastet").as_bytes());
+    assert!(err.contains("the player `Marc Tastet` is new to the base, which has `Tastet Marc` (#1)"), "{err}");
 }
 
 /// Names a WTHOR names file cannot hold as written are reported, and so are two that become one.
@@ -920,6 +923,9 @@ fn what_a_format_cannot_hold_is_named_and_counted() {
     assert!(err.contains("left out (records): move comments (1)\n"), "{err}");
     let (_, err, _) = convert(&["-", "--to", "pgn"], pgn.as_bytes());
     assert!(!err.contains("no place for"), "{err}");
+    // WTHOR stores a win on time as 64-0, a disc count no one wrote: said.
+    let (_, err, _) = convert(&["-", "--to", "wthor", "-o", "/dev/null"], pgn.as_bytes());
+    assert!(err.contains("wins stated without a margin, stored as 64-0 (1)"), "{err}");
 }
 
 /// A WTHOR file written back from itself is the same bytes, its header's creation date too.

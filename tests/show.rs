@@ -242,14 +242,15 @@ fn bad_input_is_named_never_a_panic() {
     assert_eq!(code, 1);
     assert!(err.contains("-:1:") && err.contains("record 1") && err.contains("a1"), "{err}");
     // Past the end of a game, or of the input.
+    // A position in no record: nothing drawn, the asking wrong (as --game past the last).
     let (_, err, code) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "70"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("record 1") && err.contains("61 plies"), "{err}");
     let (_, err, code) = run(&["show", &sample("wthor-2004.pgn"), "--game", "9"], "");
     assert_eq!(code, 2);
     assert!(err.contains("no record 9") && err.contains("has 3"), "{err}");
     let (_, err, code) = run(&["show", "--kifu", &sample("wthor-2004.pgn"), "--ply", "62"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("--ply 62 is past the end"), "{err}");
     let (_, _, code) = run(&["show", "--kifu", "--annotate", &sample("wthor-2004.pgn")], "");
     assert_eq!(code, 2, "--kifu and --annotate do not go together");
@@ -307,7 +308,7 @@ fn a_position_by_its_count_of_empties() {
     let (at_empties, err, code) = run(&["show", &pgn, "--empties", "20", "--color", "never"], "");
     assert_eq!((code, at_empties), (0, at_ply), "{err}");
     let (_, err, code) = run(&["show", &pgn, "--empties", "70"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("--empties 70: the game never has 70 empty squares"), "{err}");
     let (_, err, code) = run(&["show", &pgn, "--empties", "12-14"], "");
     assert_eq!(code, 2);
@@ -339,7 +340,7 @@ fn a_position_by_its_move_number() {
     assert_eq!(at_move, at_ply, "{err}");
     assert!(at_move.contains("ply 57 of"), "{at_move}");
     let (_, err, code) = run(&["show", &pgn, "--move", "61"], "");
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("--move 61 is past the end: the record has 60 moves"), "{err}");
 }
 
@@ -593,7 +594,7 @@ fn a_record_with_an_illegal_move_is_drawn_up_to_it() {
     assert_eq!(code, 1);
     assert!(out.contains(" 6 "), "{out}");
     let (_, err, code) = run(&["show", "--ply", "8"], game);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(err.contains("the record has 6 plies before its move 7, which is illegal"), "{err}");
     // With a square off the board after it too, and with the likely fix, as validate finds it.
     let (out, err, code) = run(&["show"], "f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 d7 c5 b6 c6 i5\n");

@@ -615,3 +615,34 @@ fn standings_warn_of_games_without_both_names() {
     assert_eq!(rows(&out).len(), 2, "{out}");
     assert!(err.contains("warning: 1 game left out of the standings: a player's name is missing"), "{err}");
 }
+
+/// What a scoresheet states counts where the board cannot say: a sheet with a token that is no
+/// move keeps its written result, a win on time stands against the board, and header lines
+/// stating a winner with no moves are a forfeit.
+#[test]
+fn standings_take_the_sheets_result_where_the_board_cannot_say() {
+    let spaced: Vec<&str> = (0..GAME.len()).step_by(2).map(|i| &GAME[i..i + 2]).collect();
+    let mut typo = spaced.clone();
+    typo[3] = "4f";
+    let sheets = format!(
+        "Event: Cup\nBlack: Ann  White: Bob\n{}\nResult: 23-41\n\n\
+         Event: Cup\nBlack: Cid  White: Dan\n{}\nResult: White wins on time\n\n\
+         Event: Cup\nBlack: Eve  White: Fay\nResult: 1-0\n",
+        typo.join(" "),
+        spaced.join(" ")
+    );
+    let (out, err, code) =
+        run(&["stats", "-", "--from", "transcript", "--by", "standings", "--format", "csv", "-q"], &sheets);
+    assert_eq!(code, 1, "the sheet with a typo is not ok: {err}");
+    let got: Vec<String> = rows(&out)
+        .iter()
+        .map(|r| format!("{} {} {} {}", r["player"], r["games"], r["points"], r["from_record"]))
+        .collect();
+    assert_eq!(got.len(), 6, "{out}");
+    for line in ["Bob 1 1 1", "Dan 1 1 1", "Eve 1 1 1", "Ann 1 0 1", "Cid 1 0 1", "Fay 1 0 1"] {
+        assert!(got.contains(&line.to_owned()), "{line}: {got:?}");
+    }
+    // validate passes the win on time and the forfeit, and says the first overrules the board.
+    let (_, err, _) = run(&["validate", "-", "--from", "transcript"], &sheets);
+    assert!(err.contains("2 ok (1 ended by resignation, on time or by forfeit; 1 won on time or by forfeit against the board's result)"), "{err}");
+}

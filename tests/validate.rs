@@ -662,4 +662,12 @@ fn a_resigned_game_is_ok() {
     }
     let (_, _, code) = validate(&[], "(;FF[4]GM[2]RE[W+F])\n");
     assert_eq!(code, 0);
+    // Tags alone with a winner, as pairing programs write a forfeit, and a scoresheet's header
+    // lines stating one; header lines alone are a game not begun.
+    let (_, err, code) = validate(&[], "[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"0-1\"]\n\n0-1\n");
+    assert_eq!(code, 0, "{err}");
+    let (_, err, code) = validate(&[], "Black: Ann  White: Bob\nResult: White wins by forfeit\n");
+    assert_eq!(code, 0, "{err}");
+    let (_, err, code) = validate(&[], "Black: Ann  White: Bob\n");
+    assert!(code == 1 && err.contains("1 unfinished"), "{err}");
 }

@@ -421,6 +421,9 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
         && ["result", "outcome", "score"].iter().all(|tag| resolved.record.tag(tag).is_none());
     let variant = resolved.start.rules().variant().clone();
     let end = resolved.end.clone();
+    // A winner stated without a margin (a win on time, `1-0`) is a WTHOR game of 64 discs to 0.
+    let stated = ["result", "outcome"].iter().find_map(|tag| resolved.record.tag(tag));
+    let no_margin = stated.and_then(|s| check::stated_result(s, 64)).is_some_and(|s| s.margin.is_none());
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
         Err(e) => return Converted::Failed(raw.error(source.name, Span::default(), e.to_string())),
@@ -442,6 +445,9 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
             let mut game = WthorGame::new(&record, bytes);
             game.from_wthor = source.format == Format::Wthor;
             game.unfinished = unfinished;
+            if no_margin {
+                game.dropped.push("wins stated without a margin, stored as 64-0".to_owned());
+            }
             Converted::Wthor(Box::new(game))
         }
         Err(message) => Converted::Failed(raw.error(source.name, Span::default(), message)),
@@ -699,8 +705,8 @@ impl Names {
 
     /// Warns of the names stored otherwise than the records have them (cut to the field,
     /// characters Latin-1 lacks; the names are tidied first, so accents typed as combining
-    /// marks, stored composed, lose nothing), and of names that became one: two of the records', or one of them and
-    /// another name of the base.
+    /// marks, stored composed, lose nothing), of names that became one: two of the records', or one of them and
+    /// another name of the base, and of new names that are a base's name in another word order.
     fn warn(&self, what: &str) {
         let lossy = |written: &str, stored: &str| stored != written;
         // Why names are stored otherwise: cut, or characters Windows-1252 lacks.
@@ -753,6 +759,26 @@ impl Names {
                 ),
             };
             stderr!("kifu convert: warning: {line}");
+        }
+        // A new name that is a base's name in another order (`Marc Tastet` where the base
+        // has `Tastet Marc`, WTHOR's files writing the surname first): likely one person.
+        if self.known > 1 {
+            let base: HashMap<Vec<String>, (usize, &String)> = self.list[1..self.known]
+                .iter()
+                .enumerate()
+                .map(|(i, name)| (crate::stats::standings::name_words(name), (i + 1, name)))
+                .collect();
+            for name in &self.list[self.known..] {
+                if let Some((id, known)) = base.get(&crate::stats::standings::name_words(name)) {
+                    let why = if what == "player" { " (WTHOR's files write the surname first)" } else { "" };
+                    stderr!(
+                        "kifu convert: warning: the {what} `{}` is new to the base, which has `{}` (#{id}): one {what} \
+                         with the words in another order?{why}",
+                        crate::notation::printable(name),
+                        crate::notation::printable(known)
+                    );
+                }
+            }
         }
     }
 }

@@ -461,6 +461,19 @@ impl Source<'_> {
                 Some((record, rules))
             })
         });
+        // The result stated after the fault (a transcript's `Result:` line under its moves, a
+        // PGN game's result token) is the record's all the same: read from the text with the
+        // fault blanked out.
+        let mut before = before;
+        if let Some((record, _)) = &mut before {
+            const STATED: [&str; 4] = ["result", "outcome", "score", "termination"];
+            if !record.tags.iter().any(|(k, _)| STATED.contains(&k.as_str())) {
+                let blanked = format!("{head}{}{}", " ".repeat(token.len()), &text[e.span.end..]);
+                if let Ok(whole) = format::parse(self.format, &blanked, self.options) {
+                    record.tags.extend(whole.tags.into_iter().filter(|(k, _)| STATED.contains(&k.as_str())));
+                }
+            }
+        }
         // A bad first move is tried from the rules' start (though nothing of the record reads).
         let first = (before.is_none() && head.trim().is_empty() && crate::notation::check::move_like(token))
             .then(|| (Record::default(), self.untagged_rules()));

@@ -260,6 +260,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("--status-line is for --board-only");
     }
     let mut not_drawn = 0u64;
+    // Records without the position asked for (`--ply` past their end).
+    let mut short = 0u64;
     let problems = records::scan(&args.input, |source, item| {
         if count_rest && shown + failed > 0 {
             if source.format != Format::Transcript {
@@ -279,10 +281,12 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
             return Ok(ControlFlow::Continue(()));
         }
         let number = args.number.then_some(args.number_from + shown);
-        match item.and_then(|raw| draw(source, &raw, &args, (format, color), scorer.as_mut(), number)) {
+        let mut beyond = false;
+        match item.and_then(|raw| draw(source, &raw, &args, (format, color), scorer.as_mut(), number, &mut beyond)) {
             Err(e) => {
                 stderr!("{e}");
                 failed += 1;
+                short += u64::from(beyond);
             }
             Ok((text, fault)) => {
                 if let Some(e) = fault {
@@ -339,7 +343,15 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         }
         _ => {}
     }
-    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
+    Ok(if shown == 0 && short > 0 && short == failed {
+        // Nothing drawn, the position asked for being in no record: the asking was wrong, as
+        // with `--game N` past the last record.
+        Status::Error
+    } else if failed + damaged > 0 {
+        Status::SomeInvalid
+    } else {
+        Status::Ok
+    })
 }
 
 /// The best line from `position` drawn on it, its moves numbered from 1, with its score: a
@@ -464,6 +476,7 @@ fn draw(
     (format, color): (ShowFormat, bool),
     mut scorer: Option<&mut MoveScorer>,
     number: Option<u64>,
+    beyond: &mut bool,
 ) -> Result<(String, Option<RecordError>), RecordError> {
     let fail = |message: String| raw.error(source.name, Default::default(), message);
     // A record with an illegal move, a square off the board or a token that is no move is
@@ -534,6 +547,7 @@ fn draw(
         None if let Some(n) = args.after_move => {
             if n > placements {
                 let before = short_of(&fault);
+                *beyond = true;
                 return Err(fail(format!("--move {n} is past the end: the record has {placements} moves{before}")));
             }
             // The ply just after the n-th placement (the start for 0).
@@ -545,12 +559,14 @@ fn draw(
             Some(k) => Some(k),
             None => {
                 let before = short_of(&fault);
+                *beyond = true;
                 return Err(fail(format!("--empties {n}: the game never has {n} empty squares{before}")));
             }
         },
     };
     if let Some(ply) = ply.filter(|&p| p > total) {
         let before = short_of(&fault);
+        *beyond = true;
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     // The status line (--status-line) of the position drawn, a kifu's end.

@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use unicode_width::UnicodeWidthStr;
 
 use super::progress::Progress;
-use super::records::{self, InputArgs, Source};
+use super::records::{self, InputArgs, Source, Unread};
 use super::select::{Pick, SelectArgs, Selector};
 use super::{Format, Output, Status};
 use crate::notation::check::{self, Status as Verdict};
@@ -219,12 +219,25 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
 /// selected), and its positions for the book when `book_depth` is given.
 fn facts(source: &Source, raw: &RawRecord, depth: usize, book_depth: Option<usize>, selector: &Selector) -> Outcome {
     let failed = |e: RecordError| Outcome::Failed(Verdict::ParseError, Some(e));
-    let (record, rules) = match source.read(raw) {
-        Ok(read) => read,
-        Err(e) => return failed(e),
+    // A record whose text goes wrong after its start (a token that is no move) counts as far as
+    // it reads, as one with an illegal move does up to it: its players' standings get the result
+    // it states.
+    let (record, rules, unread) = match source.read_partly(raw) {
+        Ok((record, rules)) => (record, rules, None),
+        Err(unread) => match *unread {
+            Unread { error, before: Some((record, rules)), .. } => (record, rules, Some(error)),
+            Unread { error, before: None, .. } => return failed(error),
+        },
     };
-    let check = check::check(&record, &rules, source.format);
-    let problem = if check.status.is_invalid() { source.problem(raw, &check) } else { None };
+    let mut check = check::check(&record, &rules, source.format);
+    let problem = match unread {
+        Some(error) => {
+            check.status = Verdict::ParseError;
+            Some(error)
+        }
+        None if check.status.is_invalid() => source.problem(raw, &check),
+        None => None,
+    };
     // A move onto a square the board does not have is an illegal move: the game is the moves
     // before it, counted as `kifu validate` judges it.
     match record.game_before_bad_square(rules) {

@@ -105,6 +105,8 @@ struct Checked {
     located: Option<RecordError>,
     /// What the selection found (none when it did not judge the record).
     pick: Option<Pick>,
+    /// A finished game the record gives to the other player on time or by forfeit.
+    overruled: bool,
 }
 
 /// Runs `kifu validate`.
@@ -122,6 +124,8 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let mut positions = 0u64;
     // Games that stop before their end, the record saying who resigned or lost on time.
     let mut ended_early = 0u64;
+    // Finished games the record gives to the other player on time or by forfeit.
+    let mut overruled = 0u64;
     let mut sink = match args.format {
         Format::Csv => {
             let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(out);
@@ -143,6 +147,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         positions += u64::from(source.format.is_position());
         ended_early +=
             u64::from(checked.row.status == "ok" && checked.row.winner.is_empty() && !source.format.is_position());
+        overruled += u64::from(checked.overruled);
         match sink {
             Sink::Lines(out, Format::Json) => writeln!(out, "{}", serde_json::to_string(&checked.row)?)?,
             Sink::Lines(out, _) if checked.row.status != "ok" => writeln!(out, "{}", text(&checked))?,
@@ -188,9 +193,13 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 }
             ),
             counts[0],
-            match ended_early {
-                0 => String::new(),
-                n => format!(" ({n} ended by resignation, on time or by forfeit)"),
+            match (ended_early, overruled) {
+                (0, 0) => String::new(),
+                (n, 0) => format!(" ({n} ended by resignation, on time or by forfeit)"),
+                (0, m) => format!(" ({m} won on time or by forfeit against the board's result)"),
+                (n, m) => format!(
+                    " ({n} ended by resignation, on time or by forfeit; {m} won on time or by forfeit against the board's result)"
+                ),
             },
             counts[1],
             counts[2],
@@ -222,7 +231,7 @@ fn validate(source: &Source, raw: &RawRecord, selector: &Selector) -> Checked {
     {
         let located = source.problem(raw, &check);
         let place = position(located.as_ref(), raw);
-        return Checked { row: row(source.name, raw.index + 1, &check, place), located, pick: None };
+        return Checked { row: row(source.name, raw.index + 1, &check, place), located, pick: None, overruled: false };
     }
     let (record, rules) = match source.read_partly(raw) {
         Ok(read) => read,
@@ -232,7 +241,8 @@ fn validate(source: &Source, raw: &RawRecord, selector: &Selector) -> Checked {
     let pick = selector.pick_checked(&record, &rules, &check);
     let located = source.problem(raw, &check);
     let place = position(located.as_ref(), raw);
-    Checked { row: row(source.name, raw.index + 1, &check, place), located, pick }
+    let overruled = check.status == Verdict::Ok && check::overruled_board(&record, &check);
+    Checked { row: row(source.name, raw.index + 1, &check, place), located, pick, overruled }
 }
 
 /// Where a record or its problem is: a line and column of text, or a byte of a binary file.
@@ -316,7 +326,7 @@ fn unreadable(source: &Source, unread: Unread) -> Checked {
         column: place.column,
         byte: place.byte,
     };
-    Checked { row, located: Some(e), pick: None }
+    Checked { row, located: Some(e), pick: None, overruled: false }
 }
 
 /// The text report of a record that is not ok.

@@ -480,6 +480,27 @@ pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
     }
 }
 
+/// Whether the record says the game was won on time or by forfeit (`B+T`, `W+F`, GGS's
+/// `-64.000:t`, PGN's `1-0` with `Termination "time forfeit"`): a result that stands whatever
+/// the board gives.
+#[must_use]
+pub fn won_off_board(record: &Record, check: &Check) -> bool {
+    let by = check.stored.as_deref().and_then(super::win_without_margin).map(|(_, by)| by);
+    let by = if by == Some(super::WinBy::Unsaid) { Some(super::termination_win_by(record)) } else { by };
+    matches!(by, Some(super::WinBy::Time | super::WinBy::Forfeit))
+}
+
+/// Whether a finished game's record gives it to the other player (or a draw) on time or by
+/// forfeit ([`won_off_board`]), against the board's result.
+#[must_use]
+pub fn overruled_board(record: &Record, check: &Check) -> bool {
+    let stated =
+        check.stored.as_deref().and_then(|s| stated_result(s, (check.black + check.white + check.empties) as i32));
+    check.over
+        && won_off_board(record, check)
+        && stated.is_some_and(|s| s.winner != final_winner(&check.score, komi_of(record).flatten().unwrap_or(0.0)))
+}
+
 /// Sets `Unfinished` or `ResultMismatch` on a legal game. The stored result is black's margin;
 /// it is compared under the rules' scoring, except that the logbook counts plain discs and PGN
 /// exports may do either. A game with komi states its margin after the komi (GGS's `RE[-22.87]`
@@ -488,8 +509,13 @@ pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
 fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
-        // A game the record says was resigned or lost on time ended there: nothing is missing.
-        if check.stored.as_deref().and_then(super::win_without_margin).is_some_and(|(_, by)| by != super::WinBy::Unsaid)
+        // A game the record says was resigned or lost on time ended there, and one of no moves
+        // with a winner (`1-0`) was forfeited: nothing is missing.
+        if check
+            .stored
+            .as_deref()
+            .and_then(super::win_without_margin)
+            .is_some_and(|(_, by)| by != super::WinBy::Unsaid || check.plies == 0)
         {
             return;
         }
@@ -742,6 +768,12 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
             // A win by resignation, on time or by forfeit (PGN's `Termination`) ended the game
             // there.
             (true, super::WinBy::Resignation | super::WinBy::Time | super::WinBy::Forfeit) if winner.is_some() => {
+                check.status = Status::Ok;
+                check.problem = None;
+            }
+            // A game of no moves with a winner (tags alone, as pairing programs write a
+            // forfeit).
+            (true, _) if winner.is_some() && check.plies == 0 => {
                 check.status = Status::Ok;
                 check.problem = None;
             }

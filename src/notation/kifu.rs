@@ -430,29 +430,69 @@ fn stated_result(words: &[(String, Span)]) -> Result<Option<(String, String)>, S
     }
 }
 
-/// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`),
-/// between the colours (`黒 30-34 白`, `白 34-30 黒`), or `kifu show`'s count line of a finished
-/// game (`black 30, white 34: white wins by 4`).
+/// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`, as
+/// people write it by hand too: `30 - 34`, `30–34`, `30/34`), between the colours (`黒 30-34 白`,
+/// `白 34-30 黒`), each after its colour (`B 30 W 34`, `Black 30 - White 34`), or `kifu
+/// show`'s count line of a finished game (`black 30, white 34: white wins by 4`).
 fn counts_line(words: &[(String, Span)]) -> Option<String> {
-    let lower: Vec<String> = words.iter().map(|(w, _)| w.to_lowercase()).collect();
-    // (`Black 16, White 47` alone too.)
-    if let [black, b, white, w, ..] = &lower[..]
-        && black == "black"
-        && white == "white"
-        && (lower.len() == 4 || lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw")))
+    // Lowered, full-width as ASCII and any dash a hyphen; a dash standing between two numbers
+    // joins them (`30 - 34`).
+    let mut lower: Vec<String> = Vec::with_capacity(words.len());
+    for (w, _) in words {
+        let w: String =
+            w.to_lowercase().chars().map(super::narrow).map(|c| if matches!(c, '–' | '—') { '-' } else { c }).collect();
+        let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+        if let [.., before, dash] = &lower[..]
+            && dash == "-"
+            && number(before)
+            && number(&w)
+        {
+            let joined = format!("{before}-{w}");
+            lower.truncate(lower.len() - 2);
+            lower.push(joined);
+        } else {
+            lower.push(w);
+        }
+    }
+    // Each count after its colour (`Black 16, White 47`, `B 35 W 29`, `Black 35 - White 29`), with
+    // nothing else but dashes, or words of a winner (`white wins by 4`).
+    let count = |w: &str| w.trim_end_matches([':', ',', ';', '.']).parse::<u8>().ok();
+    let colour = |w: &str| match w.trim_end_matches([':', ',']) {
+        "black" | "b" => Some(true),
+        "white" | "w" => Some(false),
+        _ => None,
+    };
+    let mut found: [Option<u8>; 2] = [None, None];
+    let mut others = false;
+    let mut i = 0;
+    while i < lower.len() {
+        match (colour(&lower[i]), lower.get(i + 1).and_then(|w| count(w))) {
+            (Some(black), Some(n)) if found[usize::from(!black)].is_none() => {
+                found[usize::from(!black)] = Some(n);
+                i += 2;
+                continue;
+            }
+            _ if lower[i] == "-" => {}
+            _ => others = true,
+        }
+        i += 1;
+    }
+    if let [Some(b), Some(w)] = found
+        && (!others || lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw")))
     {
-        let count = |w: &str| w.trim_end_matches([':', ',', ';', '.']).parse::<u8>().ok();
-        let (b, w) = (count(b)?, count(w)?);
         return Some(format!("{b}-{w}"));
     }
     // Counts after a colour in one word (`黒34-30`), the colour's first.
     if let Some((b, w)) = lower.iter().find_map(|w| super::pgn::japanese_counts(w)) {
         return Some(format!("{b}-{w}"));
     }
-    // (`30対34`, digits in full width too.)
-    let (b, w) = lower.iter().find_map(|w| {
-        let w: String = w.chars().map(super::narrow).map(|c| if c == '対' { '-' } else { c }).collect();
-        super::pgn::counts(&w)
+    // (`30対34`, `30/34`; not `1/2`, half a point.)
+    let (b, w) = lower.iter().find_map(|word| {
+        let word: String = word.chars().map(|c| if c == '対' { '-' } else { c }).collect();
+        super::pgn::counts(&word).or_else(|| {
+            let slashed = super::pgn::counts(&word.replace('/', "-")).filter(|(b, w)| b + w >= 4);
+            slashed.filter(|_| !word.contains('-'))
+        })
     })?;
     let white_first = lower.first().is_some_and(|w| w.starts_with('白') || w == "white" || w == "w");
     Some(if white_first { format!("{w}-{b}") } else { format!("{b}-{w}") })
@@ -1538,6 +1578,30 @@ mod tests {
         );
         assert_eq!(header_line("rules： anti", 0).unwrap().unwrap(), [("rules".into(), "anti".into())]);
         assert!(header_line("Rules: Standard", 0).is_none(), "another program's words are no spec");
+    }
+
+    /// Disc counts as people write them on a scoresheet read as counts, black's first.
+    #[test]
+    fn handwritten_counts_are_read() {
+        let result = |value: &str| {
+            let tags = header_line(&format!("Result: {value}"), 0).unwrap().unwrap();
+            tags.into_iter().find(|(k, _)| k == "result").map(|(_, v)| v)
+        };
+        for (written, read) in [
+            ("35-29", "35-29"),
+            ("35 - 29", "35-29"),
+            ("35–29", "35-29"),
+            ("35/29", "35-29"),
+            ("B 35 W 29", "35-29"),
+            ("Black 35 - White 29", "35-29"),
+            ("White 35, Black 29", "29-35"),
+            ("Black 16, White 47", "16-47"),
+            ("black 30, white 34: white wins by 4", "30-34"),
+        ] {
+            assert_eq!(result(written).as_deref(), Some(read), "{written}");
+        }
+        // Half a point is no count.
+        assert_ne!(result("1/2").as_deref(), Some("1-2"));
     }
 
     #[test]

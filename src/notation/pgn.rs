@@ -589,6 +589,7 @@ pub(crate) fn worded_result(text: &str) -> Option<(&'static str, String)> {
     match rest {
         [] => Some(("outcome", if black { "1-0" } else { "0-1" }.into())),
         ["by", "resignation"] => Some(("result", if black { "B+R" } else { "W+R" }.into())),
+        ["by", "forfeit" | "default"] => Some(("result", if black { "B+F" } else { "W+F" }.into())),
         ["on" | "by", "time", "forfeit"] | ["on" | "by", "time"] => {
             Some(("result", if black { "B+T" } else { "W+T" }.into()))
         }

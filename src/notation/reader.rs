@@ -663,13 +663,7 @@ impl Reader {
             return Ok(reader);
         }
         if let Some(kind) = own_table {
-            reader.give_up(
-                format!(
-                    "this is a table of rows kifu writes ({kind}, its first line naming `source` and `game` or \
-                     `index`), not game records: give kifu the records the table came from"
-                ),
-                true,
-            );
+            reader.give_up(format!("this is {kind}, not game records: give kifu the records it came from"), true);
             return Ok(reader);
         }
         if format == Format::Wthor {
@@ -1529,11 +1523,14 @@ fn moves_in(text: &str) -> usize {
         .count()
 }
 
-/// Whether a transcript line is numbered as a game is: two move numbers or more, and at most a
-/// pair of moves after its last one (a list of games numbered `1. f5d6c3...`, `2. ...` is not).
+/// Whether a transcript line is numbered as a game is: two move numbers or more, or one before
+/// all its moves (`1. f5 f6` alone, as a live game's logger writes a line per move pair), and at
+/// most a pair of moves after the last one (a list of games numbered `1. f5d6c3...`, `2. ...`
+/// is not).
 fn numbered_game(line: &str) -> bool {
     let numbers: Vec<(u32, usize)> = move_numbers(line).collect();
-    numbers.len() >= 2 && numbers.last().is_some_and(|&(_, at)| moves_in(&line[at..]) <= 2)
+    let (Some(&(_, first)), Some(&(_, last))) = (numbers.first(), numbers.last()) else { return false };
+    (numbers.len() >= 2 || moves_in(&line[..first]) == 0) && moves_in(&line[last..]) <= 2
 }
 
 /// Whether `line` goes on with the numbered game `text`: its first move number is the one after
@@ -1664,12 +1661,17 @@ fn is_tag_line(line: &str) -> bool {
         && value.trim_start().starts_with('"')
 }
 
-/// Whether a file starts as the tables kifu writes do (csv with a header line of names from
-/// `source` on, with `game` or `index` among them; json lines with those fields): `Some` with
-/// the kind.
+/// Whether a file starts as the tables and reports kifu writes do: `Some` with what it is.
+/// - rows (csv with a header line of names from `source` on, with `game` or `index` among
+///   them; json lines with those fields);
+/// - a table of `kifu stats` in CSV (a header line of two names or more, lower-case words,
+///   none a square or a pass, one of four letters or more: `tournament,year,rank,...`,
+///   `name,value`);
+/// - a `kifu stats` report in text (its first line a title over a line of dashes as long).
 fn kifu_table(head: &[u8]) -> Option<&'static str> {
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
-    let first = text.trim_start_matches('\u{feff}').lines().next()?.trim();
+    let mut lines = text.trim_start_matches('\u{feff}').lines();
+    let first = lines.next()?.trim();
     let names: Vec<&str> = first.split(',').collect();
     let identifier =
         |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
@@ -1678,10 +1680,29 @@ fn kifu_table(head: &[u8]) -> Option<&'static str> {
         && names.iter().all(identifier)
         && names.iter().any(|n| matches!(*n, "game" | "index"))
     {
-        return Some("CSV");
+        return Some("a table of rows kifu writes (CSV, its first line naming `source` and `game` or `index`)");
     }
-    let json = first.starts_with("{\"source\":") && (first.contains("\"game\":") || first.contains("\"index\":"));
-    json.then_some("JSON Lines")
+    if first.starts_with("{\"source\":") && (first.contains("\"game\":") || first.contains("\"index\":")) {
+        return Some(
+            "a table of rows kifu writes (JSON Lines, its first object naming `source` and `game` or `index`)",
+        );
+    }
+    let square =
+        |n: &&str| n.len() >= 2 && n.as_bytes()[0].is_ascii_lowercase() && n[1..].bytes().all(|b| b.is_ascii_digit());
+    let pass = |n: &&str| matches!(*n, "p" | "pa" | "ps" | "pass" | "passe");
+    if names.len() >= 2
+        && names.iter().all(identifier)
+        && !names.iter().any(|n| square(n) || pass(n))
+        && names.iter().any(|n| n.len() >= 4)
+    {
+        return Some("a table kifu stats writes (CSV, its first line naming its columns)");
+    }
+    let underline = lines.next().map(str::trim_end).unwrap_or_default();
+    let titled = first.chars().any(char::is_alphabetic)
+        && underline.len() >= 3
+        && underline.bytes().all(|b| b == b'-')
+        && underline.len() == first.chars().count();
+    titled.then_some("a report kifu stats writes (text, its first line a title over a line of dashes)")
 }
 
 /// A PGN result token: `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts `33-31`.
@@ -1891,6 +1912,9 @@ mod tests {
         assert_eq!((got[0].0, got[1].0, got[2].0), (1, 5, 7));
         assert!(!continues_numbering("1. f5 d6 2. c3 d3", "4. b3"));
         assert!(!continues_numbering("1. f5 d6 2. c3 d3", "d6 3. c4"));
+        // A numbered pair per line, as a live game's logger writes them.
+        let pairs = cut("1. f5 f6\n2. e6 f4\n3. e3\n", Format::Transcript);
+        assert_eq!(pairs.len(), 1, "{pairs:?}");
         // A numbered list of games is no game over several lines.
         let list = "1. f5d6c3d3c4f4f6f3e6e7\n2. f5f6e6f4e3c5c4e6\n3. f5f4e3f6d3\n";
         assert_eq!(cut(list, Format::Transcript).len(), 3);

@@ -50,14 +50,13 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         end = i + 1;
     }
     let shift = |span: Span| Span { start: span.start + at, end: span.end + at };
-    let mut record = parse_moves(&text[at..end]).map_err(|e| SyntaxError { span: shift(e.span), ..e })?;
-    if record.moves.is_empty() && record.tags.is_empty() {
-        let end = text.trim_end().len();
-        return Err(SyntaxError {
-            span: Span { start: end - text[..end].lines().last().map_or(0, str::len), end },
-            message: "header lines with no moves after them".to_owned(),
-        });
-    }
+    // Header lines alone are a game of no moves: one not begun yet (a live game's sheet), or a
+    // forfeit when they state a winner.
+    let mut record = if text[at..end].trim().is_empty() {
+        Record::default()
+    } else {
+        parse_moves(&text[at..end]).map_err(|e| SyntaxError { span: shift(e.span), ..e })?
+    };
     for m in &mut record.moves {
         m.span = shift(m.span);
         if let Some(n) = &mut m.number {
@@ -794,7 +793,9 @@ mod tests {
         assert!(e.message.contains("disagree"), "{}", e.message);
         assert!(parse("Black: A\nf5d6\nResult: 30-34").unwrap().tag("result") == Some("30-34"));
         assert!(parse("Result: 16-47\nResult: B+2\nf5").unwrap_err().message.contains("disagree"));
-        assert_eq!(parse("Black: A\n").unwrap_err().message, "header lines with no moves after them");
+        // Header lines alone: a game of no moves.
+        let r = parse("Black: A  White: B\nResult: 0-1\n").unwrap();
+        assert!(r.moves.is_empty() && r.tag("black") == Some("A") && r.tag("outcome") == Some("0-1"), "{:?}", r.tags);
         // A line that only looks like one is moves, or an error at the moves.
         assert!(parse("Blackwood f5").is_err());
         // A key that starts as another does (`Resultado`, `Result`), any case, accents too; Chinese.

@@ -257,26 +257,28 @@ impl Diagram {
 }
 
 /// The players' line: black's name, a black and a white disc in the middle, white's name;
-/// a name too long for its half is squeezed to fit.
+/// the font shrinks for long names, and a name too long for its half even so is cut short
+/// with `…` (not squeezed with `textLength`, which some renderers, librsvg among them, ignore).
 fn players_line(svg: &mut String, [black, white]: &[String; 2], width: f64, p: &Palette) {
     let middle = width / 2.0;
     let y = PAD + 17.0;
     let room = middle - 20.0 - PAD;
     let longest = black.chars().count().max(white.chars().count()) as f64;
     let size = (room / (longest * 0.6)).clamp(10.0, PLAYERS_FONT).floor();
-    let fit = |name: &str| {
-        if name.chars().count() as f64 * size * 0.6 > room {
-            format!(r#" textLength="{room:.1}" lengthAdjust="spacingAndGlyphs""#)
-        } else {
-            String::new()
+    // (A bold character is about 0.6 of the font size wide on average.)
+    let fits = (room / (size * 0.6)).floor() as usize;
+    let fit = |name: &str| -> String {
+        if name.chars().count() <= fits {
+            return name.to_owned();
         }
+        let cut: String = name.chars().take(fits.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
     };
     let _ = write!(
         svg,
-        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="end" fill="#000000"{}>{}</text>"##,
+        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="end" fill="#000000">{}</text>"##,
         middle - 20.0,
-        fit(black),
-        escape(black)
+        escape(&fit(black))
     );
     for (dx, fill) in [(-8.0, p.black), (8.0, p.white)] {
         let _ = write!(
@@ -289,15 +291,15 @@ fn players_line(svg: &mut String, [black, white]: &[String; 2], width: f64, p: &
     }
     let _ = write!(
         svg,
-        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="start" fill="#000000"{}>{}</text>"##,
+        r##"<text x="{:.1}" y="{y}" font-size="{size}" font-weight="bold" text-anchor="start" fill="#000000">{}</text>"##,
         middle + 20.0,
-        fit(white),
-        escape(white)
+        escape(&fit(white))
     );
 }
 
-/// A line cut into lines of at most `width` characters: at a space after a `,`, `;` or `:`
-/// where it can be (so `f1 +4` stays together), else at any space (a longer word stays whole).
+/// A line cut into lines of at most `width` characters: at a space after a `,` or `;` where it
+/// can be (so `f1 +4` stays together), else at any space (a longer word stays whole); a label
+/// (`legal moves:`) stays with what follows it.
 fn wrap(line: &str, width: usize) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
     let mut piece = String::new();
@@ -306,7 +308,7 @@ fn wrap(line: &str, width: usize) -> Vec<String> {
             piece.push(' ');
         }
         piece.push_str(word);
-        if word.ends_with([',', ';', ':']) {
+        if word.ends_with([',', ';']) {
             pieces.push(std::mem::take(&mut piece));
         }
     }
@@ -338,6 +340,7 @@ mod tests {
     fn notes_wrap_at_spaces() {
         assert_eq!(wrap("a bb ccc dd", 6), ["a bb", "ccc dd"]);
         assert_eq!(wrap("abcdefgh", 3), ["abcdefgh"]);
+        assert_eq!(wrap("legal moves: a1 b2 c3 d4", 16), ["legal moves: a1", "b2 c3 d4"]);
         assert_eq!(wrap("scores: f1 ~-19, e1 ~-21, b5 +2", 20), ["scores: f1 ~-19,", "e1 ~-21, b5 +2"]);
     }
 

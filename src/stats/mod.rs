@@ -107,6 +107,9 @@ pub struct Facts {
     pub year: Option<u16>,
     /// The result the record states, read ([`stated_result`]).
     pub stated: Option<StatedResult>,
+    /// The record says the game was won on time or by forfeit (`B+T`, `W+F`, PGN's
+    /// `Termination "time forfeit"`): its stated winner stands, whatever the board gives.
+    pub off_board: bool,
     /// The canonical game hash of [`canonical_hash`](crate::export::canonical_hash): the [`Trail`]'s last (the same for games
     /// one another turned or mirrored, at the start or later, and with or without their passes
     /// written).
@@ -263,6 +266,7 @@ impl Facts {
                 .stored
                 .as_deref()
                 .and_then(|text| stated_result(text, (check.black + check.white + check.empties) as i32)),
+            off_board: crate::notation::check::won_off_board(record, check),
             game_hash: trail.last(),
             start_hash,
             rules: rules.variant().spec(),

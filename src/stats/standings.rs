@@ -207,7 +207,7 @@ impl Table<'_> {
 }
 
 /// A name's words, to compare names: lower case, without accents or punctuation, sorted.
-fn name_words(name: &str) -> Vec<String> {
+pub(crate) fn name_words(name: &str) -> Vec<String> {
     // (An apostrophe joins: `O'Brien` is `OBrien`.)
     let plain: String = crate::notation::without_accents(name)
         .to_lowercase()
@@ -309,15 +309,17 @@ impl Standings {
             return;
         }
         let cells = i64::from(facts.black + facts.white + facts.empties);
+        let board_winner = |winner: Winner| match winner {
+            Winner::Black => Some(Color::Black),
+            Winner::White => Some(Color::White),
+            Winner::Draw => None,
+        };
         let result = match (facts.result, facts.stated) {
-            (Some(winner), _) => {
-                let winner = match winner {
-                    Winner::Black => Some(Color::Black),
-                    Winner::White => Some(Color::White),
-                    Winner::Draw => None,
-                };
-                Some((winner, facts.margin, false))
+            // A loss on time or by forfeit stands against the board.
+            (Some(winner), Some(stated)) if facts.off_board && stated.winner != board_winner(winner) => {
+                Some((stated.winner, stated.margin, true))
             }
+            (Some(winner), _) => Some((board_winner(winner), facts.margin, false)),
             (None, Some(stated)) => Some((stated.winner, stated.margin, true)),
             (None, None) => None,
         };
