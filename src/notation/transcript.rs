@@ -50,9 +50,17 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         end = i + 1;
     }
     let shift = |span: Span| Span { start: span.start + at, end: span.end + at };
-    // Header lines alone are a game of no moves: one not begun yet (a live game's sheet), or a
-    // forfeit when they state a winner.
+    // Header lines alone that name a player or state a result are a game of no moves: one not
+    // begun yet (a live game's sheet), or a forfeit when they state a winner.
     let mut record = if text[at..end].trim().is_empty() {
+        let game = |k: &str| matches!(k, "black" | "white" | "result" | "outcome");
+        if !tags.iter().chain(&footer).any(|(k, _)| game(k)) {
+            let end = text.trim_end().len();
+            return Err(SyntaxError {
+                span: Span { start: end - text[..end].lines().last().map_or(0, str::len), end },
+                message: "header lines with no moves after them".to_owned(),
+            });
+        }
         Record::default()
     } else {
         parse_moves(&text[at..end]).map_err(|e| SyntaxError { span: shift(e.span), ..e })?
@@ -796,6 +804,7 @@ mod tests {
         // Header lines alone: a game of no moves.
         let r = parse("Black: A  White: B\nResult: 0-1\n").unwrap();
         assert!(r.moves.is_empty() && r.tag("black") == Some("A") && r.tag("outcome") == Some("0-1"), "{:?}", r.tags);
+        assert_eq!(parse("Event: Club night\n").unwrap_err().message, "header lines with no moves after them");
         // A line that only looks like one is moves, or an error at the moves.
         assert!(parse("Blackwood f5").is_err());
         // A key that starts as another does (`Resultado`, `Result`), any case, accents too; Chinese.
