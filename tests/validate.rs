@@ -671,3 +671,25 @@ fn a_resigned_game_is_ok() {
     let (_, err, code) = validate(&[], "Black: Ann  White: Bob\n");
     assert!(code == 1 && err.contains("1 unfinished"), "{err}");
 }
+
+/// A square taken twice: the earlier move onto it may be the typo (`g4` for g5 at move 7 shows
+/// only when the real g4 comes), and is named with the fix at the illegal move, if any.
+#[test]
+fn a_square_taken_twice_names_the_earlier_move_too() {
+    let mut moves: Vec<String> = GAME.as_bytes().chunks(2).map(|c| String::from_utf8(c.to_vec()).unwrap()).collect();
+    moves[6] = "g4".into();
+    let (err, _, code) = validate(&[], &format!("{}\n", moves.join(" ")));
+    assert_eq!(code, 1);
+    assert!(err.contains("move 8, g4: the square is already occupied"), "{err}");
+    assert!(
+        err.contains("suggestion: move 7, g4, may be g5? (one character off; the rest of the game then replays)"),
+        "{err}"
+    );
+    let mut moves: Vec<String> = GAME.as_bytes().chunks(2).map(|c| String::from_utf8(c.to_vec()).unwrap()).collect();
+    moves[21] = "b7".into();
+    let (err, _, _) = validate(&[], &format!("{}\n", moves.join(" ")));
+    assert!(
+        err.contains("; or move 22, b7, may be b6? (one character off; the rest of the game then replays)"),
+        "{err}"
+    );
+}

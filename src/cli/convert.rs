@@ -446,7 +446,7 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
             game.from_wthor = source.format == Format::Wthor;
             game.unfinished = unfinished;
             if no_margin {
-                game.dropped.push("wins stated without a margin, stored as 64-0".to_owned());
+                game.dropped.push("wins stated without a margin, stored as 64-0 or 0-64".to_owned());
             }
             Converted::Wthor(Box::new(game))
         }
@@ -770,10 +770,24 @@ impl Names {
                 .collect();
             for name in &self.list[self.known..] {
                 if let Some((id, known)) = base.get(&crate::stats::standings::name_words(name)) {
-                    let why = if what == "player" { " (WTHOR's files write the surname first)" } else { "" };
+                    // The words in order, for telling another order from another spelling.
+                    let words = |n: &str| -> Vec<String> {
+                        let plain = crate::notation::without_accents(n).to_lowercase();
+                        plain
+                            .split(|c: char| !c.is_alphanumeric())
+                            .filter(|w| !w.is_empty())
+                            .map(str::to_owned)
+                            .collect()
+                    };
+                    let how = if words(name) == words(known) {
+                        "written another way (case, accents or punctuation)".to_owned()
+                    } else {
+                        let why = if what == "player" { " (WTHOR's files write the surname first)" } else { "" };
+                        format!("with the words in another order{why}")
+                    };
                     stderr!(
                         "kifu convert: warning: the {what} `{}` is new to the base, which has `{}` (#{id}): one {what} \
-                         with the words in another order?{why}",
+                         {how}?",
                         crate::notation::printable(name),
                         crate::notation::printable(known)
                     );

@@ -260,7 +260,8 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         anyhow::bail!("--status-line is for --board-only");
     }
     let mut not_drawn = 0u64;
-    // Records without the position asked for (`--ply` past their end).
+    // Sound records without the position asked for (`--ply` past their end; a record cut
+    // short by a fault is invalid data, not a wrong request).
     let mut short = 0u64;
     let problems = records::scan(&args.input, |source, item| {
         if count_rest && shown + failed > 0 {
@@ -547,7 +548,7 @@ fn draw(
         None if let Some(n) = args.after_move => {
             if n > placements {
                 let before = short_of(&fault);
-                *beyond = true;
+                *beyond = fault.is_none();
                 return Err(fail(format!("--move {n} is past the end: the record has {placements} moves{before}")));
             }
             // The ply just after the n-th placement (the start for 0).
@@ -559,14 +560,14 @@ fn draw(
             Some(k) => Some(k),
             None => {
                 let before = short_of(&fault);
-                *beyond = true;
+                *beyond = fault.is_none();
                 return Err(fail(format!("--empties {n}: the game never has {n} empty squares{before}")));
             }
         },
     };
     if let Some(ply) = ply.filter(|&p| p > total) {
         let before = short_of(&fault);
-        *beyond = true;
+        *beyond = fault.is_none();
         return Err(fail(format!("--ply {ply} is past the end: the record has {total} plies{before}")));
     }
     // The status line (--status-line) of the position drawn, a kifu's end.

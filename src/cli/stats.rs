@@ -878,7 +878,7 @@ fn plot(summary: &Summary, dir: &std::path::Path, top: usize) -> anyhow::Result<
         (
             "openings.svg",
             BarChart {
-                title: format!("The {top} most played openings"),
+                title: format!("The {} most played openings", summary.openings_ranked().len().min(top)),
                 x_label: "opening".into(),
                 y_label: "games".into(),
                 bars: summary

@@ -209,7 +209,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     let mut check = match replay {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
-            judge_result(&mut check, format, komi_of(record));
+            judge_result(&mut check, format, komi_of(record), record.start.is_none());
             judge_outcome(&mut check, record, komi_of(record));
             // A position (a board string, an OBF line, a diagram) is a position to play on, not
             // a game that stopped: a legal one is all it has to be.
@@ -397,7 +397,7 @@ fn quick_verdict(
         problem: None,
         suggestion: None,
     };
-    judge_result(&mut check, format, komi);
+    judge_result(&mut check, format, komi, true);
     Some(check)
 }
 
@@ -506,7 +506,9 @@ pub fn overruled_board(record: &Record, check: &Check) -> bool {
 /// exports may do either. A game with komi states its margin after the komi (GGS's `RE[-22.87]`
 /// with `KM[-3.133]` for a board of -26), and its winner is the one after the komi; with a komi
 /// that is no number the result is not compared. Wins on time or by forfeit are not compared.
-fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
+/// A game of no moves from the rules' start (`from_start`) with a winner stated alone was
+/// forfeited.
+fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, from_start: bool) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
         // A game the record says was resigned or lost on time ended there, and one of no moves
@@ -515,7 +517,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>) {
             .stored
             .as_deref()
             .and_then(super::win_without_margin)
-            .is_some_and(|(_, by)| by != super::WinBy::Unsaid || check.plies == 0)
+            .is_some_and(|(_, by)| by != super::WinBy::Unsaid || (check.plies == 0 && from_start))
         {
             return;
         }
@@ -773,7 +775,7 @@ fn judge_outcome(check: &mut Check, record: &Record, komi: Option<Option<f64>>) 
             }
             // A game of no moves with a winner (tags alone, as pairing programs write a
             // forfeit).
-            (true, _) if winner.is_some() && check.plies == 0 => {
+            (true, _) if winner.is_some() && check.plies == 0 && record.start.is_none() => {
                 check.status = Status::Ok;
                 check.problem = None;
             }
@@ -981,10 +983,20 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove, fo
         let written = &record.moves[e.ply - 1];
         proposal(rules, sq, written, best.nearness.describe(), (best.replays, best.complete), e.ply)
     };
+    // A square already taken may have been written for an earlier move onto it (`f2` for f3
+    // at move 14 shows only when the real f2 comes at move 40): a typo there that lets the
+    // whole game replay is named too.
+    let earlier = if matches!(e.reason, IllegalReason::Occupied) { earlier_typo(record, rules, game, e) } else { None };
     // A typo that lets the whole game replay first, then two moves swapped, then a move left
     // out or written twice.
     if let Some(best) = best.filter(|b| b.complete) {
-        return near_miss(best);
+        return match (near_miss(best), earlier) {
+            (Some(here), Some(there)) => Some(format!("{here}; or {there}")),
+            (here, there) => here.or(there),
+        };
+    }
+    if earlier.is_some() {
+        return earlier;
     }
     if let Some(swap) = swapped(record, rules, e.ply - 1) {
         return Some(swap);
@@ -1006,6 +1018,19 @@ fn suggest(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove, fo
         }
         None => best.and_then(near_miss),
     }
+}
+
+/// For a move onto a square an earlier move of the record took: that earlier move written for
+/// a near square, such that with it the whole game replays (`move 14, f2, may be f3? (...)`).
+fn earlier_typo(record: &Record, rules: &Arc<Rules>, game: &Game, e: &IllegalMove) -> Option<String> {
+    let taken = *game.moves().get(e.ply - 1)?;
+    let at = game.moves()[..e.ply - 1].iter().rposition(|&m| m == taken)?;
+    let before = game.position_at(at, Passes::Implicit).ok()?;
+    let fix = diagnose::suggest(game.start(), game.moves(), at, &before).into_iter().find(|s| s.complete)?;
+    let Move::Place(sq) = fix.mv else { return None };
+    let written = record.moves.get(at)?;
+    let text = proposal(rules, sq, written, fix.nearness.describe(), (fix.replays, true), at + 1)?;
+    Some(format!("move {}, {}, may be {text}", at + 1, written.mv))
 }
 
 /// Two moves written in each other's place (a grid's numbers or a transcript's squares

@@ -333,8 +333,40 @@ fn header_tags(line: &str) -> Vec<(String, String)> {
     tags
 }
 
+/// Disc counts as people write a result by hand, when they are the whole value: `35 - 29`,
+/// `35–29`, `35/29` (not `1/2`: at least the four discs of the start), `B 35 W 29`, `Black 35 -
+/// White 29`, `White 29, Black 35`; black's count first.
+fn handwritten_counts(value: &str) -> Option<(&str, &str)> {
+    let number = |s: &str| (1..=3).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit());
+    // Two numbers and one sign between them.
+    if let Some((a, b)) = value.split_once(['-', '–', '—', '/']) {
+        let (a, b) = (a.trim(), b.trim());
+        if number(a) && number(b) {
+            let slash = value.contains('/');
+            let sum = a.parse::<u32>().ok()? + b.parse::<u32>().ok()?;
+            return (!slash || sum >= 4).then_some((a, b));
+        }
+    }
+    // Each count after its colour.
+    let words: Vec<&str> = value
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | ';' | '-' | '–' | '—'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let [c1, n1, c2, n2] = words[..] else { return None };
+    let colour = |w: &str| match w.to_ascii_lowercase().as_str() {
+        "b" | "black" => Some(true),
+        "w" | "white" => Some(false),
+        _ => None,
+    };
+    match (colour(c1)?, colour(c2)?) {
+        (true, false) if number(n1) && number(n2) => Some((n1, n2)),
+        (false, true) if number(n1) && number(n2) => Some((n2, n1)),
+        _ => None,
+    }
+}
+
 /// The result a `result:` header value states, as the tag a record keeps it in (`at`: where the
-/// value starts in the record): disc counts, a result in Japanese, a margin, or in words
+/// value starts in the record): disc counts (also as written by hand: [`handwritten_counts`]), a result in Japanese, a margin, or in words
 /// (`Black wins`); other text is kept as the result, for `validate` to say it is none, rather
 /// than dropped.
 fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, SyntaxError> {
@@ -345,7 +377,7 @@ fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, Synt
         number(a) && number(b)
     });
     let dashed;
-    let value = match colon {
+    let value = match colon.or_else(|| handwritten_counts(&narrowed)) {
         Some((black, white)) => {
             dashed = format!("{}-{}", black.trim(), white.trim());
             dashed.as_str()
@@ -430,69 +462,29 @@ fn stated_result(words: &[(String, Span)]) -> Result<Option<(String, String)>, S
     }
 }
 
-/// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`, as
-/// people write it by hand too: `30 - 34`, `30–34`, `30/34`), between the colours (`黒 30-34 白`,
-/// `白 34-30 黒`), each after its colour (`B 30 W 34`, `Black 30 - White 34`), or `kifu
-/// show`'s count line of a finished game (`black 30, white 34: white wins by 4`).
+/// The final disc counts a line near a grid gives, black's first: a result alone (`30-34`),
+/// between the colours (`黒 30-34 白`, `白 34-30 黒`), or `kifu show`'s count line of a finished
+/// game (`black 30, white 34: white wins by 4`).
 fn counts_line(words: &[(String, Span)]) -> Option<String> {
-    // Lowered, full-width as ASCII and any dash a hyphen; a dash standing between two numbers
-    // joins them (`30 - 34`).
-    let mut lower: Vec<String> = Vec::with_capacity(words.len());
-    for (w, _) in words {
-        let w: String =
-            w.to_lowercase().chars().map(super::narrow).map(|c| if matches!(c, '–' | '—') { '-' } else { c }).collect();
-        let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
-        if let [.., before, dash] = &lower[..]
-            && dash == "-"
-            && number(before)
-            && number(&w)
-        {
-            let joined = format!("{before}-{w}");
-            lower.truncate(lower.len() - 2);
-            lower.push(joined);
-        } else {
-            lower.push(w);
-        }
-    }
-    // Each count after its colour (`Black 16, White 47`, `B 35 W 29`, `Black 35 - White 29`), with
-    // nothing else but dashes, or words of a winner (`white wins by 4`).
-    let count = |w: &str| w.trim_end_matches([':', ',', ';', '.']).parse::<u8>().ok();
-    let colour = |w: &str| match w.trim_end_matches([':', ',']) {
-        "black" | "b" => Some(true),
-        "white" | "w" => Some(false),
-        _ => None,
-    };
-    let mut found: [Option<u8>; 2] = [None, None];
-    let mut others = false;
-    let mut i = 0;
-    while i < lower.len() {
-        match (colour(&lower[i]), lower.get(i + 1).and_then(|w| count(w))) {
-            (Some(black), Some(n)) if found[usize::from(!black)].is_none() => {
-                found[usize::from(!black)] = Some(n);
-                i += 2;
-                continue;
-            }
-            _ if lower[i] == "-" => {}
-            _ => others = true,
-        }
-        i += 1;
-    }
-    if let [Some(b), Some(w)] = found
-        && (!others || lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw")))
+    let lower: Vec<String> = words.iter().map(|(w, _)| w.to_lowercase()).collect();
+    // (`Black 16, White 47` alone too.)
+    if let [black, b, white, w, ..] = &lower[..]
+        && black == "black"
+        && white == "white"
+        && (lower.len() == 4 || lower.iter().any(|w| w.starts_with("win") || w.starts_with("draw")))
     {
+        let count = |w: &str| w.trim_end_matches([':', ',', ';', '.']).parse::<u8>().ok();
+        let (b, w) = (count(b)?, count(w)?);
         return Some(format!("{b}-{w}"));
     }
     // Counts after a colour in one word (`黒34-30`), the colour's first.
     if let Some((b, w)) = lower.iter().find_map(|w| super::pgn::japanese_counts(w)) {
         return Some(format!("{b}-{w}"));
     }
-    // (`30対34`, `30/34`; not `1/2`, half a point.)
-    let (b, w) = lower.iter().find_map(|word| {
-        let word: String = word.chars().map(|c| if c == '対' { '-' } else { c }).collect();
-        super::pgn::counts(&word).or_else(|| {
-            let slashed = super::pgn::counts(&word.replace('/', "-")).filter(|(b, w)| b + w >= 4);
-            slashed.filter(|_| !word.contains('-'))
-        })
+    // (`30対34`, digits in full width too.)
+    let (b, w) = lower.iter().find_map(|w| {
+        let w: String = w.chars().map(super::narrow).map(|c| if c == '対' { '-' } else { c }).collect();
+        super::pgn::counts(&w)
     })?;
     let white_first = lower.first().is_some_and(|w| w.starts_with('白') || w == "white" || w == "w");
     Some(if white_first { format!("{w}-{b}") } else { format!("{b}-{w}") })
@@ -1597,11 +1589,15 @@ mod tests {
             ("White 35, Black 29", "29-35"),
             ("Black 16, White 47", "16-47"),
             ("black 30, white 34: white wins by 4", "30-34"),
+            ("W 1 B 2", "2-1"),
         ] {
             assert_eq!(result(written).as_deref(), Some(read), "{written}");
         }
-        // Half a point is no count.
+        // Half a point is no count, nor is a count among other words.
         assert_ne!(result("1/2").as_deref(), Some("1-2"));
+        for text in ["Round 3 - 5", "3 - 2 (match)", "40 - 24 - 0"] {
+            assert_eq!(result(text).as_deref(), Some(text), "kept as written");
+        }
     }
 
     #[test]

@@ -479,6 +479,9 @@ struct Pending {
     headed: bool,
     /// Transcripts: the header lines state a result.
     stated: bool,
+    /// Transcripts: header lines right under a game without them (its tags written after its
+    /// moves, not a game of their own).
+    under_bare: bool,
     /// PGN: a blank line came after text.
     gap: bool,
     /// Kifu grids: the rank lines so far.
@@ -524,6 +527,9 @@ pub struct Reader {
     in_comment: bool,
     /// Transcripts: the last line was a line of moves without header lines.
     after_moves: bool,
+    /// Transcripts: header lines came right under a game without them: the file writes a
+    /// game's tags after its moves, so header lines without moves are no game of their own.
+    tags_after_moves: bool,
     /// Bracket scanner: text other than spaces was seen outside records.
     stray: bool,
     /// Bracket scanner: the current line's text outside records (its first [`CHUNK`] bytes),
@@ -646,6 +652,7 @@ impl Reader {
             mid_line: false,
             in_comment: false,
             after_moves: false,
+            tags_after_moves: false,
             stray: false,
             outside: None,
             foreign_lines: 0,
@@ -663,7 +670,13 @@ impl Reader {
             return Ok(reader);
         }
         if let Some(kind) = own_table {
-            reader.give_up(format!("this is {kind}, not game records: give kifu the records it came from"), true);
+            reader.give_up(
+                format!(
+                    "this is {kind}, not game records: give kifu the records it came from (or --from FORMAT to read \
+                     it as records all the same)"
+                ),
+                true,
+            );
             return Ok(reader);
         }
         if format == Format::Wthor {
@@ -951,11 +964,25 @@ impl Reader {
             next_grid: None,
             headed: false,
             stated: false,
+            under_bare: false,
             gap: false,
         }
     }
 
     fn emit(&mut self, pending: Pending) {
+        // (Header lines the parser takes for no game are its to report.)
+        if pending.headed
+            && !pending.movetext
+            && (pending.under_bare || self.tags_after_moves)
+            && super::transcript::parse(&pending.text).is_ok()
+        {
+            self.cut_short(
+                pending,
+                "header lines under a game without header lines are not read: write them over its moves \
+                 (docs/formats.md)",
+            );
+            return;
+        }
         let text = pending.text.trim_end_matches(['\n', '\r']);
         let raw = RawRecord {
             index: self.index,
@@ -1076,6 +1103,8 @@ impl Reader {
                     p.too_long = too_long;
                     p.headed = header;
                     p.stated = result;
+                    p.under_bare = header && after_moves;
+                    self.tags_after_moves |= p.under_bare;
                     self.after_moves = !header;
                     if header && result_only && after_moves {
                         // (A game without header lines was answered when its line came.)
@@ -1562,17 +1591,33 @@ fn line_moves(line: &str) -> Option<usize> {
 /// The most moves a game's lines are joined to: a 10x10 game's 96 placements and some passes.
 const GAME_TOKENS: usize = 104;
 
-/// Whether a line of numbered moves goes on with the numbers of `text`.
+/// Whether a line of numbered moves goes on with the numbers of `text`. After a single
+/// numbered pair (`1. f5 d6`), the line must not play a square again (`2. f5 f6` after it is
+/// the next line of a numbered list of openings, not the game going on).
 fn continues_numbering(text: &str, line: &str) -> bool {
     let last = move_numbers(text).last();
     let first = move_numbers(line).next();
     match (last, first) {
         (Some((last, at)), Some((first, start))) => {
             let pair = moves_in(&text[at..]) + moves_in(&line[..start]);
-            first > 1 && (first == last + 1 || first == last) && pair <= 2
+            let follows = first > 1 && (first == last + 1 || first == last) && pair <= 2;
+            follows && (move_numbers(text).nth(1).is_some() || !squares(line).any(|sq| squares(text).any(|s| s == sq)))
         }
         _ => false,
     }
+}
+
+/// The squares (`f5`, lower case) written in a piece of a transcript line, as [`moves_in`]
+/// counts them.
+fn squares(text: &str) -> impl Iterator<Item = String> + '_ {
+    let b = text.as_bytes();
+    (0..b.len()).filter_map(move |i| {
+        let starts = b[i].is_ascii_alphabetic()
+            && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+            && (i == 0 || !b[i - 1].is_ascii_alphabetic());
+        let digits = b[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        starts.then(|| text[i..i + 1 + digits].to_ascii_lowercase())
+    })
 }
 
 /// Whether a line of a one-record-per-line format is a comment: it starts with `#` or `%`, and
@@ -1664,14 +1709,15 @@ fn is_tag_line(line: &str) -> bool {
 /// Whether a file starts as the tables and reports kifu writes do: `Some` with what it is.
 /// - rows (csv with a header line of names from `source` on, with `game` or `index` among
 ///   them; json lines with those fields);
-/// - a table of `kifu stats` in CSV (a header line of two names or more, lower-case words,
-///   none a square or a pass, one of four letters or more: `tournament,year,rank,...`,
-///   `name,value`);
-/// - a `kifu stats` report in text (its first line a title over a line of dashes as long).
+/// - a table of `kifu stats --by ...` in CSV (`name,value`, `length,games`, a duplicates
+///   table's `kind,group,hash,source,game`, or lower-case names with `games` and `from_record`
+///   among them) or in text (the same names as a heading indented by two spaces);
+/// - a `kifu stats` report in text (`Games` or `Standings (...)` over a line of dashes).
 fn kifu_table(head: &[u8]) -> Option<&'static str> {
     let text = String::from_utf8_lossy(&head[..head.len().min(4096)]);
     let mut lines = text.trim_start_matches('\u{feff}').lines();
-    let first = lines.next()?.trim();
+    let line = lines.next()?;
+    let first = line.trim();
     let names: Vec<&str> = first.split(',').collect();
     let identifier =
         |n: &&str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
@@ -1687,22 +1733,22 @@ fn kifu_table(head: &[u8]) -> Option<&'static str> {
             "a table of rows kifu writes (JSON Lines, its first object naming `source` and `game` or `index`)",
         );
     }
-    let square =
-        |n: &&str| n.len() >= 2 && n.as_bytes()[0].is_ascii_lowercase() && n[1..].bytes().all(|b| b.is_ascii_digit());
-    let pass = |n: &&str| matches!(*n, "p" | "pa" | "ps" | "pass" | "passe");
-    if names.len() >= 2
-        && names.iter().all(identifier)
-        && !names.iter().any(|n| square(n) || pass(n))
-        && names.iter().any(|n| n.len() >= 4)
-    {
+    let stats_names = |names: &[&str]| {
+        matches!(names, ["name", "value"] | ["length", "games"] | ["kind", "group", "hash", "source", "game"])
+            || names.len() >= 4 && names.contains(&"games") && names.contains(&"from_record")
+    };
+    if names.iter().all(identifier) && stats_names(&names) {
         return Some("a table kifu stats writes (CSV, its first line naming its columns)");
     }
+    let words: Vec<&str> = first.split_whitespace().collect();
+    if line.starts_with("  ") && words.iter().all(identifier) && stats_names(&words) {
+        return Some("a table kifu stats writes (text, its first line naming its columns)");
+    }
     let underline = lines.next().map(str::trim_end).unwrap_or_default();
-    let titled = first.chars().any(char::is_alphabetic)
-        && underline.len() >= 3
-        && underline.bytes().all(|b| b == b'-')
-        && underline.len() == first.chars().count();
-    titled.then_some("a report kifu stats writes (text, its first line a title over a line of dashes)")
+    let titled = (first == "Games" || first.starts_with("Standings ("))
+        && underline.len() == first.chars().count()
+        && underline.bytes().all(|b| b == b'-');
+    titled.then_some("a report kifu stats writes (text)")
 }
 
 /// A PGN result token: `1-0`, `0-1`, `1/2-1/2`, `*` or disc counts `33-31`.
@@ -1915,6 +1961,9 @@ mod tests {
         // A numbered pair per line, as a live game's logger writes them.
         let pairs = cut("1. f5 f6\n2. e6 f4\n3. e3\n", Format::Transcript);
         assert_eq!(pairs.len(), 1, "{pairs:?}");
+        // A numbered list of two-move openings is not.
+        assert_eq!(cut("1. f5 d6\n2. f5 f6\n3. f5 f4\n", Format::Transcript).len(), 3);
+        assert_eq!(cut("1. f5d6\n2. f5f6\n", Format::Transcript).len(), 2);
         // A numbered list of games is no game over several lines.
         let list = "1. f5d6c3d3c4f4f6f3e6e7\n2. f5f6e6f4e3c5c4e6\n3. f5f4e3f6d3\n";
         assert_eq!(cut(list, Format::Transcript).len(), 3);

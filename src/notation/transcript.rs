@@ -50,11 +50,17 @@ pub fn parse(text: &str) -> Result<Record, SyntaxError> {
         end = i + 1;
     }
     let shift = |span: Span| Span { start: span.start + at, end: span.end + at };
-    // Header lines alone that name a player or state a result are a game of no moves: one not
-    // begun yet (a live game's sheet), or a forfeit when they state a winner.
+    // Header lines alone that name both players, and state no result or a winner alone (no
+    // disc count but a whole board's), are a game of no moves: one not begun yet (a live game's
+    // sheet), or a forfeit.
     let mut record = if text[at..end].trim().is_empty() {
-        let game = |k: &str| matches!(k, "black" | "white" | "result" | "outcome");
-        if !tags.iter().chain(&footer).any(|(k, _)| game(k)) {
+        let has = |key: &str| tags.iter().chain(&footer).any(|(k, _)| k == key);
+        let stated = tags.iter().chain(&footer).find(|(k, _)| k == "result" || k == "outcome");
+        let forfeit = |(_, v): &(String, String)| {
+            super::check::stated_result(v, 64)
+                .is_some_and(|r| r.winner.is_some() && r.margin.is_none_or(|m| m.abs() == 64))
+        };
+        if !(has("black") && has("white") && stated.is_none_or(forfeit)) {
             let end = text.trim_end().len();
             return Err(SyntaxError {
                 span: Span { start: end - text[..end].lines().last().map_or(0, str::len), end },

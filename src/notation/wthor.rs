@@ -118,26 +118,39 @@ impl Names {
 /// it, else `WTHOR.ext` (any case); `None` when there is neither.
 pub fn names_file(path: &std::path::Path, ext: &str) -> Option<std::path::PathBuf> {
     let dir = path.parent().unwrap_or(std::path::Path::new(""));
-    let stem = database_stem(path);
-    [format!("{stem}.{ext}"), format!("WTHOR.{ext}")].into_iter().find_map(|file| find_any_case(dir, &file))
+    let own = [stem_bytes(path), b".", ext.as_bytes()].concat();
+    let federation = [b"WTHOR.", ext.as_bytes()].concat();
+    [own, federation].into_iter().find_map(|file| find_bytes_any_case(dir, &file))
 }
 
 /// The name of the WTHOR database at `path` without its folder and extension: `club` for
-/// `games/club.wtb`, and for `club.wtb.gz` too (`club.wtb` compressed).
+/// `games/club.wtb`, and for `club.wtb.gz` too (`club.wtb` compressed); a name that is not
+/// UTF-8 with U+FFFD.
 #[must_use]
-pub fn database_stem(path: &std::path::Path) -> &str {
-    let name = path.file_name().and_then(|s| s.to_str()).unwrap_or("");
-    let name = name.strip_suffix(".gz").or_else(|| name.strip_suffix(".GZ")).unwrap_or(name);
-    name.rsplit_once('.').map_or(name, |(stem, _)| stem)
+pub fn database_stem(path: &std::path::Path) -> String {
+    String::from_utf8_lossy(stem_bytes(path)).into_owned()
+}
+
+/// [`database_stem`] as the bytes of the file's name (which need not be UTF-8).
+fn stem_bytes(path: &std::path::Path) -> &[u8] {
+    let name = path.file_name().map_or(&b""[..], std::ffi::OsStr::as_encoded_bytes);
+    let name = name.strip_suffix(b".gz").or_else(|| name.strip_suffix(b".GZ")).unwrap_or(name);
+    name.iter().rposition(|&b| b == b'.').map_or(name, |dot| &name[..dot])
 }
 
 /// The file of folder `dir` (the current one when empty) named `file` in any case.
 pub fn find_any_case(dir: &std::path::Path, file: &str) -> Option<std::path::PathBuf> {
+    find_bytes_any_case(dir, file.as_bytes())
+}
+
+/// [`find_any_case`] for a name given as bytes (which need not be UTF-8); ASCII letters match
+/// in any case.
+fn find_bytes_any_case(dir: &std::path::Path, file: &[u8]) -> Option<std::path::PathBuf> {
     std::fs::read_dir(if dir.as_os_str().is_empty() { std::path::Path::new(".") } else { dir })
         .ok()?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .find(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.eq_ignore_ascii_case(file)))
+        .find(|p| p.file_name().is_some_and(|n| n.as_encoded_bytes().eq_ignore_ascii_case(file)))
 }
 
 /// Reads the names of a `.JOU` (`width` 20) or `.TRN` (`width` 26) file.

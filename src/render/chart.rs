@@ -16,29 +16,56 @@ pub struct BarChart {
 }
 
 const WIDTH: f64 = 760.0;
-const HEIGHT: f64 = 420.0;
 const LEFT: f64 = 70.0;
 const RIGHT: f64 = 20.0;
 const TOP: f64 = 50.0;
-const BOTTOM: f64 = 90.0;
+/// The plot's height, between the title and the bars' labels.
+const PLOT_HEIGHT: f64 = 280.0;
+/// The most characters of a bar's label (a longer one is cut short with `…`).
+const LABEL_CHARS: usize = 32;
+/// About how wide a character of the 12 px labels is, and how far a label turned by 45
+/// degrees reaches down and left for each pixel of its length.
+const CHAR_WIDTH: f64 = 6.8;
+const SLANT: f64 = std::f64::consts::FRAC_1_SQRT_2;
 
 impl BarChart {
     /// The chart as an SVG document.
     #[must_use]
     pub fn to_svg(&self) -> String {
+        // Labels cut to a length the picture holds, and room under the plot (and left of it,
+        // for the first) for them turned by 45 degrees.
+        let labels: Vec<String> = self
+            .bars
+            .iter()
+            .map(|(label, _)| {
+                if label.chars().count() <= LABEL_CHARS {
+                    label.clone()
+                } else {
+                    let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
+                    format!("{}…", cut.trim_end())
+                }
+            })
+            .collect();
+        let reach = |label: &String| label.chars().count() as f64 * CHAR_WIDTH * SLANT;
+        let longest = labels.iter().map(reach).fold(0.0, f64::max);
+        let bottom = (14.0 + longest + 34.0).max(90.0);
+        let n = self.bars.len().max(1) as f64;
+        let first = labels.first().map_or(0.0, reach);
+        let left = (first - (WIDTH - 70.0 - RIGHT) / n / 2.0 + 10.0).max(LEFT);
+        let (width, height) = ((WIDTH + left - LEFT).ceil(), (TOP + PLOT_HEIGHT + bottom).ceil());
         let mut svg = String::new();
         let _ = write!(
             svg,
-            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">"#
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
         );
-        let _ = write!(svg, r##"<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>"##);
+        let _ = write!(svg, r##"<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>"##);
         let _ = write!(
             svg,
             r#"<text x="{}" y="28" font-size="16" text-anchor="middle">{}</text>"#,
-            WIDTH / 2.0,
+            width / 2.0,
             escape(&self.title)
         );
-        let (plot_w, plot_h) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+        let (plot_w, plot_h) = (width - left - RIGHT, PLOT_HEIGHT);
         let max = self.bars.iter().map(|b| b.1).fold(0.0f64, f64::max);
         let (step, top) = ticks(max);
         // Grid lines and tick labels.
@@ -47,21 +74,20 @@ impl BarChart {
             let y = TOP + plot_h - t / top * plot_h;
             let _ = write!(
                 svg,
-                r##"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#dddddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
-                LEFT + plot_w,
-                LEFT - 6.0,
+                r##"<line x1="{left}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="#dddddd"/><text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"##,
+                left + plot_w,
+                left - 6.0,
                 y + 4.0,
                 number(t)
             );
             t += step;
         }
         // Bars, with labels under them (every label when they fit, else every k-th).
-        let n = self.bars.len().max(1) as f64;
         let slot = plot_w / n;
         let every = (12.0 / slot).ceil().max(1.0) as usize;
         for (i, (label, value)) in self.bars.iter().enumerate() {
             let h = if top > 0.0 { value / top * plot_h } else { 0.0 };
-            let x = LEFT + i as f64 * slot;
+            let x = left + i as f64 * slot;
             let _ = write!(
                 svg,
                 r##"<rect x="{:.1}" y="{:.1}" width="{:.1}" height="{h:.1}" fill="#3a6ea5"><title>{}: {}</title></rect>"##,
@@ -76,24 +102,24 @@ impl BarChart {
                 let _ = write!(
                     svg,
                     r#"<text x="{lx:.1}" y="{ly:.1}" text-anchor="end" transform="rotate(-45 {lx:.1} {ly:.1})">{}</text>"#,
-                    escape(label)
+                    escape(&labels[i])
                 );
             }
         }
         // Axes and their labels.
         let _ = write!(
             svg,
-            r##"<line x1="{LEFT}" y1="{TOP}" x2="{LEFT}" y2="{:.1}" stroke="#333333"/><line x1="{LEFT}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333333"/>"##,
+            r##"<line x1="{left}" y1="{TOP}" x2="{left}" y2="{:.1}" stroke="#333333"/><line x1="{left}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333333"/>"##,
             TOP + plot_h,
             TOP + plot_h,
-            LEFT + plot_w,
+            left + plot_w,
             TOP + plot_h
         );
         let _ = write!(
             svg,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
-            LEFT + plot_w / 2.0,
-            HEIGHT - 12.0,
+            left + plot_w / 2.0,
+            height - 12.0,
             escape(&self.x_label)
         );
         let _ = write!(

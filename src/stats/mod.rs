@@ -156,13 +156,23 @@ impl Facts {
         Some((self.start_hash, crate::core::splitmix64(self.game_hash ^ names)))
     }
 
-    /// The result as a tournament counts it: the board's when the game is over, else the one
-    /// its record states (a resignation, a loss on time); `true` when it is the record's.
+    /// The result as a tournament counts it: the board's when the game is over (unless the
+    /// record gives the game to the other player on time or by forfeit), else the one its
+    /// record states (a resignation, a loss on time); `true` when it is the record's.
     #[must_use]
     pub fn counted(&self) -> (Option<Winner>, bool) {
+        let overruled = |result: Winner, stated: StatedResult| {
+            let board = match result {
+                Winner::Black => Some(Color::Black),
+                Winner::White => Some(Color::White),
+                Winner::Draw => None,
+            };
+            self.off_board && stated.winner != board
+        };
         match (self.result, self.stated) {
-            (Some(result), _) => (Some(result), false),
-            (None, Some(stated)) => {
+            (Some(result), Some(stated)) if !overruled(result, stated) => (Some(result), false),
+            (Some(result), None) => (Some(result), false),
+            (_, Some(stated)) => {
                 let winner = match stated.winner {
                     Some(Color::Black) => Winner::Black,
                     Some(Color::White) => Winner::White,
@@ -636,7 +646,8 @@ impl PlayerTally {
         self.games += 1;
         let (result, from_record) = facts.counted();
         self.from_record += u64::from(from_record);
-        let margin = facts.margin;
+        // (The board's margin of a game the record gives to the other player says nothing.)
+        let margin = facts.margin.filter(|_| !from_record);
         match (result, color) {
             (None, _) => self.no_result += 1,
             (Some(Winner::Draw), _) => self.draws += 1,
@@ -783,8 +794,9 @@ impl Summary {
         self.games += 1;
         self.status[status_index(facts.status)] += 1;
         let (result, from_record) = facts.counted();
-        self.results.add(result, from_record, facts.margin);
-        if let Some(m) = facts.margin {
+        let margin = facts.margin.filter(|_| !from_record);
+        self.results.add(result, from_record, margin);
+        if let Some(m) = margin {
             *self.margins.entry(m).or_default() += 1;
             *self.empties.entry(facts.empties).or_default() += 1;
         }
@@ -805,9 +817,9 @@ impl Summary {
             rules: facts.rules.clone(),
             tally: Tally::default(),
         });
-        opening.tally.add(result, from_record, facts.margin);
+        opening.tally.add(result, from_record, margin);
         if let Some(name) = facts.opening_name {
-            self.named.entry(name).or_default().add(result, from_record, facts.margin);
+            self.named.entry(name).or_default().add(result, from_record, margin);
         }
         for (name, color) in [(&facts.black_player, Color::Black), (&facts.white_player, Color::White)] {
             if !name.is_empty() {
@@ -817,15 +829,15 @@ impl Summary {
             }
         }
         if facts.event.is_empty() {
-            self.no_event.add(result, from_record, facts.margin);
+            self.no_event.add(result, from_record, margin);
         } else {
             let (spellings, tally) = self.tournaments.entry(standings::name_key(&facts.event)).or_default();
             spellings.add(&facts.event, 1);
-            tally.add(result, from_record, facts.margin);
+            tally.add(result, from_record, margin);
         }
         match facts.year {
-            Some(y) => self.years.entry(y).or_default().add(result, from_record, facts.margin),
-            None => self.no_year.add(result, from_record, facts.margin),
+            Some(y) => self.years.entry(y).or_default().add(result, from_record, margin),
+            None => self.no_year.add(result, from_record, margin),
         }
         if let Some(standings) = &mut self.standings {
             standings.add(facts);

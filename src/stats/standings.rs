@@ -309,20 +309,18 @@ impl Standings {
             return;
         }
         let cells = i64::from(facts.black + facts.white + facts.empties);
-        let board_winner = |winner: Winner| match winner {
-            Winner::Black => Some(Color::Black),
-            Winner::White => Some(Color::White),
-            Winner::Draw => None,
-        };
-        let result = match (facts.result, facts.stated) {
-            // A loss on time or by forfeit stands against the board.
-            (Some(winner), Some(stated)) if facts.off_board && stated.winner != board_winner(winner) => {
-                Some((stated.winner, stated.margin, true))
-            }
-            (Some(winner), _) => Some((board_winner(winner), facts.margin, false)),
-            (None, Some(stated)) => Some((stated.winner, stated.margin, true)),
-            (None, None) => None,
-        };
+        // The board's result, else the record's (a loss on time or by forfeit stands against
+        // the board), with the margin of the one that counts.
+        let (counted, from_record) = facts.counted();
+        let result = counted.map(|winner| {
+            let winner = match winner {
+                Winner::Black => Some(Color::Black),
+                Winner::White => Some(Color::White),
+                Winner::Draw => None,
+            };
+            let margin = if from_record { facts.stated.and_then(|s| s.margin) } else { facts.margin };
+            (winner, margin, from_record)
+        });
         let (black, white) = (name_key(&facts.black_player), name_key(&facts.white_player));
         let event_key = name_key(&facts.event);
         // A game given twice (both players handed in their sheet, one of them without its
