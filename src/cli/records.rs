@@ -128,8 +128,7 @@ impl InputArgs {
 }
 
 /// Whether an input path is `-`, stdin.
-#[must_use]
-pub fn is_stdin(input: &Path) -> bool {
+fn is_stdin(input: &Path) -> bool {
     input.as_os_str() == "-"
 }
 
@@ -451,7 +450,7 @@ impl Source<'_> {
         // The text before the fault, or before the property it is in (GGF's and SGF's moves
         // are `B[d3]`), closed as the format closes a game.
         let heads = [Some(head), head.rfind(']').map(|i| &head[..=i])];
-        let before = heads.into_iter().flatten().filter(|h| !h.trim().is_empty()).find_map(|head| {
+        let mut before = heads.into_iter().flatten().filter(|h| !h.trim().is_empty()).find_map(|head| {
             closers.iter().find_map(|closer| {
                 let record = format::parse(self.format, &format!("{head}{closer}"), self.options).ok()?;
                 if record.moves.is_empty() && record.tags.is_empty() {
@@ -464,7 +463,6 @@ impl Source<'_> {
         // The result stated after the fault (a transcript's `Result:` line under its moves, a
         // PGN game's result token) is the record's all the same: read from the text with the
         // fault blanked out.
-        let mut before = before;
         if let Some((record, _)) = &mut before {
             const STATED: [&str; 4] = ["result", "outcome", "score", "termination"];
             if !record.tags.iter().any(|(k, _)| STATED.contains(&k.as_str())) {

@@ -366,9 +366,9 @@ fn handwritten_counts(value: &str) -> Option<(&str, &str)> {
 }
 
 /// The result a `result:` header value states, as the tag a record keeps it in (`at`: where the
-/// value starts in the record): disc counts (also as written by hand: [`handwritten_counts`]), a result in Japanese, a margin, or in words
-/// (`Black wins`); other text is kept as the result, for `validate` to say it is none, rather
-/// than dropped.
+/// value starts in the record): disc counts (also as written by hand: [`handwritten_counts`]), a
+/// result in Japanese, a margin, or in words (`Black wins`); other text is kept as the result,
+/// for `validate` to say it is none, rather than dropped.
 fn result_value(value: &str, at: usize) -> Result<Option<(String, String)>, SyntaxError> {
     // Counts written with a colon (`40:24`, as German results are; `３３：３１`) as counts.
     let narrowed: String = value.trim().chars().map(super::narrow).collect();

@@ -646,8 +646,7 @@ impl PlayerTally {
         self.games += 1;
         let (result, from_record) = facts.counted();
         self.from_record += u64::from(from_record);
-        // (The board's margin of a game the record gives to the other player says nothing.)
-        let margin = facts.margin.filter(|_| !from_record);
+        let margin = facts.margin;
         match (result, color) {
             (None, _) => self.no_result += 1,
             (Some(Winner::Draw), _) => self.draws += 1,
@@ -794,7 +793,8 @@ impl Summary {
         self.games += 1;
         self.status[status_index(facts.status)] += 1;
         let (result, from_record) = facts.counted();
-        let margin = facts.margin.filter(|_| !from_record);
+        // (Margins are the board's, of the games over on it, whoever the record says won.)
+        let margin = facts.margin;
         self.results.add(result, from_record, margin);
         if let Some(m) = margin {
             *self.margins.entry(m).or_default() += 1;
