@@ -469,7 +469,8 @@ fn write_file(dir: &Path, index: u64, format: ShowFormat, text: &str) -> anyhow:
 /// One record drawn as asked: replayed by the core, the position or kifu picked, then rendered,
 /// under its number when it has one; with the record's fault, if it has one (an illegal move,
 /// a square off the board or a token that is no move: the drawing stops before it; a stated
-/// result the board does not give).
+/// result the board does not give). `beyond` is set when a sound record lacks the position
+/// asked for (`--ply` past its end).
 fn draw(
     source: &Source,
     raw: &RawRecord,

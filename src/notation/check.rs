@@ -483,8 +483,7 @@ pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
 /// Whether the record says the game was won on time or by forfeit (`B+T`, `W+F`, GGS's
 /// `-64.000:t`, PGN's `1-0` with `Termination "time forfeit"`): a result that stands whatever
 /// the board gives.
-#[must_use]
-pub fn won_off_board(record: &Record, check: &Check) -> bool {
+fn won_off_board(record: &Record, check: &Check) -> bool {
     let by = check.stored.as_deref().and_then(super::win_without_margin).map(|(_, by)| by);
     let by = if by == Some(super::WinBy::Unsaid) { Some(super::termination_win_by(record)) } else { by };
     matches!(by, Some(super::WinBy::Time | super::WinBy::Forfeit))

@@ -107,9 +107,10 @@ pub struct Facts {
     pub year: Option<u16>,
     /// The result the record states, read ([`stated_result`]).
     pub stated: Option<StatedResult>,
-    /// The record says the game was won on time or by forfeit (`B+T`, `W+F`, PGN's
-    /// `Termination "time forfeit"`): its stated winner stands, whatever the board gives.
-    pub off_board: bool,
+    /// The record gives the finished game to the other player (or a draw) on time or by
+    /// forfeit (`B+T`, `W+F`, PGN's `Termination "time forfeit"`): its stated winner stands
+    /// against the board's ([`check::overruled_board`](crate::notation::check::overruled_board)).
+    pub overruled: bool,
     /// The canonical game hash of [`canonical_hash`](crate::export::canonical_hash): the [`Trail`]'s last (the same for games
     /// one another turned or mirrored, at the start or later, and with or without their passes
     /// written).
@@ -161,16 +162,9 @@ impl Facts {
     /// record states (a resignation, a loss on time); `true` when it is the record's.
     #[must_use]
     pub fn counted(&self) -> (Option<Winner>, bool) {
-        let overruled = |result: Winner, stated: StatedResult| {
-            let board = match result {
-                Winner::Black => Some(Color::Black),
-                Winner::White => Some(Color::White),
-                Winner::Draw => None,
-            };
-            self.off_board && stated.winner != board
-        };
         match (self.result, self.stated) {
-            (Some(result), Some(stated)) if !overruled(result, stated) => (Some(result), false),
+            (Some(result), _) if !self.overruled => (Some(result), false),
+            // (Overruled only by a stated result.)
             (Some(result), None) => (Some(result), false),
             (_, Some(stated)) => {
                 let winner = match stated.winner {
@@ -276,7 +270,7 @@ impl Facts {
                 .stored
                 .as_deref()
                 .and_then(|text| stated_result(text, (check.black + check.white + check.empties) as i32)),
-            off_board: crate::notation::check::won_off_board(record, check),
+            overruled: crate::notation::check::overruled_board(record, check),
             game_hash: trail.last(),
             start_hash,
             rules: rules.variant().spec(),
