@@ -490,7 +490,7 @@ fn won_off_board(record: &Record, check: &Check) -> bool {
 }
 
 /// Whether a finished game's record gives it to the other player (or a draw) on time or by
-/// forfeit ([`won_off_board`]), against the board's result.
+/// forfeit (`B+T` against a board white won), against the board's result.
 #[must_use]
 pub fn overruled_board(record: &Record, check: &Check) -> bool {
     let stated =
