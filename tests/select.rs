@@ -166,6 +166,39 @@ fn numbers_count_over_all_the_inputs_and_duplicates_keep_the_first() {
 }
 
 #[test]
+fn a_game_asked_for_that_repeats_a_record_left_out_is_a_duplicate() {
+    // New games after a base: --games asks for them, --unique leaves out those the base has.
+    let first = "f5d6c3d3c4f4f6f3e6e7";
+    let other = "f5f6e6f4e3";
+    let input = format!("{first}\n{other}\ne6f4c3c4d3d6f6c6f5g5\nf5d6c3d3c4\n");
+    let expect = |out: &str, err: &str, code: i32| {
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, "f5d6c3d3c4\n", "{err}");
+    };
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--unique", "--games", "3-"], &input);
+    expect(&out, &err, code);
+    assert!(err.contains("3 not selected"), "{err}");
+    // Solving (records passed over unread unless --unique needs them) keeps the same ones.
+    let (out, err, code) =
+        run(&["convert", "--to", "transcript", "--unique", "--games", "3-", "--theoretical", "0"], &input);
+    expect(&out, &err, code);
+    // puzzles and annotate, which pass over the records --games leaves out, judge them too.
+    let (out, err, code) = run(&["puzzles", "-f", "csv", "--unique", "--games", "2-", "-j", "1"], &input);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().skip(1).all(|l| !l.starts_with("-,3,")), "{out}");
+    assert!(err.contains("in 2 games"), "{err}");
+    let (out, err, code) =
+        run(&["annotate", "--depth", "1", "-j", "1", "-f", "csv", "-t", "games", "--unique", "--games", "3-"], &input);
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    assert_eq!(games, ["4"], "{out}");
+    // Without --unique the records left out are not read at all.
+    let (out, err, code) = run(&["convert", "--to", "transcript", "--games", "3-"], &input);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 2);
+}
+
+#[test]
 fn a_record_that_does_not_read_is_reported_whatever_is_asked() {
     let input = "[Black \"Ann\"]\n1. f5 d6 *\n\n[Black \"Bob\"]\n1. f5 d6 z9 *\n\n[Black \"Cy\"]\n1. f5 f5 *\n";
     // Bob's record does not read (z9 is no square: its game cannot be set up); Cy's has an

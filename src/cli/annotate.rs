@@ -374,12 +374,13 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         })?;
         chooser.refused = refused;
     }
-    let numbers = chooser.numbers();
-    // Records --games leaves out are passed over unread, and counted here.
+    let (numbers, ahead) = (chooser.numbers(), chooser.judged_ahead());
+    // Records --games leaves out are passed over unread, and counted here (but for those that
+    // --unique judges).
     let unnumbered = AtomicU64::new(0);
     let wanted = |index: u64| {
         let handled = range.contains(&index) && index >= first;
-        if handled && !numbers.contains(index) {
+        if handled && !numbers.contains(index) && index >= ahead {
             unnumbered.fetch_add(1, Ordering::Relaxed);
             return false;
         }
@@ -389,7 +390,11 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         &args.input,
         &mut workers,
         wanted,
-        |worker, source, raw| {
+        |worker, source, index, raw| {
+            if !numbers.contains(index) {
+                // Read for --unique only.
+                return Ok(Judged::Only(selector.judge_only(source, raw)));
+            }
             annotate(worker, source, raw, engines, &thresholds, &selector, &|| {
                 let n = positions.fetch_add(1, Ordering::Relaxed) + 1;
                 let secs = started.elapsed().as_secs_f64().max(1e-3);
@@ -400,17 +405,19 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             let result = result.and_then(|r| r);
             let pick = match &result {
                 Ok(Judged::Refused) => Some(Pick::Refused),
-                Ok(Judged::Annotated(_, pick)) => *pick,
+                Ok(Judged::Annotated(_, pick) | Judged::Only(pick)) => *pick,
                 Err(_) => None,
             };
-            bar.inc(1);
+            if numbers.contains(index) {
+                bar.inc(1);
+            }
             if !chooser.keep_numbered(index, pick) {
                 // Noted done, so that --resume goes on after it.
                 return sink.game(index, &[], Vec::new());
             }
             let (bytes, players) = match result.map(|judged| match judged {
                 Judged::Annotated(game, _) => *game,
-                Judged::Refused => unreachable!("a refused game is not kept"),
+                Judged::Refused | Judged::Only(_) => unreachable!("a refused game is not kept"),
             }) {
                 Err(e) => {
                     bar.suspend(|| stderr!("{e}"));
@@ -526,6 +533,8 @@ struct Engines {
 enum Judged {
     Annotated(Box<Annotated>, Option<Pick>),
     Refused,
+    /// Not asked for by `--games`, only judged for `--unique`: how it was picked.
+    Only(Option<Pick>),
 }
 
 /// Judges one record (when records are selected) and annotates it.

@@ -169,7 +169,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     // Reading stops after the last record `--games` asks for.
     args.input.records_wanted = chooser.numbers().read_up_to();
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
-    let numbers = chooser.numbers();
+    let (numbers, ahead) = (chooser.numbers(), chooser.judged_ahead());
     // Each result in input order, with its record's number.
     let mut take =
         |out: &mut Output, source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
@@ -218,7 +218,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         // passed over unread (and counted).
         let unnumbered = std::sync::atomic::AtomicU64::new(0);
         let wanted = |index: u64| {
-            let wanted = numbers.contains(index);
+            let wanted = numbers.contains(index) || index < ahead;
             unnumbered.fetch_add(u64::from(!wanted), std::sync::atomic::Ordering::Relaxed);
             wanted
         };
@@ -227,7 +227,14 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             &args.input,
             &mut workers,
             wanted,
-            |_, s, r| work(s, r),
+            |_, s, index, r| {
+                if numbers.contains(index) {
+                    work(s, r)
+                } else {
+                    // Read for --unique only.
+                    (selector.judge_only(s, r), Converted::Refused, None)
+                }
+            },
             |s, i, r| {
                 progress.inc();
                 take(&mut out, s, i, r)

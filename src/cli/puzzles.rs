@@ -157,6 +157,8 @@ enum Found {
     Refused,
     /// Its puzzles (none, maybe), the positions solved, and how it was picked.
     Puzzles(Vec<Row>, u64, Option<Pick>),
+    /// Not asked for by `--games`, only judged for `--unique`: how it was picked.
+    Judged(Option<Pick>),
 }
 
 /// Runs `kifu puzzles`.
@@ -173,7 +175,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let (selector, mut chooser) = args.select.build();
     // Reading stops after the last record `--games` asks for.
     args.input.records_wanted = chooser.numbers().read_up_to();
-    let numbers = chooser.numbers();
+    let (numbers, ahead) = (chooser.numbers(), chooser.judged_ahead());
     let progress = Progress::new(args.quiet, "finding puzzles");
     if args.format == PuzzleFormat::Csv {
         writeln!(out, "{}", CSV_HEADER)?;
@@ -184,14 +186,21 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let problems = records::for_each_ordered(
         &args.input,
         &mut workers,
-        |index| numbers.contains(index),
-        |scorer, source, raw| find(scorer, source, raw, &args, &selector),
+        |index| numbers.contains(index) || index < ahead,
+        |scorer, source, index, raw| {
+            if numbers.contains(index) {
+                find(scorer, source, raw, &args, &selector)
+            } else {
+                // Read for --unique only.
+                Ok(Found::Judged(selector.judge_only(source, raw)))
+            }
+        },
         |_, index, result| {
             progress.inc();
             let result = result.and_then(|r| r);
             let pick = match &result {
                 Ok(Found::Refused) => Some(Pick::Refused),
-                Ok(Found::Puzzles(_, _, pick)) => *pick,
+                Ok(Found::Puzzles(_, _, pick) | Found::Judged(pick)) => *pick,
                 Err(_) => None,
             };
             if !chooser.keep_numbered(index, pick) {
@@ -202,7 +211,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     progress.suspend(|| stderr!("{e}"));
                     invalid += 1;
                 }
-                Ok(Found::Refused) => unreachable!("a refused game is not kept"),
+                Ok(Found::Refused | Found::Judged(_)) => unreachable!("a refused game is not kept"),
                 Ok(Found::Puzzles(rows, positions, _)) => {
                     games += 1;
                     solved += positions;

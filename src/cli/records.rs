@@ -744,12 +744,13 @@ fn in_batches<S, T: Send>(
 /// Reads every input record by record and hands each one to the first free worker, each worker
 /// with its own state (`states`, one per worker thread, kept across records and inputs); `sink`
 /// gets the results in input order as soon as they are ready. Records are numbered from 0
-/// across all the inputs, and those `wanted` refuses are passed over unread.
+/// across all the inputs (`work` gets the number), and those `wanted` refuses are passed over
+/// unread.
 pub fn for_each_ordered<S: Send, T: Send>(
     args: &InputArgs,
     states: &mut [S],
     wanted: impl Fn(u64) -> bool + Sync,
-    work: impl Fn(&mut S, &Source, &RawRecord) -> T + Sync,
+    work: impl Fn(&mut S, &Source, u64, &RawRecord) -> T + Sync,
     mut sink: impl FnMut(&Source, u64, Result<T, RecordError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<FileProblems> {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -798,7 +799,7 @@ pub fn for_each_ordered<S: Send, T: Send>(
                         // Once stopped, the queue is drained (so the reader is never stuck
                         // on a full queue) until the reader closes it.
                         if !stop.load(Ordering::Relaxed) {
-                            let _ = results.send((place, index, item.map(|raw| work(state, source, &raw))));
+                            let _ = results.send((place, index, item.map(|raw| work(state, source, index, &raw))));
                         }
                     }
                 });

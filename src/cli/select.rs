@@ -6,10 +6,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
+use super::records::Source;
 use crate::core::{Game, Rules};
 use crate::notation::Record;
 use crate::notation::check::{self, Check, Status};
 use crate::notation::format::Format;
+use crate::notation::reader::RawRecord;
 use crate::stats::select::{Bounds, Opening, Selection, Wanted};
 use crate::stats::{DEFAULT_DEPTH, Facts, OpeningNames, Winner};
 
@@ -67,8 +69,9 @@ pub struct SelectArgs {
     pub invert: bool,
     /// Keep only the first of games that are the same game from the same start, position after
     /// position up to the board's symmetries (the duplicates `kifu stats` lists; a game that
-    /// stops before its end, between the same two players too); a game with an illegal move or
-    /// with no moves is always kept.
+    /// stops before its end, between the same two players too), over all the records before,
+    /// those `--games` leaves out too; a game with an illegal move or with no moves is always
+    /// kept.
     #[arg(long)]
     pub unique: bool,
 }
@@ -236,6 +239,14 @@ impl Selector {
         if self.selection.matches(facts, game) { Pick::Kept(facts.same_game_key()) } else { Pick::Refused }
     }
 
+    /// Judges a record that is read only so that `--unique` knows the games before those asked
+    /// for ([`Chooser::judged_ahead`]): `None` when it does not read.
+    #[must_use]
+    pub fn judge_only(&self, source: &Source, raw: &RawRecord) -> Option<Pick> {
+        let (record, rules) = source.read(raw).ok()?;
+        self.pick_record(&record, &rules, source.format)
+    }
+
     /// Judges a record read from a file of `format` under `rules`: `None` when no game is judged
     /// or its game cannot be set up (a square off the board: the command reports it).
     #[must_use]
@@ -326,6 +337,17 @@ impl Chooser {
         Numbers(self.games.clone())
     }
 
+    /// How many records from the first are read for `--unique` whatever `--games` asks: a
+    /// game asked for is a duplicate when it repeats any record before it, so the records
+    /// before the last number asked are judged too (see [`Selector::judge_only`]).
+    #[must_use]
+    pub fn judged_ahead(&self) -> u64 {
+        if !self.unique {
+            return 0;
+        }
+        self.games.iter().filter_map(|b| b.min).max().map_or(0, |min| min - 1)
+    }
+
     /// Whether the next record in input order is kept, given what its worker found (`None` for a
     /// record not judged: one that did not read, or every record when nothing is asked).
     pub fn keep(&mut self, pick: Option<Pick>) -> bool {
@@ -337,12 +359,13 @@ impl Chooser {
     /// [`Chooser::keep`] for a record whose 0-based number the command knows (records it passed
     /// over unread are not seen here).
     pub fn keep_numbered(&mut self, index: u64, pick: Option<Pick>) -> bool {
-        let kept = Numbers::contains_in(&self.games, index)
-            && match pick {
-                None => true,
-                Some(Pick::Refused) => false,
-                Some(Pick::Kept(key)) => !self.unique || key.is_none_or(|key| self.seen.insert(key)),
-            };
+        let asked = Numbers::contains_in(&self.games, index);
+        // A game repeating one of the records before is a duplicate whatever `--games` asks.
+        let kept = match pick {
+            None => asked,
+            Some(Pick::Refused) => false,
+            Some(Pick::Kept(key)) => (!self.unique || key.is_none_or(|key| self.seen.insert(key))) && asked,
+        };
         self.refused += u64::from(!kept);
         kept
     }
@@ -406,19 +429,24 @@ mod tests {
         };
         let (selector, mut chooser) = args.build();
         assert!(selector.judging());
+        // Records 1 and 5 are not asked for, but read: the games asked for that repeat them
+        // are duplicates.
+        assert_eq!(chooser.judged_ahead(), 5);
         let picks = [
-            Some(Pick::Kept(Some((1, 1)))), // 1: not among the numbers
-            Some(Pick::Kept(Some((1, 1)))), // 2: the first of its game here
+            Some(Pick::Kept(Some((1, 9)))), // 1: not among the numbers
+            Some(Pick::Kept(Some((1, 1)))), // 2: the first of its game
             Some(Pick::Kept(Some((1, 1)))), // 3: a duplicate
             None,                           // 4: did not read: reported
             Some(Pick::Kept(Some((1, 2)))), // 5: not among the numbers
             Some(Pick::Refused),            // 6
-            Some(Pick::Kept(Some((1, 2)))), // 7
+            Some(Pick::Kept(Some((1, 2)))), // 7: repeats 5
+            Some(Pick::Kept(Some((1, 9)))), // 8: repeats 1
+            Some(Pick::Kept(Some((1, 3)))), // 9
         ];
         let kept: Vec<bool> = picks.into_iter().map(|p| chooser.keep(p)).collect();
-        assert_eq!(kept, [false, true, false, true, false, false, true]);
-        assert_eq!(chooser.refused, 4);
-        assert_eq!(chooser.summary(), ", 4 not selected");
+        assert_eq!(kept, [false, true, false, true, false, false, false, false, true]);
+        assert_eq!(chooser.refused, 6);
+        assert_eq!(chooser.summary(), ", 6 not selected");
         assert!(parse_numbers("0-3").is_err());
     }
 
