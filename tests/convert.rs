@@ -329,6 +329,29 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
     // A new name that is a base's name in another order is said.
     let (_, err, _) = convert(&args, pgn.replace("Tastet Marc", "Marc Tastet").as_bytes());
     assert!(err.contains("the player `Marc Tastet` is new to the base, which has `Tastet Marc` (#1)"), "{err}");
+    // Another case is the same name: the base's, with its number.
+    let jou = std::fs::read(dir.join("WTHOR.JOU")).unwrap();
+    let (_, err, code) = convert(&args, pgn.replace("Tastet Marc", "TASTET marc").as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(
+            "the player `TASTET marc` is stored as `Tastet Marc` (#1 of the base), the same name in another case"
+        ),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.join("WTHOR.JOU")).unwrap(), jou, "no new player");
+    let games = std::fs::read(&out).unwrap();
+    assert_eq!(u16::from_le_bytes([games[18], games[19]]), 1, "Tastet Marc's number");
+    // Once a variant is in the base too (`Marc Tastet`, added above), a new one names both,
+    // the oldest first.
+    let (_, err, _) = convert(&args, pgn.replace("Tastet Marc", "Tastet, Marc").as_bytes());
+    assert!(
+        err.contains(&format!(
+            "the player `Tastet, Marc` is new to the base, which has `Tastet Marc` (#1), `Marc Tastet` (#{}): one player",
+            players + 2
+        )),
+        "{err}"
+    );
 }
 
 /// Names a WTHOR names file cannot hold as written are reported, and so are two that become one.
@@ -809,6 +832,22 @@ fn wthor_header_year_and_depth() {
     assert!(err.contains("1 game has a theoretical score from no WTHOR file"), "{err}");
     let (_, err, code) = convert(&["--to", "pgn", "--wthor-year", "2000"], b"f5\n");
     assert_eq!(code, 2, "{err}");
+    // Another depth given for a base's scores relabels them: said, and the file is made today.
+    let other = (depth + 2).to_string();
+    let (_, err, code) =
+        convert(&[wtb.to_str().unwrap(), "--games", "1-2", "--wthor-depth", &other, "-o", out.to_str().unwrap()], b"");
+    assert_eq!((code, header(&out).1.to_string()), (0, other.clone()), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--wthor-depth {other}: 2 games have the theoretical score of a WTHOR input of depth {depth}"
+        )),
+        "{err}"
+    );
+    let created = |path: &Path| std::fs::read(path).unwrap()[0..4].to_vec();
+    assert_ne!(created(&out), created(&wtb));
+    let (_, err, _) = convert(&[wtb.to_str().unwrap(), "--games", "1-2", "-o", out.to_str().unwrap()], b"");
+    assert!(!err.contains("--wthor-depth"), "{err}");
+    assert_eq!(created(&out), created(&wtb), "a base written back keeps its date");
 }
 
 /// `--theoretical 24` solves each game from its position at 24 empty squares: on games of the

@@ -160,6 +160,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let mut out = Output::open(args.output.as_deref())?;
     let mut sink = Sink::new(to, base);
     sink.header = (args.wthor_year, args.wthor_depth.or(args.theoretical.map(|e| e as u8)));
+    sink.solving = args.theoretical.is_some();
     let progress = Progress::new(args.quiet, "converting");
     let (mut converted, mut failed, mut short, mut mismatched) = (0u64, 0u64, 0u64, 0u64);
     let cut = Cut::from_args(args.ply, args.empties);
@@ -513,6 +514,10 @@ struct Sink {
     /// Games with no theoretical score, and games with one from no WTHOR file.
     unscored: usize,
     scored_elsewhere: usize,
+    /// Games whose theoretical score is their WTHOR input's (not solved again).
+    scored_in_wthor: usize,
+    /// Whether the theoretical scores are solved (`--theoretical`).
+    solving: bool,
     /// Games with a komi, stored with their board's result.
     komi_games: usize,
     /// Games not over that state no result, stored with their discs as they stand.
@@ -674,6 +679,15 @@ struct Names {
     /// The names of the records ([`crate::notation::tidy_name`]), each once, with how it is
     /// stored.
     written: Vec<(String, String)>,
+    /// Names of the records taken as a name of another case that came first (the base's, or
+    /// an earlier record's), each once, with that name's id.
+    recased: Vec<(String, u16)>,
+}
+
+/// The key that tells names apart: their case does not count (`tastet marc` is `Tastet Marc`,
+/// as `kifu stats` counts players).
+fn name_key(stored: &str) -> String {
+    stored.to_lowercase()
 }
 
 impl Names {
@@ -686,9 +700,9 @@ impl Names {
     fn with(width: usize, list: Vec<String>) -> Names {
         let mut ids = HashMap::from([(String::new(), 0), ("?".into(), 0), ("???".into(), 0)]);
         for (id, name) in list.iter().enumerate().rev() {
-            ids.insert(name.clone(), id as u16);
+            ids.insert(name_key(name), id as u16);
         }
-        Names { width, ids, known: list.len(), list, written: Vec::new() }
+        Names { width, ids, known: list.len(), list, written: Vec::new(), recased: Vec::new() }
     }
 
     fn id(&mut self, name: Option<&str>) -> u16 {
@@ -701,12 +715,15 @@ impl Names {
         if no_one(&stored) {
             return 0;
         }
-        if let Some(&id) = self.ids.get(&stored) {
+        if let Some(&id) = self.ids.get(&name_key(&stored)) {
+            if self.list[usize::from(id)] != stored && !self.recased.iter().any(|(w, _)| *w == stored) {
+                self.recased.push((stored, id));
+            }
             return id;
         }
         let id = self.list.len() as u16;
-        self.list.push(stored.clone());
-        self.ids.insert(stored, id);
+        self.ids.insert(name_key(&stored), id);
+        self.list.push(stored);
         id
     }
 
@@ -738,7 +755,7 @@ impl Names {
             let group: Vec<&str> = self.written.iter().filter(|(_, s)| s == stored).map(|(w, _)| w.as_str()).collect();
             let shown: Vec<String> = group.iter().map(|w| format!("`{}`", crate::notation::printable(w))).collect();
             // A base's name that a cut or replaced name of the records now stands for.
-            let base = self.ids.get(stored).filter(|&&id| usize::from(id) < self.known && id > 0);
+            let base = self.ids.get(&name_key(stored)).filter(|&&id| usize::from(id) < self.known && id > 0);
             let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
             // A name Latin-1 has none of: stored as WTHOR's unknown player, no one.
             if no_one(stored) {
@@ -767,16 +784,27 @@ impl Names {
             };
             stderr!("kifu convert: warning: {line}");
         }
+        for (name, id) in &self.recased {
+            let of_base = if usize::from(*id) < self.known { " of the base" } else { "" };
+            stderr!(
+                "kifu convert: warning: the {what} `{}` is stored as `{}` (#{id}{of_base}), the same name in \
+                 another case: one {what} in the file",
+                crate::notation::printable(name),
+                crate::notation::printable(&self.list[usize::from(*id)])
+            );
+        }
         // A new name that is a base's name in another order (`Marc Tastet` where the base
-        // has `Tastet Marc`, WTHOR's files writing the surname first): likely one person.
+        // has `Tastet Marc`, WTHOR's files writing the surname first): likely one person;
+        // every such name of the base is named, the oldest first.
         if self.known > 1 {
-            let base: HashMap<Vec<String>, (usize, &String)> = self.list[1..self.known]
-                .iter()
-                .enumerate()
-                .map(|(i, name)| (crate::stats::standings::name_words(name), (i + 1, name)))
-                .collect();
+            let mut base: HashMap<Vec<String>, Vec<(usize, &String)>> = HashMap::new();
+            for (i, name) in self.list[1..self.known].iter().enumerate() {
+                base.entry(crate::stats::standings::name_words(name)).or_default().push((i + 1, name));
+            }
             for name in &self.list[self.known..] {
-                if let Some((id, known)) = base.get(&crate::stats::standings::name_words(name)) {
+                if let Some(&[(id, known), ref others @ ..]) =
+                    base.get(&crate::stats::standings::name_words(name)).map(Vec::as_slice)
+                {
                     // The words in order, for telling another order from another spelling.
                     let words = |n: &str| -> Vec<String> {
                         let plain = crate::notation::without_accents(n).to_lowercase();
@@ -787,14 +815,16 @@ impl Names {
                             .collect()
                     };
                     let how = if words(name) == words(known) {
-                        "written another way (case, accents or punctuation)".to_owned()
+                        "written another way (accents or punctuation)".to_owned()
                     } else {
                         let why = if what == "player" { " (WTHOR's files write the surname first)" } else { "" };
                         format!("with the words in another order{why}")
                     };
+                    let also: String =
+                        others.iter().map(|(id, n)| format!(", `{}` (#{id})", crate::notation::printable(n))).collect();
                     stderr!(
-                        "kifu convert: warning: the {what} `{}` is new to the base, which has `{}` (#{id}): one {what} \
-                         {how}?",
+                        "kifu convert: warning: the {what} `{}` is new to the base, which has `{}` (#{id}){also}: one \
+                         {what} {how}?",
                         crate::notation::printable(name),
                         crate::notation::printable(known)
                     );
@@ -882,6 +912,8 @@ impl Sink {
             header: (None, None),
             unscored: 0,
             scored_elsewhere: 0,
+            scored_in_wthor: 0,
+            solving: false,
             komi_games: 0,
             unfinished: 0,
             numbered_only: 0,
@@ -945,7 +977,18 @@ impl Sink {
                 if given.is_some() { "" } else { " (--wthor-depth sets it)" }
             ));
         }
-        if given.is_some() {
+        if let Some(given) = given {
+            // Scores kept from WTHOR inputs of another depth are not of the depth the header
+            // now gives.
+            let others: Vec<String> = self.depths.iter().filter(|&&d| d != given).map(u8::to_string).collect();
+            if !self.solving && self.scored_in_wthor > 0 && !others.is_empty() {
+                warn(format!(
+                    "--wthor-depth {given}: {} the theoretical score of a WTHOR input of depth {}, which the header \
+                     now says is of depth {given} (--theoretical {given} solves them at that depth)",
+                    games_have(self.scored_in_wthor),
+                    others.join(", ")
+                ));
+            }
             return;
         }
         if self.depths.len() > 1 {
@@ -998,6 +1041,7 @@ impl Sink {
         }
         self.unscored += usize::from(!game.theoretical);
         self.scored_elsewhere += usize::from(game.theoretical && !game.from_wthor);
+        self.scored_in_wthor += usize::from(game.theoretical && game.from_wthor);
         self.komi_games += usize::from(game.komi);
         self.count_left_out(game.dropped);
         self.unfinished += usize::from(game.unfinished);
@@ -1094,9 +1138,10 @@ impl Sink {
             [self.players.list.clone(), self.tournaments.list.clone()]
         };
         // WTHOR games from WTHOR files of one date keep it (a database written back is the same
-        // bytes); anything else is made today.
+        // bytes), unless the header's depth changes; anything else is made today.
+        let same_depth = self.depths.iter().all(|&d| Some(d) == self.depth);
         let created = match (self.not_wthor, self.created.len()) {
-            (false, 1) => self.created.first().copied().unwrap_or_else(today),
+            (false, 1) if same_depth => self.created.first().copied().unwrap_or_else(today),
             _ => today(),
         };
         let header = wthor::Header {
