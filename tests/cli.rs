@@ -788,7 +788,8 @@ fn an_exact_solve_far_from_the_end_warns_first() {
 }
 
 /// An `-o` file that is also an input is refused before anything is written: moved into place
-/// at the end, it would have replaced the records being read (the unreadable ones lost).
+/// at the end, it would have replaced the records being read (the unreadable ones lost); but
+/// for a WTHOR file, to which games are added so.
 #[test]
 fn an_output_that_is_an_input_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -814,6 +815,30 @@ fn an_output_that_is_an_input_is_refused() {
         );
         assert_eq!(std::fs::read_to_string(&other).unwrap(), "f5d6c3\nf5zz\n");
     }
+    // A WTHOR file is written whole once every input is read: games are added to it so, but
+    // only when every record converts.
+    let wtb = dir.path().join("WTH_2024.wtb");
+    let wtb = wtb.to_str().unwrap();
+    kifu().args(["convert", "--to", "wthor", "-o", wtb]).write_stdin("f5d6c3\n").assert().success();
+    kifu().args(["convert", wtb, "-", "--to", "wthor", "-o", wtb]).write_stdin("f5f6\n").assert().success();
+    assert_eq!(std::fs::metadata(wtb).unwrap().len(), 16 + 2 * 68);
+    kifu()
+        .args(["convert", wtb, "-", "--to", "wthor", "-o", wtb])
+        .write_stdin("f5zz\n")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("nothing is written: -o"));
+    assert_eq!(std::fs::metadata(wtb).unwrap().len(), 16 + 2 * 68);
+    // A base's file that is not an input is replaced, which is said.
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor");
+    std::fs::copy(data.join("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
+    std::fs::copy(data.join("WTHOR.TRN"), dir.path().join("WTHOR.TRN")).unwrap();
+    kifu()
+        .args(["convert", "--to", "wthor", "--base", dir.path().to_str().unwrap(), "-o", wtb])
+        .write_stdin("f5d6\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("holds 2 games, which this run replaces"));
 }
 
 /// `kifu annotate` writes as it goes (for `--resume`): a `.gz` name is refused, not filled

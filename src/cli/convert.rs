@@ -141,7 +141,16 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         (None, None) => unreachable!("clap requires --to without -o"),
     };
     args.threads.apply()?;
-    args.input.check(args.output.as_deref())?;
+    if to == Format::Wthor {
+        // A WTHOR file is written whole at the end (atomically): it may be an input, so that
+        // games are added to it; a base's file that is not an input is replaced, which is said.
+        args.input.check_readable()?;
+        if let Some(path) = args.output.as_deref().filter(|o| args.base.is_some() && !args.input.holds(o)) {
+            warn_replaced(path);
+        }
+    } else {
+        args.input.check(args.output.as_deref())?;
+    }
     if to != Format::Wthor && (args.wthor_year.is_some() || args.wthor_depth.is_some()) {
         anyhow::bail!("--wthor-year and --wthor-depth are for --to wthor");
     }
@@ -288,8 +297,17 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     // A run that converted nothing, every record failing, leaves no file (an existing one as it
     // was): an empty base would pass for the games.
     let to_file = args.output.as_deref().is_some_and(|o| o.as_os_str() != "-");
+    // A WTHOR file that is also an input is replaced only when every record converts: the
+    // others would be lost with it.
+    let rewritten = to_file && args.output.as_deref().is_some_and(|o| args.input.holds(o));
     if converted == 0 && failed + damaged > 0 && to_file {
         stderr!("kifu convert: nothing is written: no record converted");
+    } else if rewritten && failed + damaged > 0 {
+        stderr!(
+            "kifu convert: nothing is written: -o {} is also an input, and records that do not convert would be \
+             lost with it; write elsewhere",
+            args.output.as_deref().map(|o| o.display().to_string()).unwrap_or_default()
+        );
     } else {
         sink.finish(&mut out, args.output.as_deref())?;
         out.finish()?;
@@ -831,6 +849,23 @@ impl Names {
                 }
             }
         }
+    }
+}
+
+/// Warns that the WTHOR file at `path`, if there is one, is replaced by this run's games.
+fn warn_replaced(path: &Path) {
+    let mut header = [0u8; wthor::HEADER_LEN];
+    let read = std::fs::File::open(path).and_then(|mut f| std::io::Read::read_exact(&mut f, &mut header));
+    let length = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let games = wthor::Header::parse(&header).games;
+    // (A file of another kind, or gzipped, is not counted.)
+    if read.is_ok() && length == (wthor::HEADER_LEN + wthor::RECORD_LEN * games as usize) as u64 {
+        stderr!(
+            "kifu convert: warning: -o {} holds {}, which this run replaces (to add games to a WTHOR file, give it \
+             as an input too)",
+            crate::notation::printable(&path.display().to_string()),
+            super::counted(u64::from(games), "game")
+        );
     }
 }
 
