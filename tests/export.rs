@@ -276,3 +276,30 @@ fn a_record_that_stops_reading_gives_its_rows_up_to_the_fault() {
     let (out, _, _) = export(&["--table", "games"], "[Event \"Club\n");
     assert!(out.lines().nth(1).unwrap().starts_with("-,1,,,"), "{out}");
 }
+
+/// A game's `plies` in the games table is its rows in the moves table, whatever the format
+/// wrote of its passes (a transcript leaves them out, GGF writes them).
+#[test]
+fn plies_count_the_passes_a_format_leaves_out() {
+    let wtb = wthor_sample();
+    let dir = std::env::temp_dir().join(format!("kifu-export-plies-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut counts = Vec::new();
+    for to in ["transcript", "ggf"] {
+        // Game 16 has five passes.
+        let path = dir.join(format!("g16.{to}"));
+        let path = path.to_str().unwrap();
+        let ok = kifu().args(["convert", &wtb, "--games", "16", "--to", to, "-o", path, "-q"]).output().unwrap();
+        assert!(ok.status.success());
+        let (games, err, code) = export(&[path, "-t", "games", "--columns", "plies,passes,first_corner_ply"], "");
+        assert_eq!(code, 0, "{err}");
+        let (moves, _, _) = export(&[path, "-t", "moves"], "");
+        counts.push((games.lines().nth(1).unwrap().to_owned(), moves.lines().count() - 1));
+    }
+    let (games, _, _) =
+        export(&[&wtb, "--games", "16", "-t", "games", "--columns", "plies,passes,first_corner_ply"], "");
+    let row = games.lines().nth(1).unwrap().to_owned();
+    assert!(row.starts_with("65,5,"), "{row}");
+    assert_eq!(counts, [(row.clone(), 65), (row, 65)]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

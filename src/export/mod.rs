@@ -28,7 +28,8 @@ pub struct GameRow {
     /// The moves as a compact transcript (passes left out, but for those chosen under the
     /// voluntary-pass rule, as `PA`).
     pub moves: String,
-    /// Move tokens replayed (none for a record that could not be read).
+    /// Moves and passes played (passes a record leaves out too): the game's rows in the moves
+    /// table; none for a record that could not be read.
     pub plies: Option<usize>,
     /// Passes played, written or inferred (none for a record that could not be read).
     pub passes: Option<u32>,
@@ -185,7 +186,9 @@ pub fn game_row(source: &str, index: usize, record: &Record, game: &Game, check:
         white_player: record.name_or_number("white").unwrap_or_default(),
         rules: rules.variant().spec(),
         moves,
-        plies: Some(check.plies),
+        // Moves and passes played, those a transcript leaves out too: a row each in the moves
+        // table, whatever the format wrote.
+        plies: Some(ply),
         passes: Some(check.passes),
         black: Some(check.black),
         white: Some(check.white),
