@@ -192,6 +192,16 @@ fn a_game_asked_for_that_repeats_a_record_left_out_is_a_duplicate() {
     assert_eq!(code, 0, "{err}");
     let games: Vec<&str> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
     assert_eq!(games, ["4"], "{out}");
+    // Numbers past the end keep nothing, which is warned of.
+    for command in [&["export", "-t", "games"][..], &["convert", "--to", "transcript"], &["validate"], &["stats"]] {
+        let args: Vec<&str> = command.iter().copied().chain(["--games", "5-9"]).collect();
+        let (out, err, code) = run(&args, &input);
+        assert_eq!(code, 0, "{err}");
+        assert!(err.contains("warning: --games asks for no record the inputs hold"), "{command:?}: {err}");
+        assert!(!out.contains("f5"), "{out}");
+    }
+    let (_, err, _) = run(&["export", "-t", "games", "--games", "4-9"], &input);
+    assert!(!err.contains("warning"), "{err}");
     // Without --unique the records left out are not read at all.
     let (out, err, code) = run(&["convert", "--to", "transcript", "--games", "3-"], &input);
     assert_eq!(code, 0, "{err}");

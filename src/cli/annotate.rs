@@ -466,6 +466,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     }
     let trailer = trailer(args.format, args.table(), &sink.players, args.shard.is_some());
     sink.finish(&trailer)?;
+    // (A shard or a resumed run does not see every record.)
+    if args.shard.is_none() && resumed_from == 0 {
+        chooser.warn_past_the_end("kifu annotate");
+    }
     if !args.quiet {
         stderr!(
             "kifu annotate: {} annotated, {invalid} with errors, {}{} ({:.2} s){}",

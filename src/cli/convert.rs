@@ -312,6 +312,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         sink.finish(&mut out, args.output.as_deref())?;
         out.finish()?;
     }
+    chooser.warn_past_the_end("kifu convert");
     if !args.quiet {
         let short = match (short, cut) {
             (0, _) | (_, None) => String::new(),

@@ -173,6 +173,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         return Ok(Status::SomeInvalid);
     }
     out.finish()?;
+    chooser.warn_past_the_end("kifu export");
     if !args.quiet {
         stderr!(
             "kifu export: {}, {}, {}{} ({:.2} s)",

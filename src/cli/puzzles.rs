@@ -240,6 +240,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     progress.finish();
     let damaged = problems.warn("kifu puzzles");
     out.finish()?;
+    chooser.warn_past_the_end("kifu puzzles");
     if !args.quiet {
         let (low, high) = args.empties;
         let empties = if low == high { format!("{low} empties") } else { format!("{low}-{high} empties") };

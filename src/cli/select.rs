@@ -135,8 +135,14 @@ impl SelectArgs {
             stderr!("kifu: warning: {warning}");
         }
         let judging = !selection.is_empty() || self.unique;
-        let chooser =
-            Chooser { games: self.games.clone(), unique: self.unique, seen: HashSet::new(), next: 0, refused: 0 };
+        let chooser = Chooser {
+            games: self.games.clone(),
+            unique: self.unique,
+            seen: HashSet::new(),
+            next: 0,
+            refused: 0,
+            asked_seen: false,
+        };
         (Selector { selection, judging }, chooser)
     }
 
@@ -328,6 +334,8 @@ pub struct Chooser {
     next: u64,
     /// Records left out so far.
     pub refused: u64,
+    /// Whether a record `--games` asks for was seen.
+    asked_seen: bool,
 }
 
 impl Chooser {
@@ -360,6 +368,7 @@ impl Chooser {
     /// over unread are not seen here).
     pub fn keep_numbered(&mut self, index: u64, pick: Option<Pick>) -> bool {
         let asked = Numbers::contains_in(&self.games, index);
+        self.asked_seen |= asked;
         // A game repeating one of the records before is a duplicate whatever `--games` asks.
         let kept = match pick {
             None => asked,
@@ -368,6 +377,14 @@ impl Chooser {
         };
         self.refused += u64::from(!kept);
         kept
+    }
+
+    /// Warns on stderr (as `command`) when `--games` asks only for numbers past the inputs'
+    /// records: a slice off the end keeps nothing, and a script should hear of it.
+    pub fn warn_past_the_end(&self, command: &str) {
+        if !self.games.is_empty() && !self.asked_seen {
+            stderr!("{command}: warning: --games asks for no record the inputs hold: they hold fewer");
+        }
     }
 
     /// `, N not selected` for a summary line, or nothing when every record was kept.

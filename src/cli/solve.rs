@@ -321,6 +321,9 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let damaged = problems.warn("kifu solve");
     nodes += engines.stopped_nodes.load(Ordering::Relaxed);
     out.finish()?;
+    if let Ok(chooser) = choosing.chooser.lock() {
+        chooser.warn_past_the_end("kifu solve");
+    }
     if !args.quiet {
         let checks = match (args.check, estimated) {
             (false, _) => String::new(),

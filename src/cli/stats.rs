@@ -203,6 +203,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         plot(&summary, dir, args.top.unwrap_or(10))?;
     }
     out.finish()?;
+    chooser.warn_past_the_end("kifu stats");
     if !args.quiet {
         stderr!(
             "kifu stats: {}, {} not ok{} ({:.2} s)",

@@ -181,6 +181,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     };
     out.finish()?;
     let total: u64 = counts.iter().sum();
+    chooser.warn_past_the_end("kifu validate");
     if !args.quiet {
         stderr!(
             "kifu validate: {}: {} ok{}, {} illegal, {} unfinished, {}, {}{}{} ({:.2} s)",
