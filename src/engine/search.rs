@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use super::eval::{Evaluator, Features, SCALE};
-use super::solve::{Counting, Limits, SELECTIVITY};
+use super::solve::{Cancel, Counting, Limits, SELECTIVITY};
 use super::stability::stable_count_reaches;
 use super::table::{
     EXACT, Entry, Layer, Layers, NEAR_EMPTIES, NO_MOVE, SELECTIVE_LEVELS, TableView, Tables, endgame_tag,
@@ -79,15 +79,19 @@ pub(crate) struct Stop {
     nodes: AtomicU64,
     node_limit: u64,
     deadline: Option<Instant>,
+    /// The solver's [`Cancel`] flag, set from another thread.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Stop {
-    pub(crate) fn new(limits: Limits) -> Stop {
+    pub(crate) fn new(limits: Limits, cancel: Option<&Cancel>) -> Stop {
+        let cancel = cancel.map(|c| c.flag().clone());
         Stop {
-            flag: AtomicBool::new(false),
+            flag: AtomicBool::new(cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))),
             nodes: AtomicU64::new(0),
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.map(|t| Instant::now() + t),
+            cancel,
         }
     }
 
@@ -98,7 +102,10 @@ impl Stop {
     /// Adds a thread's recent nodes and checks the limits.
     fn check(&self, recent: u64) -> bool {
         let total = self.nodes.fetch_add(recent, Ordering::Relaxed) + recent;
-        if total >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if total >= self.node_limit
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed))
+        {
             self.flag.store(true, Ordering::Relaxed);
         }
         self.hit()

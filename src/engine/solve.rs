@@ -21,6 +21,7 @@
 //! winner (the official rule), or plain disc counts when asked.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
@@ -181,7 +182,7 @@ pub enum SolveError {
     /// The move asked about is not legal in the position.
     #[error("{0} is not a legal move here")]
     IllegalMove(Move),
-    /// A node or time limit ended the search first.
+    /// A node or time limit, or a [`Cancel`], ended the search first.
     #[error("stopped by a limit after {nodes} nodes")]
     Stopped {
         /// Positions searched before stopping.
@@ -190,6 +191,13 @@ pub enum SolveError {
 }
 
 /// An exact solver: its transposition table (kept between calls), threads and scoring.
+///
+/// Exact scores never depend on what the table holds, but the estimates of the depth-limited
+/// search do, a little: its cut-offs take the bounds earlier searches stored, so the same
+/// position at the same depth may be a disc or so apart after other searches. Call
+/// [`Solver::clear`] first for an estimate that depends only on the position and the depth (as
+/// `kifu annotate` does for each game). [`Solver::cancel_handle`] stops a search from another
+/// thread.
 pub struct Solver {
     table: Tables,
     /// The private tables of the depth-limited search's root split.
@@ -203,6 +211,43 @@ pub struct Solver {
     generation: u8,
     nodes: u64,
     probcut: Option<f64>,
+    /// Stops its searches from another thread.
+    cancel: Cancel,
+}
+
+/// A handle that stops a [`Solver`]'s searches from another thread (a "stop thinking"
+/// button, a request given up): once [`Cancel::cancel`] is called, the search running stops
+/// within a few thousand positions with [`SolveError::Stopped`], and so does every search
+/// started after, until [`Cancel::reset`]. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A handle not cancelled.
+    #[must_use]
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Stops the searches of the solvers holding this handle, the one running and those to come.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Lets searches run again.
+    pub fn reset(&self) {
+        self.0.store(false, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called since the last reset.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn flag(&self) -> &Arc<AtomicBool> {
+        &self.0
+    }
 }
 
 /// The selectivity levels of the depth-limited search: the percent confidence with which a
@@ -217,6 +262,8 @@ pub struct SolverSet {
     probcut: Option<f64>,
     eval: Option<Arc<Evaluator>>,
     solvers: Vec<Solver>,
+    /// Stops every solver's searches.
+    cancel: Cancel,
 }
 
 impl SolverSet {
@@ -224,7 +271,13 @@ impl SolverSet {
     /// ProbCut width ([`probcut_for`]) and these weights (none: the shipped ones).
     #[must_use]
     pub fn new(hash_mb: usize, threads: usize, probcut: Option<f64>, eval: Option<Arc<Evaluator>>) -> SolverSet {
-        SolverSet { hash_mb, threads, probcut, eval, solvers: Vec::new() }
+        SolverSet { hash_mb, threads, probcut, eval, solvers: Vec::new(), cancel: Cancel::new() }
+    }
+
+    /// A handle that stops the searches of every solver of the set ([`Cancel`]).
+    #[must_use]
+    pub fn cancel_handle(&self) -> Cancel {
+        self.cancel.clone()
     }
 
     /// The solver for this scoring.
@@ -232,8 +285,10 @@ impl SolverSet {
         let index = match self.solvers.iter().position(|s| s.counting() == counting) {
             Some(i) => i,
             None => {
-                let mut solver =
-                    Solver::new(self.hash_mb, counting).with_threads(self.threads).with_probcut(self.probcut);
+                let mut solver = Solver::new(self.hash_mb, counting)
+                    .with_threads(self.threads)
+                    .with_probcut(self.probcut)
+                    .with_cancel(self.cancel.clone());
                 if let Some(eval) = &self.eval {
                     solver = solver.with_evaluator(eval.clone());
                 }
@@ -277,7 +332,21 @@ impl Solver {
             generation: 0,
             nodes: 0,
             probcut: None,
+            cancel: Cancel::new(),
         }
+    }
+
+    /// A handle that stops this solver's searches from another thread ([`Cancel`]).
+    #[must_use]
+    pub fn cancel_handle(&self) -> Cancel {
+        self.cancel.clone()
+    }
+
+    /// Stops on this handle instead of its own (one handle for several solvers).
+    #[must_use]
+    pub fn with_cancel(mut self, cancel: Cancel) -> Solver {
+        self.cancel = cancel;
+        self
     }
 
     /// Searches with `threads` threads (rayon's global pool, or the pool the call runs in).
@@ -363,7 +432,7 @@ impl Solver {
     ) -> Result<Solution, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let (alpha, beta) = target.window();
-        let stop = Stop::new(limits);
+        let stop = Stop::new(limits, Some(&self.cancel));
         let (score, nodes) = self.run(&stop, true, |s| s.aspiration(p, o, alpha, beta));
         self.nodes = nodes;
         if stop.hit() {
@@ -406,7 +475,7 @@ impl Solver {
     ) -> Result<i32, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let (cp, co, passed) = child(p, o, mv)?;
-        let stop = Stop::new(limits);
+        let stop = Stop::new(limits, Some(&self.cancel));
         let (value, nodes) = self.run(&stop, true, |s| -s.pvs(cp, co, -beta, -alpha, passed));
         self.nodes = nodes;
         if stop.hit() {
@@ -426,7 +495,7 @@ impl Solver {
     ) -> Result<Estimate, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let (cp, co, passed) = child(p, o, mv)?;
-        let stop = Stop::new(limits);
+        let stop = Stop::new(limits, Some(&self.cancel));
         let found = self.search_child(&stop, mv, cp, co, passed, depth.max(1));
         self.nodes = found.nodes;
         if stop.hit() {
@@ -457,8 +526,8 @@ impl Solver {
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let empties = position.empties();
-        let stop = Stop::new(limits);
-        let unlimited = Stop::new(Limits::default());
+        let stop = Stop::new(limits, Some(&self.cancel));
+        let unlimited = Stop::new(Limits::default(), None);
         let mut nodes = 0;
         let mut done: Option<(u32, i32)> = None;
         let mut line = Vec::new();
@@ -506,7 +575,8 @@ impl Solver {
         let Some((depth, units)) = done else { return Err(SolveError::Stopped { nodes }) };
         let exact = depth >= empties;
         let pv = if exact {
-            let pv = self.principal_variation(p, o, units / SCALE, Target::Exact, &Stop::new(Limits::default()), 64);
+            let pv =
+                self.principal_variation(p, o, units / SCALE, Target::Exact, &Stop::new(Limits::default(), None), 64);
             nodes = self.nodes.max(nodes);
             pv
         } else {
@@ -525,7 +595,7 @@ impl Solver {
         limits: Limits,
     ) -> Result<Vec<(Move, Estimate)>, SolveError> {
         let (p, o) = self.sides(position, limits)?;
-        let stop = Stop::new(limits);
+        let stop = Stop::new(limits, Some(&self.cancel));
         let depth = depth.max(1);
         let mut out = Vec::new();
         let mut children: Vec<(Move, u64, u64, bool)> = Bits(legal_moves(p, o))
@@ -622,7 +692,7 @@ impl Solver {
     ) -> Result<Vec<(Move, i32)>, SolveError> {
         let (alpha, beta) = target.window();
         let (p, o) = self.sides(position, limits)?;
-        let stop = Stop::new(limits);
+        let stop = Stop::new(limits, Some(&self.cancel));
         let mut moves = legal_moves(p, o);
         let mut out = Vec::new();
         let mut nodes = 0;
@@ -924,7 +994,7 @@ mod tests {
             let value = |split: bool| {
                 let mut solver = Solver::new(4, Counting::EmptiesToWinner);
                 solver.generation = 1;
-                let stop = Stop::new(Limits::default());
+                let stop = Stop::new(Limits::default(), None);
                 solver.run(&stop, false, |s| {
                     if split {
                         s.midgame_root(p, o, 8, -SCALE * 65, SCALE * 65, false)
@@ -1050,6 +1120,31 @@ mod tests {
         // A stopped search leaves nothing wrong behind: the full search still finds the value.
         let exact = Solver::new(4, Counting::EmptiesToWinner).solve(&pos).unwrap().score;
         assert_eq!(solver.solve(&pos).unwrap().score, exact);
+    }
+
+    #[test]
+    fn a_cancel_handle_stops_a_search_from_another_thread() {
+        // 40 empty squares: far too long to solve or search 30 moves deep before the cancel.
+        let pos = random_position(7, 20, "othello");
+        let mut solver = Solver::new(8, Counting::EmptiesToWinner);
+        let cancel = solver.cancel_handle();
+        cancel.cancel();
+        assert!(matches!(solver.solve_with(&pos, Target::Exact, Limits::default()), Err(SolveError::Stopped { .. })));
+        cancel.reset();
+        let stopper = std::thread::spawn({
+            let cancel = cancel.clone();
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                cancel.cancel();
+            }
+        });
+        // A deepening search answers with its last finished depth, as at a time limit.
+        let searched = solver.search_with(&pos, 30, Limits::default()).unwrap();
+        stopper.join().unwrap();
+        assert!(searched.depth < 30, "{searched:?}");
+        assert!(cancel.is_cancelled());
+        cancel.reset();
+        assert!(solver.search_with(&pos, 2, Limits::default()).is_ok());
     }
 
     #[test]
