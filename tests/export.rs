@@ -303,3 +303,25 @@ fn plies_count_the_passes_a_format_leaves_out() {
     assert_eq!(counts, [(row.clone(), 65), (row, 65)]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Positions turned or mirrored into one another share their `canonical_hash`, whatever game
+/// reached them; other positions do not.
+#[test]
+fn positions_have_a_hash_up_to_symmetry() {
+    // The four first moves are one position up to symmetry; after f5d6 and f5f6, two others.
+    let (out, err, code) =
+        export(&["-t", "positions", "--columns", "game,ply,canonical_hash"], "f5d6\ne6f4\nd3c5\nc4e3\nf5f6\n");
+    assert_eq!(code, 0, "{err}");
+    let hash = |game: &str, ply: &str| {
+        out.lines().find(|l| l.starts_with(&format!("{game},{ply},"))).unwrap().rsplit(',').next().unwrap().to_owned()
+    };
+    for game in ["2", "3", "4"] {
+        assert_eq!(hash(game, "1"), hash("1", "1"));
+        assert_eq!(hash(game, "2"), hash("1", "2"));
+    }
+    assert_eq!(hash("1", "0"), hash("5", "0"));
+    assert_eq!(hash("1", "1"), hash("5", "1"));
+    assert_ne!(hash("1", "2"), hash("5", "2"));
+    assert_ne!(hash("1", "1"), hash("1", "2"));
+    assert_eq!(hash("1", "2").len(), 16);
+}

@@ -238,7 +238,9 @@ fn names(table: Table) -> &'static [&'static str] {
             "is_corner",
             "status",
         ],
-        Table::Positions => &["source", "game", "ply", "board", "side", "empties", "move", "final_margin", "status"],
+        Table::Positions => {
+            &["source", "game", "ply", "board", "side", "empties", "move", "final_margin", "status", "canonical_hash"]
+        }
     }
 }
 

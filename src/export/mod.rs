@@ -148,6 +148,9 @@ pub struct PositionRow {
     pub final_margin: Option<i32>,
     /// The game's validation status, as `kifu validate` gives it.
     pub status: &'static str,
+    /// The position up to the board's symmetries, with its side to move, as 16 hex digits
+    /// ([`crate::stats::canonical_position_hash`]).
+    pub canonical_hash: String,
 }
 
 /// The per-game row of a checked record.
@@ -340,6 +343,7 @@ pub fn position_rows(source: &str, index: usize, game: &Game, status: &'static s
                 mv: mv.map(|m| rules.move_name(m)).unwrap_or_default(),
                 final_margin: final_black.map(|m| if side == Color::Black { m } else { -m }),
                 status,
+                canonical_hash: format!("{:016x}", crate::stats::canonical_position_hash(pos)),
             }
         })
         .collect()

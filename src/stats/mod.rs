@@ -331,6 +331,24 @@ fn code(mv: Move, sym: Symmetry, size: u8) -> u8 {
     }
 }
 
+/// `h` with the position's canonical form (discs and side to move) multiplied in, each word with
+/// the high bits folded down so that every square reaches every bit.
+fn hash_on(h: u64, p: &Position) -> u64 {
+    let words = p.canonical_words().into_iter().chain([p.side_to_move().index() as u64]);
+    words.fold(h, |h, w| {
+        let h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
+    })
+}
+
+/// A hash of the position up to the board's symmetries, with its side to move: the same for
+/// positions that are one another turned or mirrored, whatever game reached them (a
+/// [`Trail`]'s first entry is its start's).
+#[must_use]
+pub fn canonical_position_hash(p: &Position) -> u64 {
+    hash_on(FNV_START, p)
+}
+
 /// The positions a game passes through, each up to the board's symmetries, hashed in turn:
 /// entry `k` hashes the canonical forms (discs and side to move) of the start and of the
 /// positions after each of the first `k` moves. A forced pass, written or not, is no move here
@@ -347,13 +365,7 @@ impl Trail {
     pub fn of(game: &Game) -> Trail {
         // Each word (the discs, then the side to move) multiplied in, with the high bits
         // folded down so that every square reaches every bit.
-        let step = |h: u64, p: &Position| {
-            let words = p.canonical_words().into_iter().chain([p.side_to_move().index() as u64]);
-            words.fold(h, |h, w| {
-                let h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-                h ^ (h >> 29)
-            })
-        };
+        let step = hash_on;
         let mut hashes = vec![step(FNV_START, game.start())];
         // A move's position is hashed when the next move (or the end) shows it.
         let mut pending = false;
