@@ -352,6 +352,15 @@ fn wthor_games_join_a_base_and_never_replace_its_names() {
         )),
         "{err}"
     );
+    // A tournament named with its year, which WTHOR's names leave out.
+    let (_, err, _) = convert(&args, b"[Event \"Championnat de France 2024\"]\n\n1. f5 *\n");
+    assert!(
+        err.contains(
+            "the tournament `Championnat de France 202` is new to the base, which has `Championnat de France` (#2): \
+             the same tournament with its year?"
+        ),
+        "{err}"
+    );
 }
 
 /// Names a WTHOR names file cannot hold as written are reported, and so are two that become one.

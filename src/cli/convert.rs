@@ -821,9 +821,25 @@ impl Names {
                 base.entry(crate::stats::standings::name_words(name)).or_default().push((i + 1, name));
             }
             for name in &self.list[self.known..] {
-                if let Some(&[(id, known), ref others @ ..]) =
-                    base.get(&crate::stats::standings::name_words(name)).map(Vec::as_slice)
+                let words = crate::stats::standings::name_words(name);
+                // A tournament named with its year (`Championnat de France 2022`, or cut to
+                // `... 202`): WTHOR's names leave the year out, the file's header having it.
+                if what == "tournament"
+                    && let Some(plain) = without_year(name)
+                    && !base.contains_key(&words)
+                    && let Some(&[(id, known), ..]) =
+                        base.get(&crate::stats::standings::name_words(&plain)).map(Vec::as_slice)
                 {
+                    stderr!(
+                        "kifu convert: warning: the tournament `{}` is new to the base, which has `{}` (#{id}): the \
+                         same tournament with its year? (WTHOR's tournament names leave the year out: the file's \
+                         header holds it)",
+                        crate::notation::printable(name),
+                        crate::notation::printable(known)
+                    );
+                    continue;
+                }
+                if let Some(&[(id, known), ref others @ ..]) = base.get(&words).map(Vec::as_slice) {
                     // The words in order, for telling another order from another spelling.
                     let words = |n: &str| -> Vec<String> {
                         let plain = crate::notation::without_accents(n).to_lowercase();
@@ -868,6 +884,24 @@ fn warn_replaced(path: &Path) {
             super::counted(u64::from(games), "game")
         );
     }
+}
+
+/// A tournament's name without the year it begins or ends with (`2022 Open`, `Open 2022`, or
+/// the `202` a cut left of it), if it has one.
+fn without_year(name: &str) -> Option<String> {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let digits = |w: &str, lengths: std::ops::RangeInclusive<usize>| {
+        lengths.contains(&w.len()) && w.bytes().all(|b| b.is_ascii_digit())
+    };
+    let (first, last) = (words.first()?, words.last()?);
+    let kept = if words.len() > 1 && digits(last, 2..=4) {
+        &words[..words.len() - 1]
+    } else if words.len() > 1 && digits(first, 4..=4) {
+        &words[1..]
+    } else {
+        return None;
+    };
+    Some(kept.join(" "))
 }
 
 /// Whether a name as a names file stores it has nothing left but `?` (a name Latin-1 has

@@ -239,11 +239,11 @@ impl FromStr for Move {
     type Err = ParseMoveError;
 
     /// Parses a move as it prints: a square with rank 1 as the top row (`f5`, any case), or
-    /// `pass` (also `PA` and `--`, as GGF and transcripts write one). Other notations, with their
-    /// rules' numbering, are the parsers' (`crate::notation`).
+    /// `pass` (also `PA`, `PS`, `--` and `@@`, as GGF, transcripts and PGN write one). Other
+    /// notations, with their rules' numbering, are the parsers' (`crate::notation`).
     fn from_str(s: &str) -> Result<Move, ParseMoveError> {
         let s = s.trim();
-        if ["pass", "pa", "--"].iter().any(|p| s.eq_ignore_ascii_case(p)) {
+        if ["pass", "pa", "ps", "--", "@@"].iter().any(|p| s.eq_ignore_ascii_case(p)) {
             return Ok(Move::Pass);
         }
         s.parse().map(Move::Place).map_err(|_| ParseMoveError(s.to_owned()))
@@ -305,7 +305,9 @@ mod tests {
         for mv in [Move::Pass, Move::Place(Square::new(5, 4)), Move::Place(Square::new(15, 15))] {
             assert_eq!(mv.to_string().parse::<Move>(), Ok(mv));
         }
-        assert_eq!("PA".parse::<Move>(), Ok(Move::Pass));
+        for pass in ["PA", "ps", "--", "@@", "Pass"] {
+            assert_eq!(pass.parse::<Move>(), Ok(Move::Pass), "{pass}");
+        }
         assert_eq!(" F5 ".parse::<Move>(), Ok(Move::Place(Square::new(5, 4))));
         assert_eq!("x9".parse::<Move>(), Err(ParseMoveError("x9".into())));
     }
