@@ -829,6 +829,22 @@ fn an_output_that_is_an_input_is_refused() {
         .code(1)
         .stderr(predicate::str::contains("nothing is written: -o"));
     assert_eq!(std::fs::metadata(wtb).unwrap().len(), 16 + 2 * 68);
+    // Its own games all stay: --unique leaves out only the new games that repeat one, and what
+    // would leave some out or cut them is refused.
+    kifu().args(["convert", wtb, "-", "--to", "wthor", "-o", wtb]).write_stdin("f5d6c3\n").assert().success();
+    kifu()
+        .args(["convert", wtb, "-", "--to", "wthor", "--unique", "-o", wtb])
+        .write_stdin("f5d6c3\nf5f6e6\n")
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("4 records converted to wthor, 0 with errors, 1 not selected"));
+    assert_eq!(std::fs::metadata(wtb).unwrap().len(), 16 + 4 * 68);
+    for refused in [&["--games", "2-"][..], &["--player", "x"], &["--ply", "2"]] {
+        let mut args = vec!["convert", wtb, "--to", "wthor", "-o", wtb];
+        args.extend_from_slice(refused);
+        kifu().args(&args).assert().code(2).stderr(predicate::str::contains("would leave out or cut its games"));
+    }
+    assert_eq!(std::fs::metadata(wtb).unwrap().len(), 16 + 4 * 68);
     // A base's file that is not an input is replaced, which is said.
     let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wthor");
     std::fs::copy(data.join("WTHOR.JOU"), dir.path().join("WTHOR.JOU")).unwrap();
@@ -838,7 +854,7 @@ fn an_output_that_is_an_input_is_refused() {
         .write_stdin("f5d6\n")
         .assert()
         .success()
-        .stderr(predicate::str::contains("holds 2 games, which this run replaces"));
+        .stderr(predicate::str::contains("holds 4 games, which this run replaces"));
 }
 
 /// `kifu annotate` writes as it goes (for `--resume`): a `.gz` name is refused, not filled

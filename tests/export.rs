@@ -324,4 +324,10 @@ fn positions_have_a_hash_up_to_symmetry() {
     assert_ne!(hash("1", "2"), hash("5", "2"));
     assert_ne!(hash("1", "1"), hash("1", "2"));
     assert_eq!(hash("1", "2").len(), 16);
+    // Boards of other sizes whose discs read the same are other positions.
+    let hashes: Vec<String> = ["othello,size=4", "othello,size=6,start=-------OX----XO---------------------"]
+        .iter()
+        .map(|rules| export(&["-t", "positions", "-r", rules, "--columns", "canonical_hash"], "b1\n").0)
+        .collect();
+    assert_ne!(hashes[0], hashes[1]);
 }

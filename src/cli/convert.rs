@@ -1,6 +1,6 @@
 //! `kifu convert`: reads records in any format and writes them in another.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -148,6 +148,22 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         if let Some(path) = args.output.as_deref().filter(|o| args.base.is_some() && !args.input.holds(o)) {
             warn_replaced(path);
         }
+        // Its own games must all come back whole: nothing may leave them out or cut them.
+        if let Some(path) = args.output.as_deref().filter(|o| args.input.holds(o)) {
+            let option = if args.select.chooses() {
+                Some("--games or a selection")
+            } else if args.ply.is_some() || args.empties.is_some() {
+                Some("--ply or --empties")
+            } else {
+                None
+            };
+            if let Some(option) = option {
+                anyhow::bail!(
+                    "-o {} is also an input: {option} would leave out or cut its games; write elsewhere, then move it",
+                    path.display()
+                );
+            }
+        }
     } else {
         args.input.check(args.output.as_deref())?;
     }
@@ -180,6 +196,17 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.input.records_wanted = chooser.numbers().read_up_to();
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
     let (numbers, ahead) = (chooser.numbers(), chooser.judged_ahead());
+    // The inputs that are the -o file (a WTHOR file games are added to).
+    let own: HashSet<String> = match args.output.as_deref() {
+        Some(out) if to == Format::Wthor => args
+            .input
+            .inputs
+            .iter()
+            .filter(|i| records::same_file(i, out))
+            .map(|i| i.to_string_lossy().into_owned())
+            .collect(),
+        _ => HashSet::new(),
+    };
     // Each result in input order, with its record's number.
     let mut take =
         |out: &mut Output, source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
@@ -192,8 +219,13 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                 None => sink.not_wthor = true,
             }
             let (pick, done, mismatch) = result.unwrap_or_else(|e| (None, Converted::Failed(e), None));
+            // The -o file's own games, when it is an input, all stay (`--unique` leaves out
+            // only the other inputs' games that repeat an earlier one).
             if !chooser.keep_numbered(index, pick) {
-                return Ok(());
+                if !own.contains(source.name) {
+                    return Ok(());
+                }
+                chooser.refused -= 1;
             }
             if let Some(e) = mismatch {
                 progress.suspend(|| stderr!("{e}"));
@@ -690,7 +722,10 @@ impl WthorGame {
 struct Names {
     /// The field width in the names file.
     width: usize,
+    /// Ids by name as stored, the first of equal names.
     ids: HashMap<String, u16>,
+    /// Ids by [`name_key`], the first of names equal but for their case.
+    folded: HashMap<String, u16>,
     /// Every name by id, as stored.
     list: Vec<String>,
     /// Names a base already had: the first ids.
@@ -718,10 +753,12 @@ impl Names {
     /// The names of a base's names file, which keep their ids.
     fn with(width: usize, list: Vec<String>) -> Names {
         let mut ids = HashMap::from([(String::new(), 0), ("?".into(), 0), ("???".into(), 0)]);
+        let mut folded = HashMap::new();
         for (id, name) in list.iter().enumerate().rev() {
-            ids.insert(name_key(name), id as u16);
+            ids.insert(name.clone(), id as u16);
+            folded.insert(name_key(name), id as u16);
         }
-        Names { width, ids, known: list.len(), list, written: Vec::new(), recased: Vec::new() }
+        Names { width, ids, folded, known: list.len(), list, written: Vec::new(), recased: Vec::new() }
     }
 
     fn id(&mut self, name: Option<&str>) -> u16 {
@@ -734,14 +771,20 @@ impl Names {
         if no_one(&stored) {
             return 0;
         }
-        if let Some(&id) = self.ids.get(&name_key(&stored)) {
-            if self.list[usize::from(id)] != stored && !self.recased.iter().any(|(w, _)| *w == stored) {
+        // The name itself first (a base holding two names that differ only by case keeps
+        // both numbers), else one in another case.
+        if let Some(&id) = self.ids.get(&stored) {
+            return id;
+        }
+        if let Some(&id) = self.folded.get(&name_key(&stored)) {
+            if !self.recased.iter().any(|(w, _)| *w == stored) {
                 self.recased.push((stored, id));
             }
             return id;
         }
         let id = self.list.len() as u16;
-        self.ids.insert(name_key(&stored), id);
+        self.ids.insert(stored.clone(), id);
+        self.folded.insert(name_key(&stored), id);
         self.list.push(stored);
         id
     }
@@ -774,7 +817,7 @@ impl Names {
             let group: Vec<&str> = self.written.iter().filter(|(_, s)| s == stored).map(|(w, _)| w.as_str()).collect();
             let shown: Vec<String> = group.iter().map(|w| format!("`{}`", crate::notation::printable(w))).collect();
             // A base's name that a cut or replaced name of the records now stands for.
-            let base = self.ids.get(&name_key(stored)).filter(|&&id| usize::from(id) < self.known && id > 0);
+            let base = self.ids.get(stored).filter(|&&id| usize::from(id) < self.known && id > 0);
             let base = base.filter(|_| group.iter().any(|w| lossy(w, stored)));
             // A name Latin-1 has none of: stored as WTHOR's unknown player, no one.
             if no_one(stored) {
@@ -824,11 +867,16 @@ impl Names {
                 let words = crate::stats::standings::name_words(name);
                 // A tournament named with its year (`Championnat de France 2022`, or cut to
                 // `... 202`): WTHOR's names leave the year out, the file's header having it.
+                // (As written too: a cut may have taken the end of a name that began with one.)
+                let as_written = self.written.iter().filter(|(_, stored)| stored == name).map(|(w, _)| w.as_str());
+                let with_year = || {
+                    std::iter::once(name.as_str()).chain(as_written).filter_map(without_year).find_map(|plain| {
+                        base.get(&crate::stats::standings::name_words(&plain)).and_then(|known| known.first())
+                    })
+                };
                 if what == "tournament"
-                    && let Some(plain) = without_year(name)
                     && !base.contains_key(&words)
-                    && let Some(&[(id, known), ..]) =
-                        base.get(&crate::stats::standings::name_words(&plain)).map(Vec::as_slice)
+                    && let Some(&(id, known)) = with_year()
                 {
                     stderr!(
                         "kifu convert: warning: the tournament `{}` is new to the base, which has `{}` (#{id}): the \
@@ -1302,6 +1350,22 @@ fn today() -> (u16, u8, u8) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name keeps its own number; another case takes the first name equal but for its case.
+    #[test]
+    fn names_match_exactly_first_then_whatever_their_case() {
+        let base = ["???", "Tastet Marc", "WILLIAM JOANNA", "William Joanna"].map(str::to_owned).to_vec();
+        let mut names = Names::with(wthor::PLAYER_LEN, base);
+        assert_eq!(names.id(Some("William Joanna")), 3);
+        assert_eq!(names.id(Some("WILLIAM JOANNA")), 2);
+        assert_eq!(names.id(Some("william joanna")), 2);
+        assert_eq!(names.id(Some("tastet MARC")), 1);
+        assert_eq!(names.id(Some("Ann Lee")), 4);
+        assert_eq!(names.id(Some("ANN LEE")), 4);
+        assert_eq!(names.list.len(), 5);
+        let recased: Vec<u16> = names.recased.iter().map(|(_, id)| *id).collect();
+        assert_eq!(recased, [2, 1, 4]);
+    }
 
     /// A WTHOR game's year comes from any date form kifu reads: GGS writes seconds since 1970.
     #[test]

@@ -200,21 +200,7 @@ pub fn refuse_input_as_output<'a>(
     output: Option<&Path>,
 ) -> anyhow::Result<()> {
     let Some(given) = output else { return Ok(()) };
-    let Some(out) = given.canonicalize().ok() else { return Ok(()) };
-    // The same file by any path: a link to it, or another name of it (a hard link).
-    let same = |input: &Path| {
-        input.canonicalize().is_ok_and(|i| i == out) || {
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::MetadataExt;
-                let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
-                id(input).is_some_and(|i| Some(i) == id(given))
-            }
-            #[cfg(not(unix))]
-            false
-        }
-    };
-    if let Some(input) = inputs.find(|i| same(i)) {
+    if let Some(input) = inputs.find(|i| same_file(i, given)) {
         let which = if input == given { String::new() } else { format!(" ({}, by another name)", input.display()) };
         anyhow::bail!(
             "-o {} is also an input{which}: it would replace the records being read; write elsewhere, then move it",
@@ -222,6 +208,22 @@ pub fn refuse_input_as_output<'a>(
         );
     }
     Ok(())
+}
+
+/// Whether `input` is the file at `output` by any path: a link to it, or another name of it
+/// (a hard link); an `output` that does not exist yet is no input.
+pub fn same_file(input: &Path, output: &Path) -> bool {
+    let Some(out) = output.canonicalize().ok() else { return false };
+    input.canonicalize().is_ok_and(|i| i == out) || {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let id = |p: &Path| std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()));
+            id(input).is_some_and(|i| Some(i) == id(output))
+        }
+        #[cfg(not(unix))]
+        false
+    }
 }
 
 /// `--digits` values.

@@ -146,6 +146,12 @@ impl SelectArgs {
         (Selector { selection, judging }, chooser)
     }
 
+    /// Whether anything but `--unique` may leave a record out (`--games` or a criterion).
+    #[must_use]
+    pub fn chooses(&self) -> bool {
+        !self.selection().is_empty() || !self.games.is_empty()
+    }
+
     fn selection(&self) -> Selection {
         Selection {
             players: self.player.clone(),

@@ -332,9 +332,14 @@ fn code(mv: Move, sym: Symmetry, size: u8) -> u8 {
 }
 
 /// `h` with the position's canonical form (discs and side to move) multiplied in, each word with
-/// the high bits folded down so that every square reaches every bit.
+/// the high bits folded down so that every square reaches every bit. A board other than the
+/// plain 8x8 one adds its size and its number of cells (so that a 4x4 position is not a 6x6
+/// one whose discs read the same).
 fn hash_on(h: u64, p: &Position) -> u64 {
-    let words = p.canonical_words().into_iter().chain([p.side_to_move().index() as u64]);
+    let rules = p.rules();
+    let cells = rules.playable().0.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
+    let shape = (rules.size() != 8 || cells != 64).then(|| u64::from(rules.size()) << 32 | cells);
+    let words = shape.into_iter().chain(p.canonical_words()).chain([p.side_to_move().index() as u64]);
     words.fold(h, |h, w| {
         let h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h ^ (h >> 29)
