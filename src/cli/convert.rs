@@ -141,15 +141,26 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         (None, None) => unreachable!("clap requires --to without -o"),
     };
     args.threads.apply()?;
+    // The inputs that are the -o file: a WTHOR file is written whole at the end (atomically),
+    // so it may be one, which is how games are added to it.
+    let own: HashSet<String> = match args.output.as_deref() {
+        Some(out) if to == Format::Wthor => args
+            .input
+            .inputs
+            .iter()
+            .filter(|i| records::same_file(i, out))
+            .map(|i| i.to_string_lossy().into_owned())
+            .collect(),
+        _ => HashSet::new(),
+    };
     if to == Format::Wthor {
-        // A WTHOR file is written whole at the end (atomically): it may be an input, so that
-        // games are added to it; a base's file that is not an input is replaced, which is said.
         args.input.check_readable()?;
-        if let Some(path) = args.output.as_deref().filter(|o| args.base.is_some() && !args.input.holds(o)) {
+        // A base's file that is not an input is replaced, which is said.
+        if let Some(path) = args.output.as_deref().filter(|_| args.base.is_some() && own.is_empty()) {
             warn_replaced(path);
         }
         // Its own games must all come back whole: nothing may leave them out or cut them.
-        if let Some(path) = args.output.as_deref().filter(|o| args.input.holds(o)) {
+        if let Some(path) = args.output.as_deref().filter(|_| !own.is_empty()) {
             let option = if args.select.chooses() {
                 Some("--games or a selection")
             } else if args.ply.is_some() || args.empties.is_some() {
@@ -196,17 +207,6 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.input.records_wanted = chooser.numbers().read_up_to();
     let work = |source: &Source, raw: &RawRecord| convert(source, raw, plan, &selector);
     let (numbers, ahead) = (chooser.numbers(), chooser.judged_ahead());
-    // The inputs that are the -o file (a WTHOR file games are added to).
-    let own: HashSet<String> = match args.output.as_deref() {
-        Some(out) if to == Format::Wthor => args
-            .input
-            .inputs
-            .iter()
-            .filter(|i| records::same_file(i, out))
-            .map(|i| i.to_string_lossy().into_owned())
-            .collect(),
-        _ => HashSet::new(),
-    };
     // Each result in input order, with its record's number.
     let mut take =
         |out: &mut Output, source: &Source, index: u64, result: Result<Done, RecordError>| -> anyhow::Result<()> {
@@ -331,10 +331,9 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     let to_file = args.output.as_deref().is_some_and(|o| o.as_os_str() != "-");
     // A WTHOR file that is also an input is replaced only when every record converts: the
     // others would be lost with it.
-    let rewritten = to_file && args.output.as_deref().is_some_and(|o| args.input.holds(o));
     if converted == 0 && failed + damaged > 0 && to_file {
         stderr!("kifu convert: nothing is written: no record converted");
-    } else if rewritten && failed + damaged > 0 {
+    } else if !own.is_empty() && failed + damaged > 0 {
         stderr!(
             "kifu convert: nothing is written: -o {} is also an input, and records that do not convert would be \
              lost with it; write elsewhere",

@@ -126,12 +126,6 @@ impl InputArgs {
         check_readable(&self.inputs)
     }
 
-    /// Whether the `-o` file is one of the inputs (by any name).
-    #[must_use]
-    pub fn holds(&self, output: &Path) -> bool {
-        refuse_input_as_output(self.inputs.iter().filter(|i| !is_stdin(i)).map(PathBuf::as_path), Some(output)).is_err()
-    }
-
     /// Whether stdin is among the inputs (it is when none is given).
     #[must_use]
     pub fn reads_stdin(&self) -> bool {

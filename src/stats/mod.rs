@@ -331,15 +331,18 @@ fn code(mv: Move, sym: Symmetry, size: u8) -> u8 {
     }
 }
 
-/// `h` with the position's canonical form (discs and side to move) multiplied in, each word with
-/// the high bits folded down so that every square reaches every bit. A board other than the
-/// plain 8x8 one adds its size and its number of cells (so that a 4x4 position is not a 6x6
-/// one whose discs read the same).
-fn hash_on(h: u64, p: &Position) -> u64 {
-    let rules = p.rules();
+/// The word that tells a board other than the plain 8x8 one apart in a hash: its size and its
+/// number of cells (so that a 4x4 position is not a 6x6 one whose discs read the same).
+fn board_word(rules: &Rules) -> Option<u64> {
     let cells = rules.playable().0.iter().map(|w| u64::from(w.count_ones())).sum::<u64>();
-    let shape = (rules.size() != 8 || cells != 64).then(|| u64::from(rules.size()) << 32 | cells);
-    let words = shape.into_iter().chain(p.canonical_words()).chain([p.side_to_move().index() as u64]);
+    (rules.size() != 8 || cells != 64).then(|| u64::from(rules.size()) << 32 | cells)
+}
+
+/// `h` with the position's canonical form (its board's [`board_word`], discs and side to move)
+/// multiplied in, each word with the high bits folded down so that every square reaches every
+/// bit.
+fn hash_on(h: u64, board: Option<u64>, p: &Position) -> u64 {
+    let words = board.into_iter().chain(p.canonical_words()).chain([p.side_to_move().index() as u64]);
     words.fold(h, |h, w| {
         let h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
         h ^ (h >> 29)
@@ -351,7 +354,7 @@ fn hash_on(h: u64, p: &Position) -> u64 {
 /// [`Trail`]'s first entry is its start's).
 #[must_use]
 pub fn canonical_position_hash(p: &Position) -> u64 {
-    hash_on(FNV_START, p)
+    hash_on(FNV_START, board_word(p.rules()), p)
 }
 
 /// The positions a game passes through, each up to the board's symmetries, hashed in turn:
@@ -368,9 +371,8 @@ impl Trail {
     /// The trail of a game, up to its first illegal move.
     #[must_use]
     pub fn of(game: &Game) -> Trail {
-        // Each word (the discs, then the side to move) multiplied in, with the high bits
-        // folded down so that every square reaches every bit.
-        let step = hash_on;
+        let board = board_word(game.rules());
+        let step = |h: u64, p: &Position| hash_on(h, board, p);
         let mut hashes = vec![step(FNV_START, game.start())];
         // A move's position is hashed when the next move (or the end) shows it.
         let mut pending = false;
