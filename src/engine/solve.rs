@@ -588,6 +588,16 @@ impl Solver {
 
     /// Every legal move's value `depth` moves ahead (the move itself counting as one), best
     /// first, with whether it is exact; within `limits` (shared by the moves).
+    ///
+    /// Without a node, time or deepening budget the moves are searched at `depth` at once.
+    /// With one, all the moves are searched one depth after another (1, 2, ... up to `depth`),
+    /// and a limit reached, or a [`Cancel`], gives every move's value at the last depth finished
+    /// for all of them, as [`Solver::search_with`] does for the position (depth 1 always
+    /// finishes); each [`Estimate::depth`] says how deep.
+    ///
+    /// # Errors
+    /// As [`Solver::search_with`]; [`SolveError::Stopped`] when a search without a budget is
+    /// cancelled.
     pub fn search_moves_with(
         &mut self,
         position: &Position,
@@ -596,8 +606,8 @@ impl Solver {
     ) -> Result<Vec<(Move, Estimate)>, SolveError> {
         let (p, o) = self.sides(position, limits)?;
         let stop = Stop::new(limits, Some(&self.cancel));
+        let unlimited = Stop::new(Limits::default(), None);
         let depth = depth.max(1);
-        let mut out = Vec::new();
         let mut children: Vec<(Move, u64, u64, bool)> = Bits(legal_moves(p, o))
             .map(|sq| {
                 let f = flips(sq, p, o);
@@ -607,19 +617,37 @@ impl Solver {
         if children.is_empty() && legal_moves(o, p) != 0 {
             children.push((Move::Pass, o, p, true));
         }
-        let mut total = 0;
-        for (mv, cp, co, passed) in children {
-            let found = self.search_child(&stop, mv, cp, co, passed, depth);
-            total += found.nodes;
-            if stop.hit() {
-                self.nodes = total;
-                return Err(SolveError::Stopped { nodes: total });
+        // Deeper than the end of the game, every move's search is the same exact one.
+        let deepest = depth.min(position.empties()).max(1);
+        let budgeted = limits.nodes.is_some() || limits.time.is_some() || limits.deepening_nodes.is_some();
+        let mut done: Option<Vec<(Move, Estimate)>> = None;
+        // All the positions searched, those of the last depth and of the one before.
+        let (mut total, mut last, mut before) = (0, 0, 0);
+        for d in if budgeted { 1 } else { deepest }..=deepest {
+            if done.is_some() && !limits.may_deepen(total, last, before) {
+                break;
             }
-            out.push((mv, found));
+            let stop = if budgeted && d == 1 { &unlimited } else { &stop };
+            let mut out = Vec::with_capacity(children.len());
+            let mut spent = 0;
+            for &(mv, cp, co, passed) in &children {
+                let found = self.search_child(stop, mv, cp, co, passed, d);
+                spent += found.nodes;
+                if stop.hit() {
+                    break;
+                }
+                out.push((mv, found));
+            }
+            total += spent;
+            if stop.hit() {
+                break;
+            }
+            out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
+            done = Some(out);
+            (last, before) = (spent, last);
         }
         self.nodes = total;
-        out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
-        Ok(out)
+        done.ok_or(SolveError::Stopped { nodes: total })
     }
 
     /// Up to `length` moves the table holds as best from this position on, while legal. The
@@ -1238,6 +1266,48 @@ mod tests {
             assert_eq!(small, single.install(|| run(1, small.depth, None)), "seed {seed}");
             assert_eq!(large, pool.install(|| run(2, large.depth, None)), "seed {seed}");
         }
+    }
+
+    #[test]
+    fn move_searches_within_a_budget_give_every_move_at_the_last_depth_finished() {
+        let single = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for seed in 0..3 {
+            let pos = random_position(seed, 30, "othello");
+            let sorted = |moves: Vec<Move>| {
+                let mut names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                names.sort();
+                names
+            };
+            let legal = sorted(pos.legal_moves());
+            let mut depths = Vec::new();
+            for limits in [
+                Limits { nodes: Some(3_000), ..Limits::default() },
+                Limits { nodes: Some(200_000), ..Limits::default() },
+                Limits { deepening_nodes: Some(400_000), ..Limits::default() },
+            ] {
+                let run = || Solver::new(4, Counting::EmptiesToWinner).search_moves_with(&pos, 30, limits).unwrap();
+                let moves = single.install(run);
+                assert_eq!(sorted(moves.iter().map(|(mv, _)| *mv).collect()), legal, "seed {seed}");
+                let depth = moves[0].1.depth;
+                assert!((1..30).contains(&depth), "seed {seed}: {depth}");
+                assert!(moves.iter().all(|(_, e)| e.depth == depth && !e.exact), "seed {seed}: {moves:?}");
+                assert!(moves.windows(2).all(|w| w[0].1.units >= w[1].1.units), "seed {seed}: best first");
+                if limits.deepening_nodes.is_some() {
+                    // A deepening budget chooses the depth by the positions searched alone.
+                    assert_eq!(moves, single.install(run), "seed {seed}");
+                }
+                depths.push(depth);
+            }
+            assert!(depths[0] < depths[1], "seed {seed}: {depths:?}");
+        }
+        // A cancelled search within a budget still gives depth 1; without one, none.
+        let pos = random_position(1, 30, "othello");
+        let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+        solver.cancel_handle().cancel();
+        let budget = Limits { time: Some(std::time::Duration::from_secs(60)), ..Limits::default() };
+        let moves = solver.search_moves_with(&pos, 20, budget).unwrap();
+        assert!(moves.iter().all(|(_, e)| e.depth == 1), "{moves:?}");
+        assert!(matches!(solver.search_moves_with(&pos, 20, Limits::default()), Err(SolveError::Stopped { .. })));
     }
 
     #[test]

@@ -364,6 +364,12 @@ impl GenericSearcher {
     /// Every legal move's value `depth` placements ahead (the move counting as one), best first
     /// (equal values in the order of the legal moves), within `limits` shared by the moves.
     ///
+    /// Without a node, time or deepening budget the moves are searched at `depth` at once.
+    /// With one, all the moves are searched one depth after another (1, 2, ... up to `depth`),
+    /// and a limit reached gives every move's value at the last depth finished for all of them,
+    /// as [`GenericSearcher::search_with`] does for the position (depth 1 always finishes);
+    /// each [`Estimate::depth`] says how deep.
+    ///
     /// # Errors
     /// As [`GenericSearcher::search_with`].
     pub fn search_moves_with(
@@ -373,19 +379,46 @@ impl GenericSearcher {
         limits: Limits,
     ) -> Result<Vec<(Move, Estimate)>, SolveError> {
         let mut run = self.run(position, limits)?;
-        let mut out = Vec::new();
-        for mv in position.legal_moves() {
-            let child = position.clone().play(mv).expect("a legal move plays");
-            let found = search_child(&mut run, mv, &child, depth.max(1));
-            if run.stopped {
-                self.nodes = run.nodes;
-                return Err(SolveError::Stopped { nodes: self.nodes });
+        let children: Vec<(Move, Position)> = position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| (mv, position.clone().play(mv).expect("a legal move plays")))
+            .collect();
+        let depth = depth.max(1);
+        // Deeper than the end of the game, every move's search is the same exact one.
+        let deepest = depth.min(position.empties()).max(1);
+        let budgeted = limits.nodes.is_some() || limits.time.is_some() || limits.deepening_nodes.is_some();
+        let mut done: Option<Vec<(Move, Estimate)>> = None;
+        // The positions searched for the last depth and the one before.
+        let (mut last, mut before) = (0, 0);
+        for d in if budgeted { 1 } else { deepest }..=deepest {
+            if done.is_some() && !limits.may_deepen(run.nodes, last, before) {
+                break;
             }
-            out.push((mv, found));
+            let start = run.nodes;
+            // Depth 1 runs free of the limits, which hold again from depth 2.
+            let limits_held = (run.node_limit, run.deadline);
+            if budgeted && d == 1 {
+                (run.node_limit, run.deadline) = (u64::MAX, None);
+            }
+            let mut out = Vec::with_capacity(children.len());
+            for (mv, child) in &children {
+                let found = search_child(&mut run, *mv, child, d);
+                if run.stopped {
+                    break;
+                }
+                out.push((*mv, found));
+            }
+            (run.node_limit, run.deadline) = limits_held;
+            if run.stopped {
+                break;
+            }
+            out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
+            done = Some(out);
+            (last, before) = (run.nodes - start, last);
         }
         self.nodes = run.nodes;
-        out.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
-        Ok(out)
+        done.ok_or(SolveError::Stopped { nodes: self.nodes })
     }
 
     /// Whether playing `mv` gives the side to move a final margin of at least `bound` under
@@ -564,5 +597,13 @@ mod tests {
         let limits = Limits { nodes: Some(100), ..Limits::default() };
         let stopped = searcher.search_with(&pos, 12, limits).unwrap();
         assert!(stopped.depth < 12 && stopped.pv.len() as u32 == stopped.depth, "{stopped:?}");
+        // Every move at the last depth finished for all of them.
+        let moves = searcher.search_moves_with(&pos, 12, limits).unwrap();
+        assert_eq!(moves.len(), pos.legal_moves().len());
+        let depth = moves[0].1.depth;
+        assert!(depth < 12 && moves.iter().all(|(_, e)| e.depth == depth && !e.exact), "{moves:?}");
+        let budget = Limits { deepening_nodes: Some(20_000), ..Limits::default() };
+        let moves = searcher.search_moves_with(&pos, 12, budget).unwrap();
+        assert!(moves.iter().all(|(_, e)| e.depth == moves[0].1.depth && e.depth > depth), "{moves:?}");
     }
 }
