@@ -267,6 +267,30 @@ fn validate_stats_and_annotate_select_too() {
 }
 
 #[test]
+fn eval_selects_too() {
+    let wtb = data("wthor/WTH_2004-50.wtb");
+    let wtb = wtb.to_str().unwrap();
+    let halvorsen = selected(&["--player", "halvorsen"]);
+    let (out, err, code) = run(&["eval", "-f", "csv", "--ply", "20", wtb, "--player", "halvorsen"], "");
+    assert_eq!(code, 0, "{err}");
+    let games: Vec<u64> = out.lines().skip(1).map(|l| l.split(',').nth(1).unwrap().parse().unwrap()).collect();
+    assert_eq!(games, halvorsen);
+    assert!(out.lines().skip(1).all(|l| l.split(',').nth(2) == Some("40")), "{out}");
+    // --check counts the positions of the games kept only.
+    let positions = |select: &[&str]| -> u64 {
+        let mut args = vec!["eval", "--check", "-f", "json", "-q", wtb];
+        args.extend_from_slice(select);
+        let (out, err, code) = run(&args, "");
+        assert_eq!(code, 0, "{err}");
+        let all = out.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()).find(|r| r["empties"] == "all");
+        all.unwrap()["positions"].as_u64().unwrap()
+    };
+    let (two, first, second) =
+        (positions(&["--games", "1-2"]), positions(&["--games", "1"]), positions(&["--games", "2"]));
+    assert!(first > 0 && second > 0 && two == first + second, "{two} {first} {second}");
+}
+
+#[test]
 fn players_for_player_is_named_as_the_slip_it_is() {
     let wtb = data("wthor/WTH_2004-50.wtb");
     let (_, err, code) = run(&["convert", "--to", "pgn", wtb.to_str().unwrap(), "--players", "tamenori"], "");

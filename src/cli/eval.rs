@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::convert::{Cut, position_at};
 use super::progress::Progress;
 use super::records::{self, InputArgs, Source};
+use super::select::{Chooser, Pick, SelectArgs, Selector};
 use super::train::{game_boards, with_solver};
 use super::{Format, Output, Status};
 use crate::core::{Color, Position};
@@ -32,6 +33,9 @@ pub struct Args {
     /// What to read.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Which records.
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Worker threads.
     #[command(flatten)]
     pub threads: super::ThreadsArgs,
@@ -108,8 +112,8 @@ struct CheckRow {
 /// Runs `kifu eval`.
 pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
-    // Its output names no one.
-    args.input.names_unused = true;
+    // Its output names no one: WTHOR names matter only to select by them.
+    args.input.names_unused = !args.select.reads_names();
     args.threads.apply()?;
     let evaluator = match &args.weights {
         Some(path) => Arc::new(Evaluator::load(path)?),
@@ -118,12 +122,16 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     args.input.check(args.output.as_deref())?;
     let mut out = Output::open(args.output.as_deref())?;
     let progress = Progress::new(args.quiet, if args.check { "checking" } else { "evaluating" });
+    let (selector, mut chooser) = args.select.build();
+    // Reading stops after the last record `--games` asks for.
+    args.input.records_wanted = chooser.numbers().read_up_to();
     let status = if args.check {
-        check(&args, &evaluator, &mut out, &progress)?
+        check(&args, &evaluator, &mut out, &progress, &selector, &mut chooser)?
     } else {
-        evaluate(&args, &evaluator, &mut out, &progress)?
+        evaluate(&args, &evaluator, &mut out, &progress, &selector, &mut chooser)?
     };
     progress.finish();
+    chooser.warn_past_the_end("kifu eval");
     out.finish()?;
     Ok(status)
 }
@@ -154,7 +162,24 @@ fn view(pos: &Position) -> (u64, u64) {
     if pos.side_to_move() == Color::Black { (black, white) } else { (white, black) }
 }
 
-fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
+/// How the selection judges a record (`None` when nothing is asked of it, or it does not read:
+/// the command reports it then).
+fn judge(selector: &Selector, source: &Source, raw: &RawRecord) -> Option<Pick> {
+    if !selector.judging() {
+        return None;
+    }
+    let (record, rules) = source.read(raw).ok()?;
+    selector.pick_record(&record, &rules, source.format)
+}
+
+fn evaluate(
+    args: &Args,
+    evaluator: &Evaluator,
+    out: &mut Output,
+    progress: &Progress,
+    selector: &Selector,
+    chooser: &mut Chooser,
+) -> anyhow::Result<Status> {
     let (mut failed, mut short) = (0u64, 0u64);
     if args.format == Format::Csv {
         writeln!(out, "source,index,empties,side,eval")?;
@@ -164,36 +189,21 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         progress,
         out,
         |source, raw| {
-            let pos = match Cut::from_args(args.ply, args.empties) {
-                Some(cut) => match position_at(source, raw, cut)? {
-                    Some(pos) => pos,
-                    None => return Ok(None),
-                },
-                None => {
-                    let (pos, _, unstated) = source.end_position(raw)?;
-                    for warning in unstated.into_iter().chain(source.unreachable(raw, &pos)) {
-                        progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
-                    }
-                    pos
-                }
-            };
-            Ok(Some(Row {
-                source: source.name.to_owned(),
-                index: raw.index + 1,
-                empties: pos.empties(),
-                side: pos.side_to_move().name(),
-                eval: static_eval(evaluator, &pos),
-                turn: if pos.is_game_over() {
-                    Turn::Over
-                } else if pos.legal_moves().contains(&crate::core::Move::Pass) {
-                    Turn::Pass
-                } else {
-                    Turn::Moves
-                },
-            }))
+            let pick = judge(selector, source, raw);
+            if pick == Some(Pick::Refused) {
+                return (pick, Ok(None));
+            }
+            (pick, evaluate_one(args, evaluator, progress, source, raw))
         },
         |out, _, result| {
-            match result.and_then(|r: Result<Option<Row>, RecordError>| r) {
+            let (pick, result) = match result {
+                Ok((pick, row)) => (pick, row),
+                Err(e) => (None, Err(e)),
+            };
+            if !chooser.keep(pick) {
+                return Ok(());
+            }
+            match result {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
@@ -219,6 +229,45 @@ fn evaluate(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Pro
         stderr!("kifu eval: {}, left out", cut.missed_by(short));
     }
     Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// One record's row: its last position's evaluation, or the one `--ply`/`--empties` cuts at
+/// (none when the game ends before).
+fn evaluate_one(
+    args: &Args,
+    evaluator: &Evaluator,
+    progress: &Progress,
+    source: &Source,
+    raw: &RawRecord,
+) -> Result<Option<Row>, RecordError> {
+    let pos = match Cut::from_args(args.ply, args.empties) {
+        Some(cut) => match position_at(source, raw, cut)? {
+            Some(pos) => pos,
+            None => return Ok(None),
+        },
+        None => {
+            let (pos, _, unstated) = source.end_position(raw)?;
+            for warning in unstated.into_iter().chain(source.unreachable(raw, &pos)) {
+                progress.suspend(|| stderr!("kifu eval: warning: {warning}"));
+            }
+            pos
+        }
+    };
+
+    Ok(Some(Row {
+        source: source.name.to_owned(),
+        index: raw.index + 1,
+        empties: pos.empties(),
+        side: pos.side_to_move().name(),
+        eval: static_eval(evaluator, &pos),
+        turn: if pos.is_game_over() {
+            Turn::Over
+        } else if pos.legal_moves().contains(&crate::core::Move::Pass) {
+            Turn::Pass
+        } else {
+            Turn::Moves
+        },
+    }))
 }
 
 /// Writes one row as CSV (no header), a JSON line or the given text.
@@ -265,15 +314,35 @@ fn labelled(source: &Source, raw: &RawRecord, args: &Args) -> Result<Vec<Sample>
     }
 }
 
-fn check(args: &Args, evaluator: &Evaluator, out: &mut Output, progress: &Progress) -> anyhow::Result<Status> {
+fn check(
+    args: &Args,
+    evaluator: &Evaluator,
+    out: &mut Output,
+    progress: &Progress,
+    selector: &Selector,
+    chooser: &mut Chooser,
+) -> anyhow::Result<Status> {
     let mut failed = 0u64;
     let mut table = ErrorTable::default();
     let problems = records::for_each(
         &args.input,
         progress,
-        |source, raw| labelled(source, raw, args).map(|samples| ErrorTable::of(evaluator, &samples)),
+        |source, raw| {
+            let pick = judge(selector, source, raw);
+            if pick == Some(Pick::Refused) {
+                return (pick, Ok(ErrorTable::default()));
+            }
+            (pick, labelled(source, raw, args).map(|samples| ErrorTable::of(evaluator, &samples)))
+        },
         |_, result| {
-            match result.and_then(|r| r) {
+            let (pick, result) = match result {
+                Ok((pick, table)) => (pick, table),
+                Err(e) => (None, Err(e)),
+            };
+            if !chooser.keep(pick) {
+                return Ok(());
+            }
+            match result {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));
                     failed += 1;
