@@ -66,6 +66,54 @@ fn perft_suite_passes_and_reports_mismatches() {
 }
 
 #[test]
+fn perft_counts_from_the_positions_of_records() {
+    // Below a first move, the count its --divide row gives one ply deeper from the start.
+    let divide = kifu().args(["perft", "6", "--divide", "-f", "csv"]).output().unwrap();
+    let divide = String::from_utf8(divide.stdout).unwrap();
+    let f5 = divide.lines().find(|l| l.starts_with("6,f5,")).unwrap().split(',').nth(2).unwrap().to_owned();
+    // A record that does not read is reported and the others still counted (exit 1); CSV
+    // from -o's name.
+    let dir = tempfile::tempdir().unwrap();
+    let (games, rows) = (dir.path().join("games.txt"), dir.path().join("rows.csv"));
+    std::fs::write(&games, "f5\nf5 z9\nf5d6\n").unwrap();
+    kifu()
+        .args(["perft", "5", games.to_str().unwrap(), "-o", rows.to_str().unwrap(), "-q"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("games.txt:2:4"));
+    let text = std::fs::read_to_string(&rows).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "source,index,depth,move,leaves,seconds");
+    let fields = |line: &str| line.split(',').map(str::to_owned).collect::<Vec<_>>();
+    assert_eq!(fields(lines[1])[1..5], ["1", "5", "", f5.as_str()], "{text}");
+    assert_eq!(fields(lines[2])[1..3], ["3", "5"], "{text}");
+    assert_eq!(lines.len(), 3, "{text}");
+    // A suite counts from a `position` line's board until the next `rules` line.
+    // After f5.
+    let board = "---------------------------OX------XXX-------------------------- O";
+    let out = kifu().args(["perft", "4", "-"]).write_stdin(format!("{board}\n")).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let leaves = text.split(" = ").nth(1).unwrap().split(' ').next().unwrap().to_owned();
+    // perft 5 from the start is 1,396, a quarter below each of the four symmetric first moves.
+    assert_eq!(leaves, "349", "{text}");
+    let suite = dir.path().join("suite.txt");
+    std::fs::write(&suite, format!("position {board}\nperft 4 {leaves}\nrules othello\nperft 4 244\n")).unwrap();
+    kifu().args(["perft", "--suite", suite.to_str().unwrap()]).assert().success();
+    std::fs::write(&suite, format!("position {board}\nperft 4 244\n")).unwrap();
+    kifu()
+        .args(["perft", "--suite", suite.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("from "));
+    std::fs::write(&suite, "position ---X\nperft 1 1\n").unwrap();
+    kifu()
+        .args(["perft", "--suite", suite.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("suite.txt:1"));
+}
+
+#[test]
 fn bad_rules_are_usage_errors() {
     kifu()
         .args(["perft", "3", "--rules", "othello,size=7"])

@@ -1,4 +1,5 @@
-//! `kifu perft`: counts the leaves of the game tree from the start position.
+//! `kifu perft`: counts the leaves of the game tree from the start position, or from the
+//! positions of records.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,10 +8,14 @@ use std::time::Instant;
 use anyhow::Context;
 use serde::Serialize;
 
+use super::progress::Progress;
+use super::records::{self, DigitsArg, InputArgs, Source};
 use super::{Format, Output, Status};
+use crate::core::Position;
 use crate::core::Rules;
 use crate::core::perft::{self, PassCount};
-use crate::core::{Move, Position};
+use crate::notation::format::Format as RecordFormat;
+use crate::notation::reader::{RawRecord, RecordError};
 
 /// The deepest suite line checked unless `--max-depth` says otherwise.
 const DEFAULT_MAX_DEPTH: u32 = 12;
@@ -23,16 +28,24 @@ pub struct Args {
     /// Plies to count.
     #[arg(value_parser = clap::value_parser!(u32).range(0..=80), required_unless_present = "suite")]
     pub depth: Option<u32>,
-    /// Check a suite file of expected counts instead (`rules SPEC`, `passes ply|free` and
-    /// `perft DEPTH COUNT` lines; see samples/perft.txt; `-` is stdin). Exit 1 if any count differs.
-    #[arg(long, conflicts_with_all = ["depth", "divide", "all", "rules", "passes"])]
+    /// Count from the last position of each record of these files (board strings, OBF lines,
+    /// diagrams, games: any format kifu reads; `-` is stdin) instead of the rules' start.
+    pub inputs: Vec<PathBuf>,
+    /// The inputs' format (default: recognised from each file's name and first bytes).
+    #[arg(long, requires = "inputs", value_parser = records::FormatParser::ANY)]
+    pub from: Option<RecordFormat>,
+    /// Check a suite file of expected counts instead (`rules SPEC`, `position BOARD`,
+    /// `passes ply|free` and `perft DEPTH COUNT` lines; see samples/perft.txt; `-` is stdin).
+    /// Exit 1 if any count differs.
+    #[arg(long, conflicts_with_all = ["depth", "divide", "all", "rules", "passes", "inputs"])]
     pub suite: Option<PathBuf>,
     /// With --suite: skip lines deeper than this (default 12).
     #[arg(long, requires = "suite")]
     pub max_depth: Option<u32>,
-    /// The rules: PRESET[,key=value...] (see `kifu rules`).
-    #[arg(long, short, default_value = "othello", value_parser = super::parse_rules)]
-    pub rules: Rules,
+    /// The rules: PRESET[,key=value...] (see `kifu rules`; default: standard Othello, or with
+    /// inputs each record's own).
+    #[arg(long, short, value_parser = super::parse_rules)]
+    pub rules: Option<Rules>,
     /// How a forced pass counts: `ply` (a pass uses a ply, as in the published counts) or
     /// `free` (the other side moves at the same depth).
     #[arg(long, value_enum, default_value_t = PassArg::Ply)]
@@ -46,13 +59,17 @@ pub struct Args {
     /// Worker threads (default: `RAYON_NUM_THREADS`, else every core).
     #[arg(long, short = 'j', value_parser = super::parse_threads)]
     pub threads: Option<usize>,
-    /// Output format.
-    #[arg(long, short, value_enum, default_value_t = Format::Text)]
+    /// Output format. [default: text, or what -o's name ends in]
+    #[arg(long = "format", short = 'f', value_enum, value_name = "FORMAT")]
+    pub format_given: Option<Format>,
+    /// The output format: `--format`, else what `-o`'s name ends in, else text.
+    #[arg(skip)]
     pub format: Format,
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// No summary of a `--suite` run on stderr (its rows still say which positions mismatched).
+    /// No summary of a `--suite` run on stderr (its rows still say which positions mismatched),
+    /// and no progress bar over inputs.
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -66,8 +83,14 @@ pub enum PassArg {
     Free,
 }
 
+/// One count; the field order is the documented column order (`source` and `index` only for
+/// the positions of inputs).
 #[derive(Serialize)]
 struct Row {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<usize>,
     depth: u32,
     #[serde(rename = "move")]
     first_move: Option<String>,
@@ -76,7 +99,8 @@ struct Row {
 }
 
 /// Runs `kifu perft`.
-pub fn run(args: Args) -> anyhow::Result<Status> {
+pub fn run(mut args: Args) -> anyhow::Result<Status> {
+    args.format = super::format_for(args.format_given, args.output.as_deref(), Format::Text);
     // (clap lets it through beside a DEPTH.)
     if args.max_depth.is_some() && args.suite.is_none() {
         anyhow::bail!("--max-depth skips the lines of a --suite file deeper than it: give --suite FILE");
@@ -91,63 +115,163 @@ pub fn run(args: Args) -> anyhow::Result<Status> {
         return pool.install(|| run_suite(path, &args, threads));
     }
     let target = args.depth.expect("clap requires a depth without --suite");
-    let rules = args.rules.shared();
-    let start = Position::start(rules.clone());
     let mut out = Output::open(args.output.as_deref())?;
-    let mut csv = (args.format == Format::Csv).then(|| csv::Writer::from_writer(Vec::new()));
+    let mut counter = Counter { format: args.format, csv: (args.format == Format::Csv).then(Vec::new) };
     let depths = if args.all { 1..=target } else { target..=target };
-    for depth in depths {
-        let mut rows = Vec::new();
-        let clock = Instant::now();
-        let total = if args.divide {
-            // Each first move timed on its own (with every thread on it).
-            let split: Vec<(Move, u64, f64)> = pool.install(|| {
-                perft::children(&start, depth, passes)
-                    .into_iter()
-                    .map(|(mv, child, d)| {
-                        let clock = Instant::now();
-                        let leaves = count(&child, d, passes, threads);
-                        (mv, leaves, clock.elapsed().as_secs_f64())
-                    })
-                    .collect()
-            });
-            for &(mv, leaves, seconds) in &split {
-                rows.push(Row { depth, first_move: Some(rules.move_name(mv)), leaves, seconds });
+    let status = if args.inputs.is_empty() {
+        let start = Position::start(args.rules.clone().unwrap_or_else(Rules::othello).shared());
+        for depth in depths {
+            let rows = pool.install(|| count_rows(&start, depth, passes, args.divide, threads));
+            counter.write(&mut out, &rows, None)?;
+        }
+        Status::Ok
+    } else {
+        pool.install(|| count_inputs(&args, depths, passes, threads, &mut counter, &mut out))?
+    };
+    if let Some(csv) = counter.csv {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for row in csv {
+            w.serialize(row)?;
+        }
+        out.write_all(&w.into_inner().context("writing CSV")?)?;
+    }
+    out.finish()?;
+    Ok(status)
+}
+
+/// Counts from the last position of every record of the inputs: a record that does not read is
+/// reported and the others are still counted (exit 1).
+fn count_inputs(
+    args: &Args,
+    depths: std::ops::RangeInclusive<u32>,
+    passes: PassCount,
+    threads: usize,
+    counter: &mut Counter,
+    out: &mut Output,
+) -> anyhow::Result<Status> {
+    let input = InputArgs {
+        inputs: args.inputs.clone(),
+        from: args.from,
+        rules: args.rules.clone(),
+        encoding: None,
+        digits: DigitsArg::D01,
+        players: None,
+        tournaments: None,
+        names_unused: true,
+        records_wanted: None,
+    };
+    input.check(args.output.as_deref())?;
+    let progress = Progress::new(args.quiet, "counting");
+    let mut failed = 0u64;
+    // One record at a time, each count on every thread.
+    let problems = records::for_each_in_batches(
+        &input,
+        &progress,
+        1,
+        |source: &Source, raw: &RawRecord| -> Result<(String, Vec<Vec<Row>>), RecordError> {
+            let (pos, _, unstated) = source.end_position(raw)?;
+            if let Some(warning) = unstated {
+                progress.suspend(|| stderr!("kifu perft: warning: {warning}"));
             }
-            if split.is_empty() { 1 } else { split.iter().map(|s| s.1).sum() }
-        } else {
-            pool.install(|| count(&start, depth, passes, threads))
-        };
-        let seconds = clock.elapsed().as_secs_f64();
-        rows.push(Row { depth, first_move: None, leaves: total, seconds });
+            let label = format!("{}#{}", source.name, raw.index + 1);
+            let rows = depths
+                .clone()
+                .map(|depth| {
+                    let mut rows = count_rows(&pos, depth, passes, args.divide, threads);
+                    for row in &mut rows {
+                        (row.source, row.index) = (Some(source.name.to_owned()), Some(raw.index + 1));
+                    }
+                    rows
+                })
+                .collect();
+            Ok((label, rows))
+        },
+        |_, result| {
+            match result.and_then(|r| r) {
+                Ok((label, rows)) => {
+                    for rows in &rows {
+                        progress.suspend(|| counter.write(out, rows, Some(&label)))?;
+                    }
+                    out.flush()?;
+                }
+                Err(e) => {
+                    progress.suspend(|| stderr!("{e}"));
+                    failed += 1;
+                }
+            }
+            Ok(())
+        },
+    )?;
+    progress.finish();
+    let damaged = problems.warn("kifu perft");
+    Ok(if failed + damaged > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// The rows of one position at one depth: with `divide` one per first move (each timed on its
+/// own, with every thread on it), then the total.
+fn count_rows(pos: &Position, depth: u32, passes: PassCount, divide: bool, threads: usize) -> Vec<Row> {
+    let mut rows = Vec::new();
+    let clock = Instant::now();
+    let total = if divide {
+        let mut total = 0;
+        let children = perft::children(pos, depth, passes);
+        let none = children.is_empty();
+        for (mv, child, d) in children {
+            let clock = Instant::now();
+            let leaves = count(&child, d, passes, threads);
+            total += leaves;
+            let first_move = Some(pos.rules().move_name(mv));
+            let seconds = clock.elapsed().as_secs_f64();
+            rows.push(Row { source: None, index: None, depth, first_move, leaves, seconds });
+        }
+        if none { count(pos, depth, passes, threads) } else { total }
+    } else {
+        count(pos, depth, passes, threads)
+    };
+    let seconds = clock.elapsed().as_secs_f64();
+    rows.push(Row { source: None, index: None, depth, first_move: None, leaves: total, seconds });
+    rows
+}
+
+/// Writes counts as text or JSON lines at once, and keeps CSV rows for the end.
+struct Counter {
+    format: Format,
+    csv: Option<Vec<Row>>,
+}
+
+impl Counter {
+    /// Writes one depth's rows (`label` names the position counted from an input).
+    fn write(&mut self, out: &mut Output, rows: &[Row], label: Option<&str>) -> anyhow::Result<()> {
         for row in rows {
-            match args.format {
+            let rounded = Row {
+                source: row.source.clone(),
+                index: row.index,
+                first_move: row.first_move.clone(),
+                seconds: super::row_seconds(row.seconds),
+                ..*row
+            };
+            match self.format {
                 Format::Text => match &row.first_move {
                     Some(mv) => writeln!(out, "{mv} {}", row.leaves)?,
                     None => writeln!(
                         out,
-                        "perft {depth} = {}  ({:.3} s, {:.1} M leaves/s)",
+                        "{}perft {} = {}  ({:.3} s, {:.1} M leaves/s)",
+                        label.map(|l| format!("{l}: ")).unwrap_or_default(),
+                        row.depth,
                         row.leaves,
-                        seconds,
-                        row.leaves as f64 / seconds.max(1e-9) / 1e6
+                        row.seconds,
+                        row.leaves as f64 / row.seconds.max(1e-9) / 1e6
                     )?,
                 },
-                Format::Csv => csv
-                    .as_mut()
-                    .expect("csv writer")
-                    .serialize(Row { seconds: super::row_seconds(row.seconds), ..row })?,
+                Format::Csv => self.csv.as_mut().expect("csv rows").push(rounded),
                 Format::Json => {
-                    serde_json::to_writer(&mut out, &Row { seconds: super::row_seconds(row.seconds), ..row })?;
+                    serde_json::to_writer(&mut *out, &rounded)?;
                     writeln!(out)?;
                 }
             }
         }
+        Ok(())
     }
-    if let Some(csv) = csv {
-        out.write_all(&csv.into_inner().context("writing CSV")?)?;
-    }
-    out.finish()?;
-    Ok(Status::Ok)
 }
 
 fn count(pos: &Position, depth: u32, passes: PassCount, threads: usize) -> u64 {
@@ -165,6 +289,8 @@ struct SuiteRow {
     leaves: Option<u64>,
     status: &'static str,
     seconds: f64,
+    /// The board string of a `position` line counted from (empty: the rules' start).
+    position: String,
 }
 
 /// Checks every `perft` line of a suite file up to `--max-depth`.
@@ -176,6 +302,8 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?
     };
     let mut rules = Rules::othello().shared();
+    // The position counted from, and its board string when a `position` line gave it.
+    let mut start = (Position::start(rules.clone()), String::new());
     let mut passes = PassCount::Ply;
     let mut rows = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -184,7 +312,22 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             [] => {}
-            ["rules", spec] => rules = spec.parse::<Rules>().with_context(|| format!("{}: bad rules", at()))?.shared(),
+            ["rules", spec] => {
+                rules = spec.parse::<Rules>().with_context(|| format!("{}: bad rules", at()))?.shared();
+                start = (Position::start(rules.clone()), String::new());
+            }
+            ["position", ..] => {
+                let board = line["position".len()..].trim();
+                let record = crate::notation::board::parse(board, crate::notation::board::Digits::BlackWhite)
+                    .map_err(|e| anyhow::anyhow!("{}: `{board}` is not a board: {}", at(), e.message))?;
+                if !record.moves.is_empty() || record.start.is_none() {
+                    anyhow::bail!("{}: `{board}` is not a board (a board string with its side to move)", at());
+                }
+                let resolved = record
+                    .resolve(rules.clone())
+                    .map_err(|e| anyhow::anyhow!("{}: `{board}` under {rules}: {}", at(), e.message))?;
+                start = (resolved.end, board.to_owned());
+            }
             ["passes", "ply"] => passes = PassCount::Ply,
             ["passes", "free"] => passes = PassCount::Free,
             ["perft", depth, expected] => {
@@ -199,10 +342,11 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
                     leaves: None,
                     status: "skipped",
                     seconds: 0.0,
+                    position: start.1.clone(),
                 };
                 if depth <= args.max_depth.unwrap_or(DEFAULT_MAX_DEPTH) {
                     let clock = Instant::now();
-                    let leaves = count(&Position::start(rules.clone()), depth, passes, threads);
+                    let leaves = count(&start.0, depth, passes, threads);
                     // (Rounded as every command's seconds are: never in exponent form.)
                     row.seconds = super::row_seconds(clock.elapsed().as_secs_f64());
                     row.leaves = Some(leaves);
@@ -211,7 +355,7 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
                 rows.push(row);
             }
             _ => anyhow::bail!(
-                "{}: expected `rules SPEC`, `passes ply|free` or `perft DEPTH COUNT`, found `{line}`",
+                "{}: expected `rules SPEC`, `position BOARD`, `passes ply|free` or `perft DEPTH COUNT`, found `{line}`",
                 at()
             ),
         }
@@ -228,8 +372,13 @@ fn run_suite(path: &std::path::Path, args: &Args, threads: usize) -> anyhow::Res
                     let tail = if r.status == "ok" { String::new() } else { format!("  expected {}", r.expected) };
                     writeln!(
                         out,
-                        "{:<8} {:<34} {:<4} perft {:>2} = {leaves}{tail}  ({:.3} s)",
-                        r.status, r.rules, r.passes, r.depth, r.seconds
+                        "{:<8} {:<34} {:<4} perft {:>2} = {leaves}{tail}  ({:.3} s){}",
+                        r.status,
+                        r.rules,
+                        r.passes,
+                        r.depth,
+                        r.seconds,
+                        if r.position.is_empty() { String::new() } else { format!("  from {}", r.position) }
                     )?;
                 }
             }
