@@ -112,6 +112,21 @@ impl Stop {
     }
 }
 
+/// The final margin in discs of a finished game for `p` against `o`, counted as `counting` says.
+pub(crate) fn final_margin(p: u64, o: u64, counting: Counting) -> i32 {
+    let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
+    let diff = mine - theirs;
+    if counting == Counting::Plain {
+        return diff;
+    }
+    let empties = 64 - mine - theirs;
+    match diff.cmp(&0) {
+        std::cmp::Ordering::Greater => diff + empties,
+        std::cmp::Ordering::Less => diff - empties,
+        std::cmp::Ordering::Equal => 0,
+    }
+}
+
 /// How often (in nodes) a thread reports to [`Stop`].
 pub(crate) const POLL: u64 = 1 << 12;
 
@@ -304,17 +319,7 @@ impl Search<'_> {
     }
 
     pub(crate) fn final_score(&self, p: u64, o: u64) -> i32 {
-        let (mine, theirs) = (p.count_ones() as i32, o.count_ones() as i32);
-        let diff = mine - theirs;
-        if self.cx.counting == Counting::Plain {
-            return diff;
-        }
-        let empties = 64 - mine - theirs;
-        match diff.cmp(&0) {
-            std::cmp::Ordering::Greater => diff + empties,
-            std::cmp::Ordering::Less => diff - empties,
-            std::cmp::Ordering::Equal => 0,
-        }
+        final_margin(p, o, self.cx.counting)
     }
 
     /// The moves of `p` in `out`, each with its flips and an ordering key (lower first; left

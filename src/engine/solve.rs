@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::eval::{Evaluator, SCALE, to_discs};
-use super::search::{Context, Search, Stop, around};
+use super::search::{Context, Search, Stop, around, final_margin};
 use super::table::{Layers, NO_MOVE, SELECTIVE_LEVELS, Tables};
 use crate::core::bitboard::{Bits, flips, legal_moves};
 use crate::core::{Color, Move, Position, Scoring, Square};
@@ -106,6 +106,10 @@ impl Target {
 /// exact search: from 20 to 22 empties, the exact solve costs about what depth 12 to 14 does
 /// (FFO #20-24 and #40-42, one thread; docs/BENCHMARKS.md).
 pub const EXACT_GAP: u32 = 8;
+
+/// How near the end of a principal line a position the table holds no move for is searched
+/// for one ([`Solver`]'s lines): a few thousand positions at most.
+const LINE_SEARCH_DEPTH: u32 = 4;
 
 /// Bounds on one search; a search that reaches one stops with [`SolveError::Stopped`].
 #[derive(Clone, Copy, Debug, Default)]
@@ -650,10 +654,12 @@ impl Solver {
         done.ok_or(SolveError::Stopped { nodes: total })
     }
 
-    /// Up to `length` moves the table holds as best from this position on, while legal. The
-    /// depth-limited search keeps no entries one move from its limit, so a line's last move,
-    /// when the table has none, is the one whose position the evaluation likes best for the
-    /// mover (the first in square order among equals), as that search chose it.
+    /// Up to `length` moves the table holds as best from this position on, while legal. Where
+    /// the table has no move for a position within [`LINE_SEARCH_DEPTH`] moves of the line's end
+    /// (the depth-limited search keeps no entries one move from its limit, and a position cut
+    /// by ProbCut keeps none either), the move is the one a plain search of the moves left
+    /// finds best ([`Solver::best_by_search`]; one move from the end, the move whose position
+    /// the evaluation likes best for the mover, as the search chose it).
     fn table_line(&self, mut p: u64, mut o: u64, length: u32) -> Vec<Move> {
         let mut line = Vec::new();
         while line.len() < length as usize {
@@ -666,13 +672,13 @@ impl Solver {
                 std::mem::swap(&mut p, &mut o);
                 continue;
             }
-            let last = line.len() + 1 == length as usize;
+            let left = length - line.len() as u32;
             let Some(sq) = self
                 .table
                 .probe(p, o)
                 .map(|e| e.best)
                 .filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0)
-                .or_else(|| last.then(|| self.best_by_evaluation(p, o, moves)))
+                .or_else(|| (left <= LINE_SEARCH_DEPTH).then(|| self.best_by_search(p, o, moves, left)))
             else {
                 break;
             };
@@ -683,19 +689,48 @@ impl Solver {
         line
     }
 
-    /// The move of `p` (among its `moves`) after which the evaluation gives `p` the most, the
-    /// first in square order among equals: the depth-limited search's choice one move from
-    /// its limit.
-    fn best_by_evaluation(&self, p: u64, o: u64, moves: u64) -> u8 {
-        let mut best = (i32::MIN, NO_MOVE);
+    /// The move of `p` (among its `moves`) whose value `depth` moves ahead (the move counting
+    /// as one) is the best for `p`, the first in square order among equals: a plain alpha-beta
+    /// search on the evaluation, without the table or pruning. At depth 1 it is the
+    /// depth-limited search's own choice one move from its limit.
+    fn best_by_search(&self, p: u64, o: u64, moves: u64, depth: u32) -> u8 {
+        let mut best = (-SCALE * 65, NO_MOVE);
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
-            let score = -self.eval.evaluate(o & !f, p | f | (1 << sq)).clamp(1 - SCALE * 64, SCALE * 64 - 1);
-            if score > best.0 {
+            let score = -self.plain_search(o & !f, p | f | (1 << sq), depth - 1, -SCALE * 65, -best.0);
+            if score > best.0 || best.1 == NO_MOVE {
                 best = (score, sq as u8);
             }
         }
         best.1
+    }
+
+    /// The value of `p` to move `depth` moves ahead in the window (`alpha`, `beta`), in
+    /// evaluation units: the evaluation at the limit (held inside the margins), the final
+    /// margin where the game ends.
+    fn plain_search(&self, p: u64, o: u64, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        if depth == 0 {
+            return self.eval.evaluate(p, o).clamp(1 - SCALE * 64, SCALE * 64 - 1);
+        }
+        let moves = legal_moves(p, o);
+        if moves == 0 {
+            if legal_moves(o, p) == 0 {
+                return final_margin(p, o, self.counting) * SCALE;
+            }
+            // A pass moves no closer to the limit, as in the depth-limited search.
+            return -self.plain_search(o, p, depth, -beta, -alpha);
+        }
+        let mut best = -SCALE * 65;
+        for sq in Bits(moves) {
+            let f = flips(sq, p, o);
+            let score = -self.plain_search(o & !f, p | f | (1 << sq), depth - 1, -beta, -alpha);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
     }
 
     /// Solves every legal move of a position: the move and its exact score for the side to
@@ -1308,6 +1343,26 @@ mod tests {
         let moves = solver.search_moves_with(&pos, 20, budget).unwrap();
         assert!(moves.iter().all(|(_, e)| e.depth == 1), "{moves:?}");
         assert!(matches!(solver.search_moves_with(&pos, 20, Limits::default()), Err(SolveError::Stopped { .. })));
+    }
+
+    #[test]
+    fn a_depth_limited_line_holds_as_many_moves_as_the_depth() {
+        for seed in 0..12 {
+            let pos = random_position(seed, 20 + seed as usize, "othello");
+            let mut solver = Solver::new(4, Counting::EmptiesToWinner);
+            for depth in 2..=5 {
+                let found = solver.search_with(&pos, depth, Limits::default()).unwrap();
+                let mut end = pos.clone();
+                for &mv in &found.pv {
+                    end.play_mut(mv).unwrap();
+                }
+                assert!(
+                    found.pv.len() == depth as usize || end.is_game_over(),
+                    "seed {seed}, depth {depth}: {found:?}"
+                );
+                assert_eq!(found.best, found.pv.first().copied());
+            }
+        }
     }
 
     #[test]
