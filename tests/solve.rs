@@ -903,3 +903,41 @@ fn plain_keeps_anti_reversi() {
         assert!(out.contains("score +3"), "{args:?}: {out}");
     }
 }
+
+/// `--error-rows` answers every record: a solved one as always (an empty `error`), one that
+/// does not read, is stopped by a limit or never reaches the cut with its reason.
+#[test]
+fn error_rows_answer_every_record() {
+    let run = |args: &[&str], stdin: &str, code: i32| {
+        let out = assert_cmd::Command::cargo_bin("kifu")
+            .unwrap()
+            .args(["solve", "-", "--error-rows", "-q", "-j", "1"])
+            .args(args)
+            .write_stdin(stdin.to_owned())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(code), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let csv = run(&["--depth", "2", "-f", "csv"], "f5d6c3\nbad line\nf5\n", 1);
+    let rows: Vec<Vec<String>> = csv::Reader::from_reader(csv.as_bytes())
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_owned).collect())
+        .collect();
+    assert_eq!(rows.len(), 3, "{csv}");
+    assert!(csv.starts_with(
+        "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves,rules,error\n"
+    ));
+    assert_eq!((rows[0][1].as_str(), rows[0][4].as_str(), rows[0][14].as_str()), ("1", "d3", ""));
+    assert_eq!((rows[1][1].as_str(), rows[1][4].as_str()), ("2", ""));
+    assert!(rows[1][14].starts_with("-:2:1: record 2: `bad` is not a move"), "{csv}");
+    assert!(rows.iter().all(|r| r.len() == 15));
+    let json = run(&["--ply", "6", "--depth", "2", "-f", "json"], "f5d6c3\nf5d6c3d3c4f4f6\n", 0);
+    let rows: Vec<serde_json::Value> = json.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows[0]["error"], "the game is shorter than 6 plies");
+    assert!(rows[0]["score"].is_null() && rows[1]["error"].is_null() && rows[1]["score"].is_i64(), "{json}");
+    let text =
+        run(&["--exact", "--nodes", "1000"], "..XXXXX..OOOXX.O.OOOXXOX.OXOXOXXOXXXOXXX..XOXOXX.XXXOOO..OOOOO.. X\n", 1);
+    // (A game that never reaches the cut is no failure: exit 0, as without --error-rows.)
+    assert!(text.starts_with("-#1: not solved: -:1:1: record 1: stopped by a limit after "), "{text}");
+}

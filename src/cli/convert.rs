@@ -101,6 +101,14 @@ impl Cut {
         ply.map(Cut::Ply).or(empties.map(Cut::Empties))
     }
 
+    /// `the game is shorter than 40 plies`, `the game is never at 20 empty squares`.
+    pub(super) fn missed(self) -> String {
+        match self {
+            Cut::Ply(k) => format!("the game is shorter than {k} plies"),
+            Cut::Empties(e) => format!("the game is never at {}", super::counted(u64::from(e), "empty square")),
+        }
+    }
+
     /// `3 games shorter than 40 plies`, `3 games never at 20 empty squares`.
     pub(super) fn missed_by(self, games: u64) -> String {
         let games = super::counted(games, "game");

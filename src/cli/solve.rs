@@ -113,6 +113,12 @@ pub struct Args {
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Also write a row for each record not solved (it does not read, a move is illegal, a limit
+    /// stopped the solve, the game never reaches --empties or --ply), with the reason in a last
+    /// column `error`, empty on solved rows: one row for every record asked for, for programs
+    /// that send a position and wait for its answer (not with --format obf).
+    #[arg(long)]
+    pub error_rows: bool,
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
@@ -203,6 +209,9 @@ fn json(row: &Row, args: &Args) -> serde_json::Result<String> {
     value["moves"] = serde_json::json!(moves);
     let best: Option<Vec<&str>> = args.best_moves.then(|| row.best_moves.split_whitespace().collect());
     value["best_moves"] = serde_json::json!(best);
+    if args.error_rows {
+        value["error"] = serde_json::Value::Null;
+    }
     serde_json::to_string(&value)
 }
 
@@ -220,6 +229,9 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     // (clap's `requires` does not hold when --exact or --wld, which --depth conflicts with, is given.)
     if args.exact_empties.is_some() && args.depth.is_none() {
         anyhow::bail!("--exact-empties is for --depth");
+    }
+    if args.format == SolveFormat::Obf && args.error_rows {
+        anyhow::bail!("--format obf holds solved positions only: it cannot be used with --error-rows");
     }
     if args.format == SolveFormat::Obf && args.wld {
         anyhow::bail!("--format obf holds exact scores: it cannot be used with --wld");
@@ -245,7 +257,11 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
     };
     // The header once the options are known to be good.
     if args.format == SolveFormat::Csv {
-        writeln!(out, "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves,rules")?;
+        writeln!(
+            out,
+            "source,index,empties,side,best_move,score,nodes,seconds,pv,moves,exact,depth,best_moves,rules{}",
+            if args.error_rows { ",error" } else { "" }
+        )?;
     }
     let engines = Engines {
         solvers: Mutex::new(SolverSet::new(args.hash_mb, threads, probcut, evaluator)),
@@ -264,7 +280,7 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
             &progress,
             1,
             |source, raw| solve(source, raw, &args, &engines, &choosing),
-            |_, result| {
+            |source, result| {
                 let result = match result {
                     // A record the reader could not cut out: numbered all the same.
                     Err(_) if !choosing.keep(None) => Ok(Ok(Outcome::NotSelected)),
@@ -274,9 +290,23 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                     Err(e) => {
                         progress.suspend(|| stderr!("{e}"));
                         failed += 1;
+                        if args.error_rows {
+                            let reason = e.to_string();
+                            let reason = reason.lines().next().unwrap_or_default();
+                            error_row(&mut out, args.format, &e.file, e.record, reason)?;
+                            progress.suspend(|| out.flush())?;
+                        }
                     }
                     Ok(Outcome::NotSelected) => {}
-                    Ok(Outcome::Short) => short += 1,
+                    Ok(Outcome::Short(index)) => {
+                        short += 1;
+                        if args.error_rows
+                            && let Some(cut) = Cut::from_args(args.ply, args.empties)
+                        {
+                            error_row(&mut out, args.format, source.name, index, &cut.missed())?;
+                            progress.suspend(|| out.flush())?;
+                        }
+                    }
                     Ok(Outcome::Solved(solved_row)) => {
                         let Solved { row, check } = *solved_row;
                         match check {
@@ -302,7 +332,13 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
                             SolveFormat::Csv => {
                                 let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
                                 w.serialize(&row)?;
-                                out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
+                                let mut line = w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?;
+                                if args.error_rows {
+                                    // The empty `error` cell.
+                                    line.pop();
+                                    line.extend_from_slice(b",\n");
+                                }
+                                out.write_all(&line)?;
                             }
                             SolveFormat::Json => writeln!(out, "{}", json(&row, &args)?)?,
                             SolveFormat::Text => writeln!(out, "{}", text(&row, args.wld))?,
@@ -348,6 +384,45 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         );
     }
     Ok(if failed + damaged + differ + unread > 0 { Status::SomeInvalid } else { Status::Ok })
+}
+
+/// The row of a record not solved (`--error-rows`): its file and number, and why, the other
+/// columns empty (`null` in JSON).
+fn error_row(out: &mut Output, format: SolveFormat, source: &str, index: usize, reason: &str) -> anyhow::Result<()> {
+    match format {
+        SolveFormat::Csv => {
+            let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
+            let mut cells = vec![source.to_owned(), index.to_string()];
+            cells.extend(std::iter::repeat_n(String::new(), 12));
+            cells.push(reason.to_owned());
+            w.write_record(&cells)?;
+            out.write_all(&w.into_inner().map_err(|e| anyhow::Error::from(e.into_error()))?)?;
+        }
+        SolveFormat::Json => {
+            let mut value = serde_json::json!({ "source": source, "index": index });
+            for column in [
+                "empties",
+                "side",
+                "best_move",
+                "score",
+                "nodes",
+                "seconds",
+                "pv",
+                "moves",
+                "exact",
+                "depth",
+                "best_moves",
+                "rules",
+            ] {
+                value[column] = serde_json::Value::Null;
+            }
+            value["error"] = serde_json::json!(reason);
+            writeln!(out, "{value}")?;
+        }
+        SolveFormat::Text => writeln!(out, "{source}#{index}: not solved: {reason}")?,
+        SolveFormat::Obf => unreachable!("refused with --error-rows"),
+    }
+    Ok(())
 }
 
 /// A row as text; with `--wld` the score is named (`win`, `draw`, `loss`).
@@ -422,8 +497,8 @@ fn obf(row: &Row) -> String {
 enum Outcome {
     /// The selection left it out.
     NotSelected,
-    /// The game never reaches the `--empties` or `--ply` cut.
-    Short,
+    /// The game never reaches the `--empties` or `--ply` cut (its number in its file, from 1).
+    Short(usize),
     /// Its position solved.
     Solved(Box<Solved>),
 }
@@ -504,7 +579,7 @@ fn solve(
             (pos, record.tag("scores").map(str::to_owned))
         }
         Some(cut) => {
-            let Some(pos) = position_at(source, raw, cut)? else { return Ok(Outcome::Short) };
+            let Some(pos) = position_at(source, raw, cut)? else { return Ok(Outcome::Short(raw.index + 1)) };
             // Scores a record stores are for its own position, not this one.
             (pos, None)
         }
