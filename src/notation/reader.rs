@@ -310,19 +310,20 @@ impl fmt::Display for RecordError {
                 writeln!(f, "{}:{line}:{column}: record {}: {}", self.file, self.record, printable(&self.message))?;
                 let excerpt = printable(excerpt);
                 let gutter = line.to_string().len();
-                // A window of the line around the caret, with `...` where it is cut.
+                // A window of the line around the caret, with `…` where it is cut (not `...`,
+                // which reads as three empty squares of a board).
                 let chars = excerpt.chars().count();
                 let (at, width) = (caret.0.min(chars), caret.1.max(1));
                 let from = at.saturating_sub(SHOWN_BEFORE);
                 let to = chars.min(at + SHOWN_AFTER);
-                let mut shown = String::from(if from > 0 { "..." } else { "" });
+                let mut shown = String::from(if from > 0 { "…" } else { "" });
                 shown.extend(excerpt.chars().skip(from).take(to - from));
                 if to < chars {
-                    shown.push_str("...");
+                    shown.push('…');
                 }
                 // The caret goes under its characters as a terminal shows them: a tab as a tab,
                 // a wide character (`Ｆ`, `漢`) over two columns.
-                let mut pad = String::from(if from > 0 { "   " } else { "" });
+                let mut pad = String::from(if from > 0 { " " } else { "" });
                 for c in excerpt.chars().skip(from).take(at - from) {
                     match c {
                         '\t' => pad.push('\t'),
@@ -2161,20 +2162,22 @@ mod tests {
         let text = raw.error("t", Span { start: 300, end: 302 }, "bad").to_string();
         let lines: Vec<&str> = text.lines().collect();
         let (shown, caret) = (lines[2], lines[3]);
-        let at = caret.find('^').unwrap();
-        assert_eq!(&shown[at..at + 2], "zz", "{text}");
-        assert_eq!(&caret[at..], "^^");
-        assert!(shown.starts_with("1 | ...a") && shown.ends_with("b..."), "{shown}");
-        assert_eq!(shown.len(), "1 | ".len() + 3 + 60 + 100 + 3);
+        // (In characters: the cuts' `…` is one.)
+        let at = caret.chars().position(|c| c == '^').unwrap();
+        let from = |line: &str, at: usize| line.chars().skip(at).collect::<String>();
+        assert_eq!(&from(shown, at)[..2], "zz", "{text}");
+        assert_eq!(from(caret, at), "^^");
+        assert!(shown.starts_with("1 | …a") && shown.ends_with("b…"), "{shown}");
+        assert_eq!(shown.chars().count(), "1 | ".len() + 1 + 60 + 100 + 1);
         // Near either end of the line: no cut on that side.
         let text = raw.error("t", Span { start: 598, end: 602 }, "bad").to_string();
         let lines: Vec<&str> = text.lines().collect();
-        let at = lines[3].find('^').unwrap();
-        assert_eq!(&lines[2][at..], "bbbb");
-        assert_eq!(&lines[3][at..], "^^^^");
+        let at = lines[3].chars().position(|c| c == '^').unwrap();
+        assert_eq!(from(lines[2], at), "bbbb");
+        assert_eq!(from(lines[3], at), "^^^^");
         let text = raw.error("t", Span { start: 0, end: 400 }, "bad").to_string();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[2].starts_with("1 | aaa") && lines[2].ends_with("..."));
+        assert!(lines[2].starts_with("1 | aaa") && lines[2].ends_with('…'));
         assert_eq!(lines[3], format!("  | {}", "^".repeat(100)));
     }
 

@@ -213,10 +213,8 @@ impl Diagram {
                 };
                 let list: Vec<String> = scores
                     .iter()
-                    .map(|m| {
-                        let s = Score { discs: m.score, exact: m.exact, best: false };
-                        format!("{} {}", name(m.mv), s.label())
-                    })
+                    // `+0` as annotate and solve write it (a cell's label is `0`, for room).
+                    .map(|m| format!("{} {}{:+}", name(m.mv), if m.exact { "" } else { "~" }, m.score))
                     .collect();
                 diagram.notes.push(format!("{kind} for {side}: {}", list.join(", ")));
             }
