@@ -252,7 +252,9 @@ impl Counter {
             };
             match self.format {
                 Format::Text => match &row.first_move {
-                    Some(mv) => writeln!(out, "{mv} {}", row.leaves)?,
+                    Some(mv) => {
+                        writeln!(out, "{}{mv} {}", label.map(|l| format!("{l}: ")).unwrap_or_default(), row.leaves)?
+                    }
                     None => writeln!(
                         out,
                         "{}perft {} = {}  ({:.3} s, {:.1} M leaves/s)",

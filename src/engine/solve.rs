@@ -107,8 +107,8 @@ impl Target {
 /// (FFO #20-24 and #40-42, one thread; docs/BENCHMARKS.md).
 pub const EXACT_GAP: u32 = 8;
 
-/// How near the end of a principal line a position the table holds no move for is searched
-/// for one ([`Solver`]'s lines): a few thousand positions at most.
+/// How many moves ahead a position of a principal line that the table holds no move for is
+/// searched for one ([`Solver`]'s lines): a few thousand positions at most.
 const LINE_SEARCH_DEPTH: u32 = 4;
 
 /// Bounds on one search; a search that reaches one stops with [`SolveError::Stopped`].
@@ -655,12 +655,16 @@ impl Solver {
     }
 
     /// Up to `length` moves the table holds as best from this position on, while legal. Where
-    /// the table has no move for a position within [`LINE_SEARCH_DEPTH`] moves of the line's end
-    /// (the depth-limited search keeps no entries one move from its limit, and a position cut
-    /// by ProbCut keeps none either), the move is the one a plain search of the moves left
-    /// finds best ([`Solver::best_by_search`]; one move from the end, the move whose position
-    /// the evaluation likes best for the mover, as the search chose it).
+    /// the table has no move for a position (the depth-limited search keeps no entries one move
+    /// from its limit, and a position cut by ProbCut keeps none either), the move is the one a
+    /// plain search of the moves left, at most [`LINE_SEARCH_DEPTH`] of them, finds best
+    /// ([`Solver::best_by_search`]; one move from the end, the move whose position the
+    /// evaluation likes best for the mover, as the search chose it). A line to the end of the
+    /// game stops at such a position instead, unless the plain search reaches the end.
     fn table_line(&self, mut p: u64, mut o: u64, length: u32) -> Vec<Move> {
+        // A line to the end of the game is the exact search's: a move is searched for only
+        // where the search reaches the end (the last few empty squares), so that it stays exact.
+        let exact = length >= 64 - (p | o).count_ones();
         let mut line = Vec::new();
         while line.len() < length as usize {
             let moves = legal_moves(p, o);
@@ -673,12 +677,13 @@ impl Solver {
                 continue;
             }
             let left = length - line.len() as u32;
-            let Some(sq) = self
-                .table
-                .probe(p, o)
-                .map(|e| e.best)
-                .filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0)
-                .or_else(|| (left <= LINE_SEARCH_DEPTH).then(|| self.best_by_search(p, o, moves, left)))
+            let Some(sq) =
+                self.table.probe(p, o).map(|e| e.best).filter(|&b| b != NO_MOVE && moves & (1u64 << b) != 0).or_else(
+                    || {
+                        (!exact || left <= LINE_SEARCH_DEPTH)
+                            .then(|| self.best_by_search(p, o, moves, left.min(LINE_SEARCH_DEPTH)))
+                    },
+                )
             else {
                 break;
             };
@@ -1350,7 +1355,7 @@ mod tests {
         for seed in 0..12 {
             let pos = random_position(seed, 20 + seed as usize, "othello");
             let mut solver = Solver::new(4, Counting::EmptiesToWinner);
-            for depth in 2..=5 {
+            for depth in 2..=9 {
                 let found = solver.search_with(&pos, depth, Limits::default()).unwrap();
                 let mut end = pos.clone();
                 for &mv in &found.pv {
