@@ -71,6 +71,18 @@ fn a_mid_game_position_as_plain_text() {
 }
 
 #[test]
+fn a_caption_over_a_board_string_is_drawn_over_the_board() {
+    let board = "---------------------------OX------XO--------------------------- X";
+    let (out, err, code) = run(&["show", "-"], &format!("Exercise 3: black to play and win\n{board}\n"));
+    assert_eq!((code, err.as_str()), (0, ""));
+    assert!(out.starts_with("Exercise 3: black to play and win\n  a b c d e f g h\n"), "{out}");
+    let (out, _, code) = run(&["show", "-", "-f", "svg"], &format!("Exercise 3\n{board}\n"));
+    assert_eq!(code, 0);
+    let doc = roxmltree::Document::parse(&out).unwrap();
+    assert!(texts(&doc).iter().any(|t| t == "Exercise 3"), "{out}");
+}
+
+#[test]
 fn colour_on_request_and_ascii_with_no_color() {
     let (out, _, _) = run(&["show", &sample("wthor-2004.pgn"), "--ply", "20", "--color", "always"], "");
     assert!(out.contains('●') && out.contains("\x1b[42m"));

@@ -688,6 +688,8 @@ fn heading(record: &Record) -> (Option<[String; 2]>, Vec<String>) {
     let date = date.map(|d| if event_name.is_none() && round.is_none() { format!("played on {d}") } else { d });
     let mut event: Vec<String> = [event_name, date].into_iter().flatten().collect();
     event.extend(round.map(|r| format!("round {r}")));
-    let title = if event.is_empty() { Vec::new() } else { vec![event.join(", ")] };
+    // A caption typed over a board (`Exercise 3: black to play and win`) first.
+    let mut title: Vec<String> = known("caption").into_iter().collect();
+    title.extend((!event.is_empty()).then(|| event.join(", ")));
     (players, title)
 }

@@ -67,6 +67,48 @@ pub(crate) fn is_text_line(line: &str) -> bool {
     line.split_whitespace().any(|word| word.chars().filter(|&c| c.is_alphabetic() && !is_cell(c)).count() >= 2)
 }
 
+/// A caption over a one-line board: one to three text lines, then the board string
+/// (`Exercise 3: black to play and win` over `---...OX... X`). The caption's lines joined with
+/// ` / `, and the byte offset of the board's line.
+pub(crate) fn caption_over_board(text: &str) -> Option<(String, usize)> {
+    let mut caption = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.trim();
+        if content.is_empty() {
+            if caption.is_empty() {
+                at += line.len();
+                continue;
+            }
+            return None;
+        }
+        if leading_cells(content) >= 16 {
+            return (!caption.is_empty()).then(|| (caption.join(" / "), at));
+        }
+        if caption.len() == 3 || !is_caption_line(content) {
+            return None;
+        }
+        caption.push(content);
+        at += line.len();
+    }
+    None
+}
+
+/// Whether a line reads as words (a caption), not moves: a text line with a word of three
+/// letters in a row or more, and fewer than two squares (`f5d6c3` is a game's moves).
+fn is_caption_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    let squares = (0..b.len())
+        .filter(|&i| {
+            b[i].is_ascii_alphabetic()
+                && b.get(i + 1).is_some_and(u8::is_ascii_digit)
+                && (i == 0 || !b[i - 1].is_ascii_alphabetic())
+        })
+        .count();
+    let worded = line.split(|c: char| !c.is_alphabetic()).any(|run| run.chars().count() >= 3);
+    is_text_line(line) && worded && squares < 2
+}
+
 /// The line of players `kifu show` writes over a board: `Ann (black) - Bob (white)`.
 pub(crate) fn write_players(black: &str, white: &str) -> String {
     format!("{black} (black) - {white} (white)")
@@ -224,6 +266,21 @@ pub(crate) fn ungrouped(line: &str) -> Option<(String, Vec<(usize, usize)>)> {
 
 /// Parses a one-line board string (with optional side), a multi-line diagram or an OBF line.
 pub fn parse(text: &str, digits: Digits) -> Result<Record, SyntaxError> {
+    // A caption over a one-line board: the players when it names them as `kifu show` writes
+    // them, else the record's `caption`.
+    if let Some((caption, at)) = caption_over_board(text) {
+        let mut record = parse(&text[at..], digits).map_err(|e| SyntaxError {
+            span: Span { start: e.span.start + at, end: e.span.end + at },
+            message: e.message,
+        })?;
+        let players = players_line(&caption);
+        if players.is_empty() {
+            record.tags.push(("caption".into(), caption));
+        } else {
+            record.tags.extend(players);
+        }
+        return Ok(record);
+    }
     let trimmed = text.trim_start();
     let offset = text.len() - trimmed.len();
     let first_line = trimmed.lines().next().unwrap_or("");
@@ -701,6 +758,30 @@ mod tests {
         // The side may follow the cells at once.
         let glued = START.replace(" X", "X");
         assert_eq!(parse(&glued, Digits::default()).unwrap().start, parse(START, Digits::default()).unwrap().start);
+    }
+
+    /// Text lines over a one-line board are its caption (or its players, as `kifu show` writes
+    /// them); an error in the board is placed in the whole text.
+    #[test]
+    fn a_caption_over_a_board_string_is_kept() {
+        let record = parse(&format!("Exercise 3: black to play and win\n{START}\n"), Digits::default()).unwrap();
+        assert_eq!(record.tag("caption"), Some("Exercise 3: black to play and win"));
+        assert_eq!(record.start, parse(START, Digits::default()).unwrap().start);
+        let record = parse(&format!("Ann (black) - Bob (white)\n{START}"), Digits::default()).unwrap();
+        assert_eq!((record.tag("black"), record.tag("white"), record.tag("caption")), (Some("Ann"), Some("Bob"), None));
+        let text = format!("Exercise\n{}", START.replace(" X", " Q"));
+        let err = parse(&text, Digits::default()).unwrap_err();
+        assert_eq!(&text[err.span.start..err.span.end], "Q");
+        // Not a caption: a rank, four text lines, or a blank line between.
+        for text in [
+            format!("X O X O\n{START}"),
+            format!("Intro\nOne\nTwo\nThree\n{START}"),
+            format!("Exercise\n\n{START}"),
+            format!("f5d6c3\n{START}"),
+            format!("f5 d6 pass c3\n{START}"),
+        ] {
+            assert!(caption_over_board(&text).is_none(), "{text}");
+        }
     }
 
     /// A board written rank by rank (GGF's `BO`, with or without its size) reads as the one

@@ -276,6 +276,10 @@ pub fn sniff(name: &str, head: &[u8]) -> Format {
     if board::leading_cells(first) >= 16 || board::is_mistyped_board(first) || board::ungrouped(first).is_some() {
         return if first.contains(';') { Format::Obf } else { Format::Board };
     }
+    // A caption over a one-line board (`Exercise 3: black to play and win`).
+    if board::caption_over_board(text).is_some() {
+        return Format::Board;
+    }
     // A bare diagram (ranks of cells alone, as many as each has cells): its empty ranks
     // (`------`) would pass for borders below.
     let ranks: Vec<&str> = text
@@ -456,6 +460,11 @@ mod tests {
                 Format::Obf,
             ),
             ("a", "# one board\n---------------------------OX------XO--------------------------- X\n", Format::Board),
+            (
+                "a",
+                "Exercise 3: play and win\n---------------------------OX------XO--------------------------- X\n",
+                Format::Board,
+            ),
             (
                 "a",
                 "#\n# 2004\n--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18;\n",

@@ -1129,12 +1129,20 @@ impl Reader {
                         self.emit(p);
                     }
                 } else if boards && is_board_line(line, self.pending.is_some()) {
-                    // A one-line board, good or bad, is a record of its own.
-                    if let Some(p) = self.pending.take() {
-                        self.emit(p);
-                    }
-                    let mut p = self.start(line.to_owned(), 1, line_offset);
-                    p.too_long = too_long;
+                    // A one-line board, good or bad, is a record of its own, with the caption
+                    // over it, if any (`Exercise 3: black to play and win`).
+                    let mut p = match self.pending.take() {
+                        Some(mut p) if super::board::caption_over_board(&format!("{}{line}", p.text)).is_some() => {
+                            Self::append(&mut p, line);
+                            p
+                        }
+                        Some(p) => {
+                            self.emit(p);
+                            self.start(line.to_owned(), 1, line_offset)
+                        }
+                        None => self.start(line.to_owned(), 1, line_offset),
+                    };
+                    p.too_long |= too_long;
                     self.emit(p);
                 } else {
                     let mut p = self.pending.take().unwrap_or_else(|| self.start(String::new(), 1, line_offset));
@@ -2513,6 +2521,12 @@ mod tests {
         let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
         assert_eq!(lines, [1, 2, 3, 4, 5, 6, 7, 11]);
         assert_eq!(got[6].2, "....\n.OX.\n.XO.\n....");
+        // Text lines over a one-line board are its caption, in its record.
+        let text = format!("Exercise 3\nblack to play\n{s}\n{s}\n\nExercise 4\n{s}\n");
+        let got = cut(&text, Format::Board);
+        let lines: Vec<usize> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [1, 4, 6]);
+        assert_eq!(got[0].2, format!("Exercise 3\nblack to play\n{s}"));
     }
 
     #[test]
