@@ -88,6 +88,12 @@ fn perft_counts_from_the_positions_of_records() {
     assert_eq!(fields(lines[1])[1..5], ["1", "5", "", f5.as_str()], "{text}");
     assert_eq!(fields(lines[2])[1..3], ["3", "5"], "{text}");
     assert_eq!(lines.len(), 3, "{text}");
+    // No record counted: the header alone.
+    let out = kifu().args(["perft", "2", "-", "-f", "csv", "-q"]).write_stdin("z9\n").output().unwrap();
+    assert_eq!(
+        (out.status.code(), String::from_utf8(out.stdout).unwrap()),
+        (Some(1), "source,index,depth,move,leaves,seconds\n".to_owned())
+    );
     // A suite counts from a `position` line's board until the next `rules` line.
     // After f5.
     let board = "---------------------------OX------XXX-------------------------- O";

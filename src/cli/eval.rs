@@ -172,6 +172,20 @@ fn judge(selector: &Selector, source: &Source, raw: &RawRecord) -> Option<Pick> 
     selector.pick_record(&record, &rules, source.format)
 }
 
+/// What a worker found of a record (how the selection judged it, and its result), or the
+/// reader's error for a record it could not cut out.
+type Judged<T> = Result<(Option<Pick>, Result<T, RecordError>), RecordError>;
+
+/// A record's result when the chooser keeps the record (one the reader could not cut out is
+/// not judged: kept unless `--games` leaves it out).
+fn kept<T>(chooser: &mut Chooser, result: Judged<T>) -> Option<Result<T, RecordError>> {
+    let (pick, result) = match result {
+        Ok((pick, result)) => (pick, result),
+        Err(e) => (None, Err(e)),
+    };
+    chooser.keep(pick).then_some(result)
+}
+
 fn evaluate(
     args: &Args,
     evaluator: &Evaluator,
@@ -196,13 +210,7 @@ fn evaluate(
             (pick, evaluate_one(args, evaluator, progress, source, raw))
         },
         |out, _, result| {
-            let (pick, result) = match result {
-                Ok((pick, row)) => (pick, row),
-                Err(e) => (None, Err(e)),
-            };
-            if !chooser.keep(pick) {
-                return Ok(());
-            }
+            let Some(result) = kept(chooser, result) else { return Ok(()) };
             match result {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));
@@ -335,13 +343,7 @@ fn check(
             (pick, labelled(source, raw, args).map(|samples| ErrorTable::of(evaluator, &samples)))
         },
         |_, result| {
-            let (pick, result) = match result {
-                Ok((pick, table)) => (pick, table),
-                Err(e) => (None, Err(e)),
-            };
-            if !chooser.keep(pick) {
-                return Ok(());
-            }
+            let Some(result) = kept(chooser, result) else { return Ok(()) };
             match result {
                 Err(e) => {
                     progress.suspend(|| stderr!("{e}"));

@@ -129,6 +129,10 @@ pub fn run(mut args: Args) -> anyhow::Result<Status> {
         pool.install(|| count_inputs(&args, depths, passes, threads, &mut counter, &mut out))?
     };
     if let Some(csv) = counter.csv {
+        if csv.is_empty() {
+            // No record counted: the header alone (the writer takes it from a first row).
+            writeln!(out, "source,index,depth,move,leaves,seconds")?;
+        }
         let mut w = csv::Writer::from_writer(Vec::new());
         for row in csv {
             w.serialize(row)?;
