@@ -132,6 +132,13 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Whether the limits bound a search's effort (a node, time or deepening budget), not only
+    /// the positions it takes.
+    #[must_use]
+    pub fn budgeted(&self) -> bool {
+        self.nodes.is_some() || self.time.is_some() || self.deepening_nodes.is_some()
+    }
+
     /// Whether a deepening search may start another depth, having searched `spent` positions
     /// in all, `last` of them for its last depth and `before` for the depth before that (0
     /// when there was none).
@@ -623,7 +630,7 @@ impl Solver {
         }
         // Deeper than the end of the game, every move's search is the same exact one.
         let deepest = depth.min(position.empties()).max(1);
-        let budgeted = limits.nodes.is_some() || limits.time.is_some() || limits.deepening_nodes.is_some();
+        let budgeted = limits.budgeted();
         let mut done: Option<Vec<(Move, Estimate)>> = None;
         // All the positions searched, those of the last depth and of the one before.
         let (mut total, mut last, mut before) = (0, 0, 0);
@@ -703,7 +710,7 @@ impl Solver {
         for sq in Bits(moves) {
             let f = flips(sq, p, o);
             let score = -self.plain_search(o & !f, p | f | (1 << sq), depth - 1, -SCALE * 65, -best.0);
-            if score > best.0 || best.1 == NO_MOVE {
+            if score > best.0 {
                 best = (score, sq as u8);
             }
         }

@@ -387,7 +387,7 @@ impl GenericSearcher {
         let depth = depth.max(1);
         // Deeper than the end of the game, every move's search is the same exact one.
         let deepest = depth.min(position.empties()).max(1);
-        let budgeted = limits.nodes.is_some() || limits.time.is_some() || limits.deepening_nodes.is_some();
+        let budgeted = limits.budgeted();
         let mut done: Option<Vec<(Move, Estimate)>> = None;
         // The positions searched for the last depth and the one before.
         let (mut last, mut before) = (0, 0);
