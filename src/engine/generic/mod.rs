@@ -9,6 +9,7 @@
 //! reaches the end of the game.
 
 mod eval;
+mod narrow;
 mod search;
 
 pub use eval::{Features, GenericEval, Geometry};

@@ -12,6 +12,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Instant;
 
 use super::eval::GenericEval;
+use super::narrow;
 use crate::core::{Move, Position, Square};
 use crate::engine::analysis::{Analyst, Found, Settings};
 use crate::engine::eval::{SCALE, to_discs};
@@ -92,10 +93,35 @@ fn decode(code: u16) -> Option<Move> {
 
 /// A searcher for positions of any variant, with its transposition table (kept from one call to
 /// the next; positions of different rules never share an entry).
+///
+/// Searches to the end of the game on boards of up to 8x8 whose moves are plain captures (no
+/// non-capturing placement, no voluntary pass, no player short of discs) go to a fast path on the
+/// 8x8 kernels with a table of its own, made on first use.
 pub struct GenericSearcher {
     table: Table,
     nodes: u64,
+    hash_mb: usize,
+    narrow: Option<narrow::Table>,
 }
+
+/// What the fast path may spend before the general search takes over: half of a node, time or
+/// deepening budget (none without one).
+#[derive(Clone, Copy)]
+struct Share {
+    nodes: u64,
+    deadline: Option<Instant>,
+}
+
+impl Share {
+    fn of(limits: Limits, started: Instant) -> Share {
+        let nodes = [limits.nodes, limits.deepening_nodes].into_iter().flatten().min().map_or(u64::MAX, |n| n / 2);
+        Share { nodes, deadline: limits.time.map(|t| started + t / 2) }
+    }
+}
+
+/// A search by the fast path: the exact value for the side to move in discs and a line of
+/// perfect play, or the positions it searched before a limit stopped it.
+type Fast = Result<(i32, Vec<Move>, u64), u64>;
 
 /// One call's search state.
 struct Run<'a> {
@@ -243,12 +269,46 @@ impl GenericSearcher {
     /// A searcher with a table of about `hash_mb` MiB.
     #[must_use]
     pub fn new(hash_mb: usize) -> GenericSearcher {
-        GenericSearcher { table: Table::new(hash_mb), nodes: 0 }
+        GenericSearcher { table: Table::new(hash_mb), nodes: 0, hash_mb, narrow: None }
     }
 
     /// Forgets every stored position (the next search starts afresh).
     pub fn clear(&mut self) {
         self.table.clear();
+        if let Some(table) = &mut self.narrow {
+            table.clear();
+        }
+    }
+
+    /// The fast path's search of `position` to the end within `share`, `None` when its rules
+    /// (or a finished game) take the general search.
+    fn fast(&mut self, position: &Position, share: Share) -> Option<Fast> {
+        let (board, p, o) = narrow::Board::of(position)?;
+        let hash_mb = self.hash_mb;
+        let table = self.narrow.get_or_insert_with(|| narrow::Table::new(hash_mb));
+        let mut exact = narrow::Exact::new(board, table, share.nodes, share.deadline);
+        let solved = exact.solve(p, o);
+        Some(solved.map(|(value, line)| (value, line, exact.nodes)).ok_or(exact.nodes))
+    }
+
+    /// The value of playing `mv` (leading to `child`) by the fast path, as
+    /// [`GenericSearcher::search_moves_with`] gives it at `depth`, when the child is searched to
+    /// the end there; the rules must be the fast path's (a finished child is scored as it
+    /// stands).
+    fn fast_child(&mut self, mv: Move, child: &Position, depth: u32, share: Share) -> Option<Result<Estimate, u64>> {
+        let child_depth = if mv == Move::Pass { depth } else { depth - 1 };
+        if child_depth < child.empties() {
+            return None;
+        }
+        let found = match child.outcome() {
+            Some(outcome) => Ok((outcome.score(child.side_to_move()), Vec::new(), 1)),
+            None => self.fast(child, share)?,
+        };
+        Some(found.map(|(value, line, nodes)| {
+            let score = -value;
+            let pv = std::iter::once(mv).chain(line).collect();
+            Estimate { score, units: score * SCALE, exact: true, depth, best: Some(mv), pv, nodes }
+        }))
     }
 
     /// Positions searched by the last call.
@@ -257,23 +317,20 @@ impl GenericSearcher {
         self.nodes
     }
 
-    /// The state of one call on `position`, within `limits`.
-    fn run(&mut self, position: &Position, limits: Limits) -> Result<Run<'_>, SolveError> {
-        let empties = position.empties();
-        if let Some(limit) = limits.empties.filter(|&l| empties > l) {
-            return Err(SolveError::TooManyEmpties { empties, limit });
-        }
+    /// The state of one call on `position`, within `limits` counted from `started`, `spent`
+    /// positions already searched by the fast path.
+    fn run(&mut self, position: &Position, limits: Limits, started: Instant, spent: u64) -> Run<'_> {
         let mut h = DefaultHasher::new();
         position.rules().to_string().hash(&mut h);
-        Ok(Run {
+        Run {
             table: &mut self.table,
             eval: GenericEval::new(position.rules()),
             salt: h.finish(),
-            nodes: 0,
+            nodes: spent,
             node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.map(|t| Instant::now() + t),
+            deadline: limits.time.map(|t| started + t),
             stopped: false,
-        })
+        }
     }
 
     /// Searches `position` `depth` placements ahead, deepening one at a time (each iteration in
@@ -282,11 +339,28 @@ impl GenericSearcher {
     /// with the last finished depth (depth 1 always finishes, whatever the limits: an estimate
     /// rather than none); [`Limits::deepening_nodes`] ends it before a depth it cannot afford.
     ///
+    /// A search to the end that the fast path can take (see [`GenericSearcher`]) goes there
+    /// directly, with half of any budget; if that stops it, the deepening search above runs
+    /// within what is left.
+    ///
     /// # Errors
     /// [`SolveError::TooManyEmpties`] over [`Limits::empties`]; [`SolveError::Stopped`].
     pub fn search_with(&mut self, position: &Position, depth: u32, limits: Limits) -> Result<Estimate, SolveError> {
-        let empties = position.empties();
-        let mut run = self.run(position, limits)?;
+        let empties = admit(position, limits)?;
+        let started = Instant::now();
+        let mut spent = 0;
+        if depth >= empties {
+            match self.fast(position, Share::of(limits, started)) {
+                Some(Ok((score, pv, nodes))) => {
+                    self.nodes = nodes;
+                    let best = pv.first().copied();
+                    return Ok(Estimate { score, units: score * SCALE, exact: true, depth: empties, best, pv, nodes });
+                }
+                Some(Err(nodes)) => spent = nodes,
+                None => {}
+            }
+        }
+        let mut run = self.run(position, limits, started, spent);
         // The last finished depth, its value and its line (read from the table as it stands
         // then, before a deeper iteration the limits may stop overwrites it).
         let mut done: Option<(u32, i32, Vec<Move>)> = None;
@@ -351,8 +425,22 @@ impl GenericSearcher {
         limits: Limits,
     ) -> Result<Estimate, SolveError> {
         let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
-        let mut run = self.run(position, limits)?;
-        let found = search_child(&mut run, mv, &child, depth.max(1));
+        admit(position, limits)?;
+        let (started, depth) = (Instant::now(), depth.max(1));
+        let mut spent = 0;
+        let fast =
+            narrow::Board::of(position).and_then(|_| self.fast_child(mv, &child, depth, Share::of(limits, started)));
+        match fast {
+            Some(Ok(found)) => {
+                self.nodes = found.nodes;
+                return Ok(found);
+            }
+            Some(Err(nodes)) => spent = nodes,
+            None => {}
+        }
+        let mut run = self.run(position, limits, started, spent);
+        let mut found = search_child(&mut run, mv, &child, depth);
+        found.nodes += spent;
         let stopped = run.stopped;
         self.nodes = found.nodes;
         if stopped {
@@ -368,7 +456,8 @@ impl GenericSearcher {
     /// With one, all the moves are searched one depth after another (1, 2, ... up to `depth`),
     /// and a limit reached gives every move's value at the last depth finished for all of them,
     /// as [`GenericSearcher::search_with`] does for the position (depth 1 always finishes);
-    /// each [`Estimate::depth`] says how deep.
+    /// each [`Estimate::depth`] says how deep. Searches to the end go to the fast path first,
+    /// as in [`GenericSearcher::search_with`].
     ///
     /// # Errors
     /// As [`GenericSearcher::search_with`].
@@ -378,7 +467,7 @@ impl GenericSearcher {
         depth: u32,
         limits: Limits,
     ) -> Result<Vec<(Move, Estimate)>, SolveError> {
-        let mut run = self.run(position, limits)?;
+        admit(position, limits)?;
         let children: Vec<(Move, Position)> = position
             .legal_moves()
             .into_iter()
@@ -387,6 +476,32 @@ impl GenericSearcher {
         let depth = depth.max(1);
         // Deeper than the end of the game, every move's search is the same exact one.
         let deepest = depth.min(position.empties()).max(1);
+        let started = Instant::now();
+        let share = Share::of(limits, started);
+        let mut spent = 0;
+        let mut fast = Vec::with_capacity(children.len());
+        let narrow = narrow::Board::of(position).is_some();
+        for (mv, child) in children.iter().filter(|_| narrow) {
+            // The moves share the budget.
+            let left = Share { nodes: share.nodes.saturating_sub(spent), ..share };
+            match self.fast_child(*mv, child, deepest, left) {
+                Some(Ok(found)) => {
+                    spent += found.nodes;
+                    fast.push((*mv, found));
+                }
+                Some(Err(nodes)) => {
+                    spent += nodes;
+                    break;
+                }
+                None => break,
+            }
+        }
+        if narrow && fast.len() == children.len() {
+            fast.sort_by_key(|(_, e)| std::cmp::Reverse(e.units));
+            self.nodes = spent;
+            return Ok(fast);
+        }
+        let mut run = self.run(position, limits, started, spent);
         let budgeted = limits.budgeted();
         let mut done: Option<Vec<(Move, Estimate)>> = None;
         // The positions searched for the last depth and the one before.
@@ -434,7 +549,22 @@ impl GenericSearcher {
         limits: Limits,
     ) -> Result<bool, SolveError> {
         let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
-        let mut run = self.run(position, limits)?;
+        admit(position, limits)?;
+        if let Some((board, p, o)) = narrow::Board::of(&child) {
+            let hash_mb = self.hash_mb;
+            let table = self.narrow.get_or_insert_with(|| narrow::Table::new(hash_mb));
+            let mut exact = narrow::Exact::new(
+                board,
+                table,
+                limits.nodes.unwrap_or(u64::MAX),
+                limits.time.map(|t| Instant::now() + t),
+            );
+            // The child reaches at most -bound for its side to move.
+            let reached = exact.reaches(p, o, -bound + 1).map(|beyond| !beyond);
+            self.nodes = exact.nodes;
+            return reached.ok_or(SolveError::Stopped { nodes: self.nodes });
+        }
+        let mut run = self.run(position, limits, Instant::now(), 0);
         let value = -run.search(&child, TO_THE_END, -bound * SCALE, -bound * SCALE + 1);
         let stopped = run.stopped;
         self.nodes = run.nodes;
@@ -442,6 +572,16 @@ impl GenericSearcher {
             return Err(SolveError::Stopped { nodes: self.nodes });
         }
         Ok(value >= bound * SCALE)
+    }
+}
+
+/// The empty cells of `position`, or the error of a position with more than
+/// [`Limits::empties`].
+fn admit(position: &Position, limits: Limits) -> Result<u32, SolveError> {
+    let empties = position.empties();
+    match limits.empties.filter(|&l| empties > l) {
+        Some(limit) => Err(SolveError::TooManyEmpties { empties, limit }),
+        None => Ok(empties),
     }
 }
 
@@ -565,6 +705,74 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_fast_path_equals_the_general_search_to_the_end() {
+        // Rules the fast path takes; the general search is reached through `Run` directly.
+        for spec in ["othello,size=6", "anti,size=6", "othello,holes=d3/e6", "8stars,size=8", "ravensburger,size=6"] {
+            for seed in 0..4 {
+                let pos = random_position(spec, seed, 12);
+                if pos.is_game_over() {
+                    continue;
+                }
+                assert!(super::narrow::Board::of(&pos).is_some(), "{spec}");
+                let mut searcher = GenericSearcher::new(1);
+                let mut general = |p: &Position| {
+                    let mut run = searcher.run(p, Limits::default(), Instant::now(), 0);
+                    run.search(p, TO_THE_END, -INFINITY, INFINITY)
+                };
+                let value = general(&pos);
+                let children: Vec<(Move, i32)> =
+                    pos.legal_moves().into_iter().map(|mv| (mv, -general(&pos.clone().play(mv).unwrap()))).collect();
+                let found = searcher.solve_with(&pos, Limits::default()).unwrap();
+                assert_eq!((found.units, found.exact, found.depth), (value, true, 12), "{spec} seed {seed}");
+                let mut end = pos.clone();
+                for mv in &found.pv {
+                    end = end.play(*mv).unwrap();
+                }
+                assert_eq!(
+                    end.outcome().map(|o| o.score(pos.side_to_move()) * SCALE),
+                    Some(value),
+                    "{spec} seed {seed}"
+                );
+                let moves = searcher.search_moves_with(&pos, 12, Limits::default()).unwrap();
+                assert_eq!(moves.len(), children.len());
+                for (mv, e) in moves {
+                    let (_, want) = children.iter().find(|(m, _)| *m == mv).unwrap();
+                    assert_eq!((e.units, e.exact, e.pv[0]), (*want, true, mv), "{spec} seed {seed} {mv}");
+                    let alone = searcher.search_move_with(&pos, mv, 12, Limits::default()).unwrap();
+                    assert_eq!(alone.units, *want, "{spec} seed {seed} {mv}");
+                    let bound = want / SCALE;
+                    assert!(searcher.move_reaches(&pos, mv, bound, Limits::default()).unwrap());
+                    assert!(!searcher.move_reaches(&pos, mv, bound + 1, Limits::default()).unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fast_search_stopped_by_a_budget_leaves_the_rest_to_the_deepening_search() {
+        let pos = random_position("othello,size=6", 3, 24);
+        let mut searcher = GenericSearcher::new(1);
+        for limits in [
+            Limits { nodes: Some(20_000), ..Limits::default() },
+            Limits { deepening_nodes: Some(20_000), ..Limits::default() },
+        ] {
+            let found = searcher.solve_with(&pos, limits).unwrap();
+            assert!(!found.exact && found.depth >= 1 && found.depth < 24, "{found:?}");
+            // The budget covers both searches (a limit is checked every few thousand nodes).
+            assert!(found.nodes < 40_000, "{found:?}");
+            let moves = searcher.search_moves_with(&pos, 24, limits).unwrap();
+            assert_eq!(moves.len(), pos.legal_moves().len());
+            assert!(moves.iter().all(|(_, e)| !e.exact && e.depth == moves[0].1.depth), "{moves:?}");
+        }
+        // A budget the fast path needs only part of gives the exact value.
+        let near = random_position("othello,size=6", 3, 10);
+        let exact = searcher.solve_with(&near, Limits::default()).unwrap();
+        let budgeted = searcher.solve_with(&near, Limits { nodes: Some(10_000_000), ..Limits::default() }).unwrap();
+        assert!(budgeted.exact);
+        assert_eq!(budgeted.units, exact.units);
     }
 
     #[test]
