@@ -37,7 +37,8 @@ pub struct SelectArgs {
     #[arg(long, value_name = "TEXT")]
     pub event: Vec<String>,
     /// Games of these years (`2004`, `2000-2009`, `2010-`, `-1990`; any of several with commas),
-    /// from the date's first four digits in a row.
+    /// from the date's first run of exactly four digits between 1800 and 2100 (`2004.05.01`,
+    /// `01/05/2004`; not `20040501`).
     #[arg(long, value_name = "YEARS", value_delimiter = ',', allow_hyphen_values = true, value_parser = parse_years)]
     pub year: Vec<Bounds<u16>>,
     /// Games of so many discs placed (`60`, `20-40`, `-30`; any of several with commas), up to the

@@ -271,7 +271,7 @@ pub const KEYS: &[Key] = &[
         name: "start",
         values: "diagonal|parallel|empty|BOARD",
         default: "diagonal",
-        description: "start position; BOARD is size*size cells of X/B/* (black), O/W (white), -/. (empty), row by row from the top",
+        description: "start position; BOARD is size*size cells of X/B/* (black), O/W (white), -/./# (empty), either case, row by row from the top (spaces and / ignored)",
     },
     Key { name: "first", values: "black|white", default: "black", description: "who moves first" },
     Key {

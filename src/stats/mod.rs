@@ -103,7 +103,7 @@ pub struct Facts {
     pub event: String,
     /// The round (PGN's `Round`; empty when the record gives none, or `?` or `-`).
     pub round: String,
-    /// The year: the first four digits in a row of the date.
+    /// The year of the date ([`year`]).
     pub year: Option<u16>,
     /// The result the record states, read ([`stated_result`]).
     pub stated: Option<StatedResult>,
@@ -289,8 +289,9 @@ fn rules_spec(rules: &Rules) -> String {
     if variant == Variant::default() { "othello".to_owned() } else { variant.spec() }
 }
 
-/// The first run of four digits in a date, as a year (`2004`, `2004.05.01`, `01/05/2004`,
-/// `２００４年`).
+/// The first run of exactly four digits in a date that is a year of 1800-2100 (`2004`,
+/// `2004.05.01`, `01/05/2004`, `２００４年`; not `20040501`), or the year of GGS's seconds since
+/// 1970.
 #[must_use]
 pub fn year(date: &str) -> Option<u16> {
     // Full-width digits as ASCII ones (`２０２３年３月５日`).
