@@ -1219,6 +1219,20 @@ fn odd_quadrants(empty: u64) -> u64 {
     QUADRANTS.iter().filter(|&&q| (empty & q).count_ones() % 2 == 1).fold(0, |acc, &q| acc | q)
 }
 
+/// The bounds a fail-soft search's value `best` in `window` proves: an upper bound at or below
+/// its low end, a lower bound at or above its high end, else the value itself; the open side is
+/// `infinity`.
+#[inline]
+pub(crate) fn proven_bounds(best: i32, window: (i32, i32), infinity: i32) -> (i32, i32) {
+    if best <= window.0 {
+        (-infinity, best)
+    } else if best >= window.1 {
+        (best, infinity)
+    } else {
+        (best, best)
+    }
+}
+
 /// An iteration of a depth-limited search deepening one move at a time: `search(low, high)`
 /// in a window of two discs around `guess` (the last iteration's value), widened by eight discs
 /// past the side that fails, until the value falls inside or `search` says it was stopped.
@@ -1460,13 +1474,7 @@ impl Search<'_> {
             };
             found
         };
-        let (lower, upper) = if best <= original.0 {
-            (-SCALE * 64, best)
-        } else if best >= original.1 {
-            (best, SCALE * 64)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = proven_bounds(best, original, SCALE * 64);
         if tabled {
             let entry = Entry {
                 lower: lower as i16,

@@ -16,6 +16,7 @@
 use std::time::Instant;
 
 use crate::core::{Color, Move, PassRule, Placement, Position, Scoring, Square, Start, Supply, bitboard};
+use crate::engine::search::proven_bounds;
 
 /// Empty cells from which a node uses the table and orders its moves.
 const TABLE_FROM: u32 = 7;
@@ -263,13 +264,7 @@ impl<'a> Exact<'a> {
                 }
             }
         }
-        let (lower, upper) = if best <= original.0 {
-            (-INFINITY, best)
-        } else if best >= original.1 {
-            (best, INFINITY)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = proven_bounds(best, original, INFINITY);
         self.table.store(Entry {
             p,
             o,

@@ -16,7 +16,7 @@ use super::narrow;
 use crate::core::{Move, Position, Square};
 use crate::engine::analysis::{Analyst, Found, Settings};
 use crate::engine::eval::{SCALE, to_discs};
-use crate::engine::search::around;
+use crate::engine::search::{around, proven_bounds};
 use crate::engine::solve::{Estimate, Limits, SolveError};
 
 /// A depth that reaches the end of any game (boards have at most 256 cells).
@@ -228,13 +228,7 @@ impl Run<'_> {
                 }
             }
         }
-        let (lower, upper) = if best <= original.0 {
-            (-INFINITY, best)
-        } else if best >= original.1 {
-            (best, INFINITY)
-        } else {
-            (best, best)
-        };
+        let (lower, upper) = proven_bounds(best, original, INFINITY);
         let depth = if exact { EXACT } else { depth.min(u32::from(EXACT) - 1) as u8 };
         self.table.store(Slot { key, lower, upper, depth, best: best_move });
         best
