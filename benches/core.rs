@@ -8,6 +8,8 @@ use kifu::core::bitboard::{Bits, flips, flips_portable, legal_moves, legal_moves
 use kifu::core::perft::{PassCount, perft, perft_generic};
 use kifu::core::{Move, Position, Rules};
 use kifu::engine::eval::Evaluator;
+use kifu::engine::generic::GenericSearcher;
+use kifu::engine::solve::Limits;
 
 /// Positions from random games, as (mover, opponent) bitboards.
 fn sample_positions() -> Vec<(u64, u64)> {
@@ -110,6 +112,19 @@ fn generic_path(c: &mut Criterion) {
                 pos.play_mut(mv).unwrap();
             }
             pos
+        })
+    });
+    // The exact search of a variant: tests/data/variants.pgn's 6x6 game after 18 plies (14 empty
+    // cells), from an empty table each time (the fast path to the end on the 8x8 kernels).
+    let rules = "othello,size=6".parse::<Rules>().unwrap().shared();
+    let mut six = Position::start(rules.clone());
+    for name in "c2 b4 b5 d2 a4 a6 c5 b1 c6 b6 e4 f5 d6 e6 d1 b3 a2 d5".split(' ') {
+        six.play_mut(Move::Place(rules.parse_square(name).unwrap())).unwrap();
+    }
+    group.bench_function("solve/6x6-14-empties", |b| {
+        b.iter(|| {
+            let mut searcher = GenericSearcher::new(16);
+            searcher.solve_with(black_box(&six), Limits::default()).unwrap().score
         })
     });
     group.finish();

@@ -126,10 +126,13 @@ struct Entry {
 const EMPTY_ENTRY: Entry = Entry { p: 0, o: 0, lower: 0, upper: 0, best: NO_MOVE, empties: 0 };
 
 /// The fast path's table: buckets of two entries; a new entry replaces the same position's, else
-/// the one of fewer empty cells.
+/// the one of fewer empty cells. It holds the values of one board and scoring at a time (the
+/// same discs are worth otherwise under other rules) and forgets them when used for another.
 pub(super) struct Table {
     entries: Vec<Entry>,
     shift: u32,
+    /// The playable cells and the scoring of the values held.
+    rules: Option<(u64, Scoring)>,
 }
 
 impl Table {
@@ -137,12 +140,21 @@ impl Table {
     pub(super) fn new(hash_mb: usize) -> Table {
         let wanted = (hash_mb.max(1) << 20) / std::mem::size_of::<[Entry; 2]>();
         let bits = usize::BITS - 1 - wanted.leading_zeros();
-        Table { entries: vec![EMPTY_ENTRY; 2 << bits], shift: u64::BITS - bits }
+        Table { entries: vec![EMPTY_ENTRY; 2 << bits], shift: u64::BITS - bits, rules: None }
     }
 
     /// Forgets every entry.
     pub(super) fn clear(&mut self) {
         self.entries.fill(EMPTY_ENTRY);
+    }
+
+    /// Makes the table hold `board`'s values: forgets those of another board or scoring.
+    fn hold(&mut self, board: Board) {
+        let rules = Some((board.playable, board.scoring));
+        if self.rules != rules {
+            self.clear();
+            self.rules = rules;
+        }
     }
 
     #[inline]
@@ -188,6 +200,7 @@ impl<'a> Exact<'a> {
     /// A search of `board`'s positions on `table`, stopped after about `node_limit` positions
     /// or at `deadline`.
     pub(super) fn new(board: Board, table: &'a mut Table, node_limit: u64, deadline: Option<Instant>) -> Exact<'a> {
+        table.hold(board);
         Exact { board, table, nodes: 0, node_limit, deadline, stopped: false }
     }
 

@@ -746,6 +746,26 @@ mod tests {
     }
 
     #[test]
+    fn the_same_discs_under_other_rules_are_searched_afresh() {
+        use crate::core::{Color, Setup};
+        let pos = random_position("othello,size=6", 5, 12);
+        let setup = |color: Color| pos.discs_of(color).squares().collect::<Vec<_>>();
+        let setup = Setup { black: setup(Color::Black), white: setup(Color::White), side: pos.side_to_move() };
+        // A hole on an empty cell, other scorings: the same discs, other values.
+        let hole = pos.rules().playable().squares().find(|&sq| pos.disc(sq).is_none()).unwrap();
+        let hole = format!("othello,size=6,holes={}", pos.rules().square_name(hole));
+        let mut searcher = GenericSearcher::new(1);
+        for spec in ["othello,size=6", "anti,size=6", "othello,size=6,scoring=plain", &hole, "othello,size=6"] {
+            let other = Position::from_setup(spec.parse::<Rules>().unwrap().shared(), &setup).unwrap();
+            let fresh = GenericSearcher::new(1).solve_with(&other, Limits::default()).unwrap();
+            let kept = searcher.solve_with(&other, Limits::default()).unwrap();
+            assert_eq!((kept.units, &kept.pv), (fresh.units, &fresh.pv), "{spec}");
+            let moves = searcher.search_moves_with(&other, 12, Limits::default()).unwrap();
+            assert_eq!(moves[0].1.units, fresh.units, "{spec}");
+        }
+    }
+
+    #[test]
     fn a_fast_search_stopped_by_a_budget_leaves_the_rest_to_the_deepening_search() {
         let pos = random_position("othello,size=6", 3, 24);
         let mut searcher = GenericSearcher::new(1);
