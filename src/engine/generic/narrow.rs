@@ -416,26 +416,8 @@ fn clamp(value: i32) -> i8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::{Rules, splitmix64};
-
-    /// Plain minimax over the general rules: the slow twin.
-    fn minimax(pos: &Position) -> i32 {
-        if let Some(outcome) = pos.outcome() {
-            return outcome.score(pos.side_to_move());
-        }
-        pos.legal_moves().into_iter().map(|mv| -minimax(&pos.clone().play(mv).unwrap())).max().unwrap()
-    }
-
-    fn random_position(spec: &str, seed: u64, empties: u32) -> Position {
-        let mut pos = Position::start(spec.parse::<Rules>().unwrap().shared());
-        let mut s = seed;
-        while pos.empties() > empties && !pos.is_game_over() {
-            let moves = pos.legal_moves();
-            s = splitmix64(s);
-            pos.play_mut(moves[(s % moves.len() as u64) as usize]).unwrap();
-        }
-        pos
-    }
+    use crate::core::Rules;
+    use crate::engine::generic::search::tests::{minimax, random_position};
 
     #[test]
     fn the_fast_path_equals_minimax_over_the_general_rules() {

@@ -620,12 +620,12 @@ impl Analyst for GenericAnalyst<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::core::{Rules, splitmix64};
 
     /// Plain minimax over the general rules: the slow twin.
-    fn minimax(pos: &Position) -> i32 {
+    pub(in crate::engine::generic) fn minimax(pos: &Position) -> i32 {
         if let Some(outcome) = pos.outcome() {
             return outcome.score(pos.side_to_move());
         }
@@ -647,7 +647,9 @@ mod tests {
             .unwrap()
     }
 
-    fn random_position(spec: &str, seed: u64, empties: u32) -> Position {
+    /// A position of `spec` with `empties` empty cells (or over), after random placements from
+    /// the start (a pass only when forced).
+    pub(in crate::engine::generic) fn random_position(spec: &str, seed: u64, empties: u32) -> Position {
         let mut pos = Position::start(spec.parse::<Rules>().unwrap().shared());
         let mut s = seed;
         while pos.empties() > empties && !pos.is_game_over() {
