@@ -104,8 +104,8 @@ pub struct GenericSearcher {
     narrow: Option<narrow::Table>,
 }
 
-/// What the fast path may spend before the general search takes over: half of a node, time or
-/// deepening budget (none without one).
+/// What a fast-path search may spend: a node limit and a deadline. Before the general search
+/// takes over ([`Share::of`]), half of a node, time or deepening budget (none without one).
 #[derive(Clone, Copy)]
 struct Share {
     nodes: u64,
@@ -278,11 +278,17 @@ impl GenericSearcher {
     /// (or a finished game) take the general search.
     fn fast(&mut self, position: &Position, share: Share) -> Option<Fast> {
         let (board, p, o) = narrow::Board::of(position)?;
-        let hash_mb = self.hash_mb;
-        let table = self.narrow.get_or_insert_with(|| narrow::Table::new(hash_mb));
-        let mut exact = narrow::Exact::new(board, table, share.nodes, share.deadline);
+        let mut exact = self.exact(board, share);
         let solved = exact.solve(p, o);
         Some(solved.map(|(value, line)| (value, line, exact.nodes)).ok_or(exact.nodes))
+    }
+
+    /// A fast-path search of `board`'s positions within `share`, on the fast path's table (made
+    /// on first use).
+    fn exact(&mut self, board: narrow::Board, share: Share) -> narrow::Exact<'_> {
+        let hash_mb = self.hash_mb;
+        let table = self.narrow.get_or_insert_with(|| narrow::Table::new(hash_mb));
+        narrow::Exact::new(board, table, share.nodes, share.deadline)
     }
 
     /// The value of playing `mv` (leading to `child`) by the fast path, as
@@ -545,14 +551,10 @@ impl GenericSearcher {
         let child = position.clone().play(mv).map_err(|_| SolveError::IllegalMove(mv))?;
         admit(position, limits)?;
         if let Some((board, p, o)) = narrow::Board::of(&child) {
-            let hash_mb = self.hash_mb;
-            let table = self.narrow.get_or_insert_with(|| narrow::Table::new(hash_mb));
-            let mut exact = narrow::Exact::new(
-                board,
-                table,
-                limits.nodes.unwrap_or(u64::MAX),
-                limits.time.map(|t| Instant::now() + t),
-            );
+            // All of the limits: the general search could not do better with what is left.
+            let all =
+                Share { nodes: limits.nodes.unwrap_or(u64::MAX), deadline: limits.time.map(|t| Instant::now() + t) };
+            let mut exact = self.exact(board, all);
             // The child reaches at most -bound for its side to move.
             let reached = exact.reaches(p, o, -bound + 1).map(|beyond| !beyond);
             self.nodes = exact.nodes;
