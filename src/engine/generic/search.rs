@@ -243,7 +243,9 @@ impl Run<'_> {
         let mut pos = position.clone();
         while depth > 0 && !pos.is_game_over() && !self.stopped {
             let key = self.key(&pos);
-            let valued = |e: &Slot| e.lower == e.upper;
+            // The value at this depth, as `search` would take it from the table.
+            let exact = depth >= pos.empties();
+            let valued = |e: &Slot| e.lower == e.upper && (e.depth == EXACT || (!exact && u32::from(e.depth) >= depth));
             if !self.table.probe(key).is_some_and(|e| valued(&e)) {
                 self.search(&pos, depth, -INFINITY, INFINITY);
             }
@@ -701,6 +703,27 @@ pub(super) mod tests {
                     assert!(end.is_game_over(), "{spec} seed {seed}: pv {:?} from {pos:?} to {end:?}", found.pv);
                     assert_eq!(end.score().score(pos.side_to_move()), exact, "{spec} seed {seed}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn a_line_from_an_iterative_search_reaches_its_score() {
+        // Early positions of small boards: the deepening search leaves shallower values in the
+        // table, and the line must follow the moves of the search to the end.
+        for spec in ["brainking,size=4", "othello,size=4", "anti,size=4", "othello,size=4,start=empty"] {
+            // One searcher for all: the table keeps other positions' values between solves.
+            let mut searcher = GenericSearcher::new(1);
+            for seed in 0..12 {
+                let pos = random_position(spec, seed, 15);
+                let found = searcher.solve_with(&pos, Limits::default()).unwrap();
+                assert_eq!(found.score, minimax(&pos), "{spec} seed {seed}");
+                let mut end = pos.clone();
+                for mv in &found.pv {
+                    end = end.play(*mv).unwrap();
+                }
+                let reached = end.outcome().map(|o| o.score(pos.side_to_move()));
+                assert_eq!(reached, Some(found.score), "{spec} seed {seed}: pv {:?}", found.pv);
             }
         }
     }
