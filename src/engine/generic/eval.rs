@@ -170,8 +170,12 @@ impl GenericEval {
     /// within the largest possible margin.
     #[must_use]
     pub fn evaluate(&self, position: &Position) -> i32 {
-        let f = self.features(position);
         let filled = (position.count(Color::Black) + position.count(Color::White)) as i32;
+        self.weigh(&self.features(position), filled)
+    }
+
+    /// The evaluation of a position with these features and `filled` discs on the board.
+    pub(super) fn weigh(&self, f: &Features, filled: i32) -> i32 {
         let sign = if self.anti { -1 } else { 1 };
         let values = [f.mobility, sign * f.corners, sign * f.stable, f.frontier, sign * f.discs, f.parity];
         let cells = self.cells.max(1);

@@ -12,10 +12,14 @@
 //! the parity of the quadrants; looks the children up in the table before searching them far from
 //! the end; keeps exact bounds in a table of its own keyed by the whole position; and searches the
 //! last few empty cells without the table.
+//!
+//! [`Evaluation`] is the generic evaluation on the same boards, for the depth-limited search of
+//! such positions ([`super::GenericSearcher`] runs it on its general table).
 
 use std::time::Instant;
 
-use crate::core::{Color, Move, PassRule, Placement, Position, Scoring, Square, Start, Supply, bitboard};
+use super::{Features, GenericEval};
+use crate::core::{Color, Move, PassRule, Placement, Position, Rules, Scoring, Square, Start, Supply, bitboard};
 use crate::engine::search::proven_bounds;
 
 /// Empty cells from which a node uses the table and orders its moves.
@@ -82,14 +86,14 @@ impl Board {
 
     /// The placements of the player with discs `p`.
     #[inline]
-    fn moves(self, p: u64, o: u64) -> u64 {
+    pub(super) fn moves(self, p: u64, o: u64) -> u64 {
         bitboard::legal_moves(p, o) & self.playable
     }
 
     /// The final margin for the player with discs `p` when the game ends here, under the
     /// board's scoring ([`crate::core::Outcome::score`]; a tie scores 0 whoever wins it).
     #[inline]
-    fn final_score(self, p: u64, o: u64) -> i32 {
+    pub(super) fn final_score(self, p: u64, o: u64) -> i32 {
         let diff = p.count_ones() as i32 - o.count_ones() as i32;
         match self.scoring {
             Scoring::EmptiesToWinner => {
@@ -102,9 +106,99 @@ impl Board {
     }
 }
 
+/// The generic evaluation ([`GenericEval`]) on the fast path's boards: the same features and
+/// weights, read off two 64-bit boards with the 8x8 kernels instead of the general rules core.
+#[derive(Clone, Debug)]
+pub(super) struct Evaluation {
+    /// The board searched.
+    pub(super) board: Board,
+    /// Per direction of [`crate::core::WideBits::DIRECTIONS`], the playable cells whose
+    /// neighbour that way is playable too.
+    open: [u64; 8],
+    general: GenericEval,
+}
+
+/// One step of the cells of `b` in direction `dir` ([`crate::core::WideBits::DIRECTIONS`]'
+/// order) on an 8x8 bitboard, dropping those that leave it.
+#[inline]
+fn step(b: u64, dir: usize) -> u64 {
+    const NOT_A_FILE: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H_FILE: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    match dir {
+        0 => (b & NOT_H_FILE) << 1,
+        1 => (b & NOT_A_FILE) >> 1,
+        2 => b << 8,
+        3 => b >> 8,
+        4 => (b & NOT_H_FILE) << 9,
+        5 => (b & NOT_A_FILE) >> 9,
+        6 => (b & NOT_A_FILE) << 7,
+        _ => (b & NOT_H_FILE) >> 7,
+    }
+}
+
+impl Evaluation {
+    /// The evaluation of positions under `rules` on `board` (the board of a position under them).
+    pub(super) fn new(board: Board, rules: &Rules) -> Evaluation {
+        let open = std::array::from_fn(|d| board.playable & step(board.playable, d ^ 1));
+        Evaluation { board, open, general: GenericEval::new(rules) }
+    }
+
+    /// [`GenericEval::evaluate`] of the position with discs `p` for the side to move and `o`.
+    pub(super) fn evaluate(&self, p: u64, o: u64) -> i32 {
+        let board = self.board;
+        let occupied = p | o;
+        let empty = board.playable & !occupied;
+        let near_empty = bitboard::Bitboard(empty).neighbours().0;
+        let count = |b: u64| b.count_ones() as i32;
+        let features = Features {
+            mobility: count(board.moves(p, o)) - count(board.moves(o, p)),
+            corners: count(p & board.corners) - count(o & board.corners),
+            stable: count(self.stable(p, occupied)) - count(self.stable(o, occupied)),
+            frontier: count(p & near_empty) - count(o & near_empty),
+            discs: count(p) - count(o),
+            parity: if count(empty) % 2 == 1 { 1 } else { -1 },
+        };
+        self.general.weigh(&features, count(occupied))
+    }
+
+    /// [`super::Geometry::stable`] on 64-bit boards.
+    fn stable(&self, mine: u64, occupied: u64) -> u64 {
+        let playable = self.board.playable;
+        let empty = playable & !occupied;
+        let mut full = [0; 4];
+        for (axis, full) in full.iter_mut().enumerate() {
+            let mut reach = 0;
+            for d in [2 * axis, 2 * axis + 1] {
+                let mut r = step(empty, d ^ 1) & playable;
+                loop {
+                    let next = r | (step(r, d ^ 1) & playable);
+                    if next == r {
+                        break;
+                    }
+                    r = next;
+                }
+                reach |= r;
+            }
+            *full = occupied & !reach;
+        }
+        let mut stable = 0;
+        loop {
+            let mut next = mine;
+            for (axis, &full) in full.iter().enumerate() {
+                let side = |d: usize| !self.open[d] | step(stable, d ^ 1);
+                next &= full | side(2 * axis) | side(2 * axis + 1);
+            }
+            if next == stable {
+                return stable;
+            }
+            stable = next;
+        }
+    }
+}
+
 /// The position after the player with discs `p` places on `bit`: the opponent's discs first.
 #[inline]
-fn play(p: u64, o: u64, bit: u32) -> (u64, u64) {
+pub(super) fn play(p: u64, o: u64, bit: u32) -> (u64, u64) {
     let flipped = bitboard::flips(bit, p, o);
     (o ^ flipped, p | flipped | 1 << bit)
 }
@@ -416,8 +510,28 @@ fn clamp(value: i32) -> i8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Rules;
+    use crate::core::bitboard::Bitboard;
     use crate::engine::generic::search::tests::{minimax, random_position};
+
+    #[test]
+    fn the_evaluation_on_64_bit_boards_equals_the_generic_one() {
+        let specs =
+            ["othello,size=4", "othello,size=6", "anti,size=6", "othello,size=6,shape=8stars", "othello,holes=c3/f6"];
+        for spec in specs {
+            for seed in 0..40 {
+                let pos = random_position(spec, seed, 4 + seed as u32 % 30);
+                let Some((board, p, o)) = Board::of(&pos) else { continue };
+                let general = GenericEval::new(pos.rules());
+                let eval = Evaluation::new(board, pos.rules());
+                assert_eq!(eval.evaluate(p, o), general.evaluate(&pos), "{spec} seed {seed}");
+                let theirs = general
+                    .geometry()
+                    .stable(pos.discs_of(pos.side_to_move()), pos.discs_of(Color::Black) | pos.discs_of(Color::White));
+                let ours: Vec<Square> = Bitboard(eval.stable(p, p | o)).squares().collect();
+                assert_eq!(ours, theirs.squares().collect::<Vec<_>>(), "{spec} seed {seed}");
+            }
+        }
+    }
 
     #[test]
     fn the_fast_path_equals_minimax_over_the_general_rules() {

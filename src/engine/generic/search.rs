@@ -3,6 +3,10 @@
 //! entries carry their depth) over the general rules core, exact where the depth reaches the
 //! end of the game.
 //!
+//! On boards of up to 8x8 whose moves are plain captures, both the search to the end and the
+//! search short of it run on 64-bit boards with the 8x8 kernels (`narrow`); elsewhere they go
+//! through [`Position`].
+//!
 //! Depth counts placements: a pass (forced, or voluntary where the rules allow it) costs none.
 //! Every placement fills one empty cell, so a search whose depth is at least the empty cells
 //! never calls the evaluation and its value is the exact final margin under the variant's
@@ -13,7 +17,7 @@ use std::time::Instant;
 
 use super::eval::GenericEval;
 use super::narrow;
-use crate::core::{Move, Position, Square};
+use crate::core::{Color, Move, Position, Square};
 use crate::engine::analysis::{Analyst, Found, Settings};
 use crate::engine::eval::{SCALE, to_discs};
 use crate::engine::search::{around, proven_bounds};
@@ -96,7 +100,9 @@ fn decode(code: u16) -> Option<Move> {
 ///
 /// Searches to the end of the game on boards of up to 8x8 whose moves are plain captures (no
 /// non-capturing placement, no voluntary pass, no player short of discs) go to a fast path on the
-/// 8x8 kernels with a table of its own, made on first use.
+/// 8x8 kernels with a table of its own, made on first use; searches of such positions that stop
+/// short of the end run on the same kernels with the evaluation on 64-bit boards (the same values
+/// as over the general rules core, several times faster) and the general table.
 pub struct GenericSearcher {
     table: Table,
     nodes: u64,
@@ -133,6 +139,9 @@ struct Run<'a> {
     node_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// The fast path's evaluation when it takes the rules: searches that stop short of the end
+    /// run there ([`Run::deep`]), on the same table.
+    narrow: Option<narrow::Evaluation>,
 }
 
 impl Run<'_> {
@@ -234,6 +243,129 @@ impl Run<'_> {
         best
     }
 
+    /// The boards of `position` (the side to move's first) when a search `depth` placements
+    /// ahead goes to the fast path: under rules it takes, short of the end of the game.
+    fn narrow_at(&self, position: &Position, depth: u32) -> Option<(u64, u64)> {
+        self.narrow.as_ref()?;
+        if depth >= position.empties() {
+            return None;
+        }
+        let [black, white] = position.bitboards()?;
+        Some(match position.side_to_move() {
+            Color::Black => (black, white),
+            Color::White => (white, black),
+        })
+    }
+
+    /// The value of `position` `depth` placements ahead in the window (`alpha`, `beta`), as
+    /// [`Run::search`] gives it: by [`Run::deep`] where the fast path takes the search.
+    fn value(&mut self, position: &Position, depth: u32, alpha: i32, beta: i32) -> i32 {
+        match self.narrow_at(position, depth) {
+            Some((p, o)) => self.deep(p, o, depth, alpha, beta),
+            None => self.search(position, depth, alpha, beta),
+        }
+    }
+
+    /// The table key of the fast path's position with discs `p` for the side to move and `o`.
+    fn deep_key(&self, p: u64, o: u64) -> u64 {
+        let mut x = p.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ o.rotate_left(32).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        x ^= self.salt ^ x >> 31;
+        x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x ^ x >> 29
+    }
+
+    /// [`Run::search`] short of the end on the fast path's boards (discs `p` for the side to
+    /// move, `o`): the same value, from the same evaluation ([`narrow::Evaluation`]), many
+    /// times faster.
+    fn deep(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        let Some(eval) = &self.narrow else { unreachable!("deep runs on the fast path's boards") };
+        let board = eval.board;
+        let moves = board.moves(p, o);
+        if moves == 0 && board.moves(o, p) == 0 {
+            return board.final_score(p, o) * SCALE;
+        }
+        if depth == 0 {
+            return eval.evaluate(p, o);
+        }
+        if moves == 0 {
+            return -self.deep(o, p, depth, -beta, -alpha);
+        }
+        let key = self.deep_key(p, o);
+        let mut hash_move = NO_MOVE;
+        if let Some(e) = self.table.probe(key) {
+            if e.depth == EXACT || u32::from(e.depth) >= depth {
+                if e.lower >= beta || e.lower == e.upper {
+                    return e.lower;
+                }
+                if e.upper <= alpha {
+                    return e.upper;
+                }
+                alpha = alpha.max(e.lower);
+                beta = beta.min(e.upper);
+            }
+            hash_move = e.best;
+        }
+        let mut children = [(0i32, 0u16, 0u64, 0u64); 64];
+        let mut count = 0;
+        let mut rest = moves;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            let (cp, co) = narrow::play(p, o, bit);
+            let mv = code(Move::Place(Square::from_bit8(bit)));
+            let order = if mv == hash_move {
+                i32::MIN
+            } else if depth >= ORDER_FROM {
+                // The child's value for the opponent: lowest first.
+                eval.evaluate(cp, co)
+            } else {
+                // The opponent's replies: fewest first.
+                board.moves(cp, co).count_ones() as i32
+            };
+            children[count] = (order, mv, cp, co);
+            count += 1;
+        }
+        let children = &mut children[..count];
+        children.sort_by_key(|c| c.0);
+        let original = (alpha, beta);
+        let mut best = -INFINITY;
+        let mut best_move = NO_MOVE;
+        for (i, &(_, mv, cp, co)) in children.iter().enumerate() {
+            let d = depth - 1;
+            let score = if i == 0 {
+                -self.deep(cp, co, d, -beta, -alpha)
+            } else {
+                let probe = -self.deep(cp, co, d, -alpha - 1, -alpha);
+                if probe > alpha && probe < beta && !self.stopped {
+                    -self.deep(cp, co, d, -beta, -alpha)
+                } else {
+                    probe
+                }
+            };
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (lower, upper) = proven_bounds(best, original, INFINITY);
+        let depth = depth.min(u32::from(EXACT) - 1) as u8;
+        self.table.store(Slot { key, lower, upper, depth, best: best_move });
+        best
+    }
+
     /// The principal variation from `position`, `depth` placements deep (to the end of the game
     /// when that far): at each step the table's move, once the table holds the position's value
     /// itself (not just a bound); else the position is searched again first (a slot may have been
@@ -242,12 +374,15 @@ impl Run<'_> {
         let mut line = Vec::new();
         let mut pos = position.clone();
         while depth > 0 && !pos.is_game_over() && !self.stopped {
-            let key = self.key(&pos);
+            let key = match self.narrow_at(&pos, depth) {
+                Some((p, o)) => self.deep_key(p, o),
+                None => self.key(&pos),
+            };
             // The value at this depth, as `search` would take it from the table.
             let exact = depth >= pos.empties();
             let valued = |e: &Slot| e.lower == e.upper && (e.depth == EXACT || (!exact && u32::from(e.depth) >= depth));
             if !self.table.probe(key).is_some_and(|e| valued(&e)) {
-                self.search(&pos, depth, -INFINITY, INFINITY);
+                self.value(&pos, depth, -INFINITY, INFINITY);
             }
             let Some(mv) = self.table.probe(key).and_then(|e| decode(e.best)) else { break };
             let Ok(next) = pos.clone().play(mv) else { break };
@@ -332,6 +467,7 @@ impl GenericSearcher {
             node_limit: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.map(|t| started + t),
             stopped: false,
+            narrow: narrow::Board::of(position).map(|(board, ..)| narrow::Evaluation::new(board, position.rules())),
         }
     }
 
@@ -343,7 +479,8 @@ impl GenericSearcher {
     ///
     /// A search to the end that the fast path can take (see [`GenericSearcher`]) goes there
     /// directly, with half of any budget; if that stops it, the deepening search above runs
-    /// within what is left.
+    /// within what is left, to one depth short of the end at most, and then the fast path again
+    /// with whatever remains (its table keeps what the first try found).
     ///
     /// # Errors
     /// [`SolveError::TooManyEmpties`] over [`Limits::empties`]; [`SolveError::Stopped`].
@@ -355,20 +492,23 @@ impl GenericSearcher {
             match self.fast(position, Share::of(limits, started)) {
                 Some(Ok((score, pv, nodes))) => {
                     self.nodes = nodes;
-                    let best = pv.first().copied();
-                    return Ok(Estimate { score, units: score * SCALE, exact: true, depth: empties, best, pv, nodes });
+                    return Ok(solved(score, pv, empties, nodes));
                 }
                 Some(Err(nodes)) => spent = nodes,
                 None => {}
             }
         }
         let mut run = self.run(position, limits, started, spent);
+        // Where the fast path could not finish the exact search, the deepening search stops a
+        // depth short of it, and the fast path tries again with what is left.
+        let retry = run.narrow.is_some() && depth >= empties;
+        let deepest = if retry { empties - 1 } else { depth.min(empties) };
         // The last finished depth, its value and its line (read from the table as it stands
         // then, before a deeper iteration the limits may stop overwrites it).
         let mut done: Option<(u32, i32, Vec<Move>)> = None;
         // The positions searched for the last depth and the one before.
         let (mut last, mut before) = (0, 0);
-        for d in 1..=depth.min(empties).max(1) {
+        for d in 1..=deepest.max(1) {
             if done.is_some() && !limits.may_deepen(run.nodes, last, before) {
                 break;
             }
@@ -379,8 +519,8 @@ impl GenericSearcher {
                 (run.node_limit, run.deadline) = (u64::MAX, None);
             }
             let value = match &done {
-                Some((_, guess, _)) => around(*guess, |low, high| (run.search(position, d, low, high), run.stopped)),
-                None => run.search(position, d, -INFINITY, INFINITY),
+                Some((_, guess, _)) => around(*guess, |low, high| (run.value(position, d, low, high), run.stopped)),
+                None => run.value(position, d, -INFINITY, INFINITY),
             };
             (run.node_limit, run.deadline) = limits_held;
             if run.stopped {
@@ -396,8 +536,25 @@ impl GenericSearcher {
         };
         let exact = depth >= empties || position.is_game_over();
         // A search stopped by a limit gives the last finished iteration's line.
-        let pv = if run.stopped { line } else { run.principal_line(position, if exact { TO_THE_END } else { depth }) };
-        let nodes = run.nodes;
+        let stopped = run.stopped;
+        let pv = if stopped { line } else { run.principal_line(position, if exact { TO_THE_END } else { depth }) };
+        let mut nodes = run.nodes;
+        if retry && !stopped {
+            // The fast path's table still holds what its first try found.
+            let budget = [limits.nodes, limits.deepening_nodes].into_iter().flatten().min();
+            let left = Share {
+                nodes: budget.map_or(u64::MAX, |n| n.saturating_sub(nodes)),
+                deadline: limits.time.map(|t| started + t),
+            };
+            match self.fast(position, left) {
+                Some(Ok((score, pv, more))) => {
+                    self.nodes = nodes + more;
+                    return Ok(solved(score, pv, empties, self.nodes));
+                }
+                Some(Err(more)) => nodes += more,
+                None => {}
+            }
+        }
         self.nodes = nodes;
         Ok(Estimate { score: to_discs(units), units, exact, depth, best: pv.first().copied(), pv, nodes })
     }
@@ -504,6 +661,8 @@ impl GenericSearcher {
             return Ok(fast);
         }
         let mut run = self.run(position, limits, started, spent);
+        // As in `search_with`: a depth short of the end where the fast path did not finish.
+        let deepest = if narrow && deepest >= position.empties() { deepest - 1 } else { deepest }.max(1);
         let budgeted = limits.budgeted();
         let mut done: Option<Vec<(Move, Estimate)>> = None;
         // The positions searched for the last depth and the one before.
@@ -573,6 +732,12 @@ impl GenericSearcher {
     }
 }
 
+/// The exact estimate of a position with `empties` empty cells whose value is `score` discs,
+/// reached by `pv`, found in `nodes` positions.
+fn solved(score: i32, pv: Vec<Move>, empties: u32, nodes: u64) -> Estimate {
+    Estimate { score, units: score * SCALE, exact: true, depth: empties, best: pv.first().copied(), pv, nodes }
+}
+
 /// The empty cells of `position`, or the error of a position with more than
 /// [`Limits::empties`].
 fn admit(position: &Position, limits: Limits) -> Result<u32, SolveError> {
@@ -588,7 +753,7 @@ fn search_child(run: &mut Run<'_>, mv: Move, child: &Position, depth: u32) -> Es
     let start = run.nodes;
     let child_depth = if mv == Move::Pass { depth } else { depth - 1 };
     let exact = child_depth >= child.empties();
-    let units = -run.search(child, child_depth, -INFINITY, INFINITY);
+    let units = -run.value(child, child_depth, -INFINITY, INFINITY);
     let mut pv = vec![mv];
     pv.extend(run.principal_line(child, if exact { TO_THE_END } else { child_depth }));
     Estimate { score: to_discs(units), units, exact, depth, best: Some(mv), pv, nodes: run.nodes - start }
@@ -767,6 +932,32 @@ pub(super) mod tests {
                     let bound = want / SCALE;
                     assert!(searcher.move_reaches(&pos, mv, bound, Limits::default()).unwrap());
                     assert!(!searcher.move_reaches(&pos, mv, bound + 1, Limits::default()).unwrap());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_path_short_of_the_end_equals_the_general_search() {
+        for spec in
+            ["othello,size=6", "anti,size=6", "othello,holes=d3/e6", "8stars,size=8", "othello,size=6,first=white"]
+        {
+            for seed in 0..3 {
+                let pos = random_position(spec, seed, 20);
+                for depth in [1, 4, 7] {
+                    let fast = GenericSearcher::new(1).search_with(&pos, depth, Limits::default()).unwrap();
+                    let mut searcher = GenericSearcher::new(1);
+                    let mut run = searcher.run(&pos, Limits::default(), Instant::now(), 0);
+                    assert!(run.narrow.is_some(), "{spec}");
+                    run.narrow = None;
+                    let general = run.search(&pos, depth, -INFINITY, INFINITY);
+                    assert_eq!((fast.units, fast.exact, fast.depth), (general, false, depth), "{spec} seed {seed}");
+                    // The line is legal and `depth` placements long.
+                    let mut end = pos.clone();
+                    for mv in &fast.pv {
+                        end = end.play(*mv).unwrap();
+                    }
+                    assert_eq!(pos.empties() - end.empties(), depth, "{spec} seed {seed}: {:?}", fast.pv);
                 }
             }
         }
