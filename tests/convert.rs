@@ -974,6 +974,17 @@ fn what_a_format_cannot_hold_is_named_and_counted() {
     // WTHOR stores a win on time as 64-0, a disc count no one wrote: said.
     let (_, err, _) = convert(&["-", "--to", "wthor", "-o", "/dev/null"], pgn.as_bytes());
     assert!(err.contains("wins stated without a margin, stored as 64-0 or 0-64 (1)"), "{err}");
+    // A win on time against a finished board's result (black 41-23 here): read back, the
+    // board's result counts, which is said too.
+    let full = "[Event \"E\"]\n[Termination \"time forfeit\"]\n[Result \"31-33\"]\n\n\
+                f5f6e6f4e3c5g5g4g3d6e7f3e2d7c4d3f7c6c8f2b5b6c7d1a6b4a3h3b3a5c3a4d2e1c2h6g6e8f8g8h5h4c1h7\
+                d8b8b7b1b2a1a2a8a7g7h8h2g2h1g1f1 31-33\n";
+    let (_, err, code) = convert(&["-", "--to", "wthor", "-o", "/dev/null"], full.as_bytes());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("wins on time or by forfeit against a finished board's result"), "{err}");
+    assert!(!err.contains("stored as 64-0"), "{err}");
+    let (_, err, _) = convert(&["-", "--to", "wthor", "-o", "/dev/null"], pgn.as_bytes());
+    assert!(!err.contains("finished board"), "{err}");
 }
 
 /// A WTHOR file written back from itself is the same bytes, its header's creation date too.

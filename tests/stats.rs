@@ -616,6 +616,24 @@ fn standings_warn_of_games_without_both_names() {
     assert!(err.contains("warning: 1 game left out of the standings: a player's name is missing"), "{err}");
 }
 
+/// A loss on time scored with disc counts (`31-33`, as WOC sheets do) stands against the
+/// finished board's result, counts and all.
+#[test]
+fn a_loss_on_time_scored_with_counts_stands_against_the_board() {
+    let spaced: Vec<&str> = (0..GAME.len()).step_by(2).map(|i| &GAME[i..i + 2]).collect();
+    let pgn = format!(
+        "[Event \"Cup\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n[Result \"31-33\"]\n[Termination \"time forfeit\"]\n\n{} 31-33\n",
+        spaced.join(" ")
+    );
+    let (out, err, code) = run(&["stats", "-", "--from", "pgn", "--by", "standings", "--format", "csv", "-q"], &pgn);
+    assert_eq!(code, 0, "{err}");
+    let got: Vec<String> = rows(&out)
+        .iter()
+        .map(|r| format!("{} {} {} {}", r["player"], r["points"], r["discs"], r["from_record"]))
+        .collect();
+    assert_eq!(got, ["Bob 1 33 1", "Ann 0 31 1"], "{out}");
+}
+
 /// What a scoresheet states counts where the board cannot say: a sheet with a token that is no
 /// move keeps its written result, a win on time stands against the board, and header lines
 /// stating a winner with no moves are a forfeit.

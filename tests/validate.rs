@@ -561,6 +561,11 @@ fn pgn_results_in_the_tag_and_the_movetext() {
     assert_eq!(status(pgn("[Result \"1-0\"]\n", "B+20")), "result_mismatch");
     assert_eq!(status(pgn("[Result \"0-1\"]\n", "W+R")), "result_mismatch");
     assert_eq!(status(pgn("[Result \"0-1\"]\n[Termination \"time forfeit\"]\n", "0-1")), "ok");
+    // Counts, as WOC sheets score a loss on time, stand too (the same counts without the tag
+    // are the board's to judge).
+    assert_eq!(status(pgn("[Result \"31-33\"]\n[Termination \"time forfeit\"]\n", "31-33")), "ok");
+    assert_eq!(status(pgn("[Result \"0-64\"]\n[Termination \"forfeit\"]\n", "")), "ok");
+    assert_eq!(status(pgn("[Result \"31-33\"]\n", "31-33")), "result_mismatch");
     assert_eq!(status(pgn("[Result \"20-44\"]\n[Komi \"?\"]\n", "")), "result_mismatch");
     let (out, _, code) = validate(&["--from", "pgn", "-q"], &pgn("[Result \"1-0\"]\n", "W+R"));
     assert_eq!(code, 1);

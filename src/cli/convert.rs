@@ -490,6 +490,7 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
     // A winner stated without a margin (a win on time, `1-0`) is a WTHOR game of 64 discs to 0.
     let stated = ["result", "outcome"].iter().find_map(|tag| resolved.record.tag(tag));
     let no_margin = stated.and_then(|s| check::stated_result(s, 64)).is_some_and(|s| s.margin.is_none());
+    let overruled = to == Format::Wthor && check::overruled_at(&resolved.record, &resolved.end);
     let record = match shape::for_format(resolved, to) {
         Ok(record) => record,
         Err(e) => return Converted::Failed(raw.error(source.name, Span::default(), e.to_string())),
@@ -513,6 +514,13 @@ fn convert_read(source: &Source, raw: &RawRecord, record: &Record, rules: Arc<Ru
             game.unfinished = unfinished;
             if no_margin {
                 game.dropped.push("wins stated without a margin, stored as 64-0 or 0-64".to_owned());
+            }
+            if overruled {
+                game.dropped.push(
+                    "wins on time or by forfeit against a finished board's result (WTHOR keeps the score \
+                     but not why: read back, the board's result counts)"
+                        .to_owned(),
+                );
             }
             Converted::Wthor(Box::new(game))
         }

@@ -209,7 +209,7 @@ fn judge(record: &Record, rules: &Arc<Rules>, format: Format) -> Check {
     let mut check = match replay {
         Ok(replay) => {
             let mut check = verdict(Status::Ok, record.moves.len(), &replay.position, passes, stored);
-            judge_result(&mut check, format, komi_of(record), record.start.is_none());
+            judge_result(&mut check, format, komi_of(record), record.start.is_none(), termination_off_board(record));
             judge_outcome(&mut check, record, komi_of(record));
             // A position (a board string, an OBF line, a diagram) is a position to play on, not
             // a game that stopped: a legal one is all it has to be.
@@ -350,7 +350,8 @@ fn misnumbered(check: &mut Check, at: usize, number: MoveNumber, expected: &str)
 /// The verdict on a clean game from the quick 8x8 replay, straight from the tokens; `None`
 /// when the record needs the general replay (other boards or rules, a start board, a problem).
 fn quick_check(record: &Record, rules: &Arc<Rules>, format: Format, stored: &Option<String>) -> Option<Check> {
-    if rules.size() != 8 || record.start.is_some() || record.moves.len() > 128 {
+    // (A game won on time or by forfeit by its Termination tag is judged on the full path.)
+    if rules.size() != 8 || record.start.is_some() || record.moves.len() > 128 || termination_off_board(record) {
         return None;
     }
     let bottom = rules.variant().rows == RowNumbering::Bottom;
@@ -397,7 +398,7 @@ fn quick_verdict(
         problem: None,
         suggestion: None,
     };
-    judge_result(&mut check, format, komi, true);
+    judge_result(&mut check, format, komi, true, false);
     Some(check)
 }
 
@@ -484,9 +485,17 @@ pub fn winner_after_komi(margin: i32, komi: f64) -> Option<Color> {
 /// `-64.000:t`, PGN's `1-0` with `Termination "time forfeit"`): a result that stands whatever
 /// the board gives.
 fn won_off_board(record: &Record, check: &Check) -> bool {
-    let by = check.stored.as_deref().and_then(super::win_without_margin).map(|(_, by)| by);
-    let by = if by == Some(super::WinBy::Unsaid) { Some(super::termination_win_by(record)) } else { by };
-    matches!(by, Some(super::WinBy::Time | super::WinBy::Forfeit))
+    match check.stored.as_deref().and_then(super::win_without_margin) {
+        // A margin or counts (`31-33`, as WOC sheets score a loss on time) or a winner alone
+        // say why by the Termination tag.
+        None | Some((_, super::WinBy::Unsaid)) => termination_off_board(record),
+        Some((_, by)) => matches!(by, super::WinBy::Time | super::WinBy::Forfeit),
+    }
+}
+
+/// Whether the record's Termination tag says the game was won on time or by forfeit.
+fn termination_off_board(record: &Record) -> bool {
+    matches!(super::termination_win_by(record), super::WinBy::Time | super::WinBy::Forfeit)
 }
 
 /// Whether a finished game's record gives it to the other player (or a draw) on time or by
@@ -500,14 +509,22 @@ pub fn overruled_board(record: &Record, check: &Check) -> bool {
         && stated.is_some_and(|s| s.winner != final_winner(&check.score, komi_of(record).flatten().unwrap_or(0.0)))
 }
 
+/// [`overruled_board`] for `record` replayed to `end`.
+#[must_use]
+pub fn overruled_at(record: &Record, end: &Position) -> bool {
+    let stored = ["score", "result", "outcome"].iter().find_map(|tag| record.tag(tag)).map(str::to_owned);
+    overruled_board(record, &verdict(Status::Ok, record.moves.len(), end, 0, stored))
+}
+
 /// Sets `Unfinished` or `ResultMismatch` on a legal game. The stored result is black's margin;
 /// it is compared under the rules' scoring, except that the logbook counts plain discs and PGN
 /// exports may do either. A game with komi states its margin after the komi (GGS's `RE[-22.87]`
 /// with `KM[-3.133]` for a board of -26), and its winner is the one after the komi; with a komi
-/// that is no number the result is not compared. Wins on time or by forfeit are not compared.
+/// that is no number the result is not compared. Wins on time or by forfeit are not compared
+/// (`off_board`: the Termination tag says the game was won so, whatever form its result takes).
 /// A game of no moves from the rules' start (`from_start`) with a winner stated alone was
 /// forfeited.
-fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, from_start: bool) {
+fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, from_start: bool, off_board: bool) {
     let plain = check.black as i32 - check.white as i32;
     if !check.over {
         // A game the record says was resigned or lost on time ended there, and one of no moves
@@ -593,7 +610,7 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, fr
             return;
         }
         Stated::Winner(color) => {
-            if final_winner(&check.score, komi) != Some(color) {
+            if !off_board && final_winner(&check.score, komi) != Some(color) {
                 let text = stored.trim().to_owned();
                 wrong_winner(check, &text, komi);
             }
@@ -605,6 +622,10 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, fr
             return;
         }
     };
+    // A win on time or by forfeit (the Termination tag says so) stands against the board.
+    if off_board {
+        return;
+    }
     let rules_margin = check.score.score(Color::Black);
     // Counts are discs, which komi does not change; a margin is stated after the komi, which
     // GGS rounds to two decimals.
