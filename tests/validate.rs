@@ -265,6 +265,21 @@ fn wthor_years_replay_and_1988_names_its_truncated_games() {
     assert_eq!(out.lines().filter(|l| l.contains(",ok,")).count(), 1815);
 }
 
+/// An unfinished game's stated result is shown whether or not it is the board as it stands
+/// (a draw agreed before the end is).
+#[test]
+fn an_unfinished_games_stated_result_is_shown() {
+    let (out, _, code) = validate(&["-q"], "f5d6c3d3: 0\nf5d6c3d3 32-32\nf5d6c3: 0\n");
+    assert_eq!(code, 1);
+    for said in [
+        "record 1: unfinished: the game is not over (56 empty cells); the record says 0, as the board stands",
+        "record 2: unfinished: the game is not over (56 empty cells); the record says 32-32, as the board stands",
+        "record 3: unfinished: the game is not over (57 empty cells); the record says 0, the board as it stands gives +3",
+    ] {
+        assert!(out.contains(said), "{said}: {out}");
+    }
+}
+
 /// A record that states only the winner (PGN's `1-0`, `0-1`, `1/2-1/2`) is checked too.
 #[test]
 fn a_stated_winner_is_checked() {

@@ -555,6 +555,9 @@ fn judge_result(check: &mut Check, format: Format, komi: Option<Option<f64>>, fr
                 _ => super::wthor::signed(plain),
             };
             reason.push_str(&format!("; the record says {text}, the board as it stands gives {board}"));
+        } else if matches!(stated, Stated::Margin(_) | Stated::Counts(..)) {
+            // (A result agreed before the end, a draw say, is the board as it stands.)
+            reason.push_str(&format!("; the record says {text}, as the board stands"));
         } else if matches!(stated, Stated::Winner(_) | Stated::NotCompared) && !unknown_result(text) {
             // A winner without a margin (a resignation, a loss on time) is shown as it is.
             reason.push_str(&format!("; the record says {text}"));
