@@ -464,6 +464,17 @@ fn is_latin(c: char) -> bool {
 
 fn unexpected(text: &str, offset: usize) -> SyntaxError {
     let rest = &text[offset..];
+    // A move number with a letter O for a zero (`1O.`).
+    let number = rest.bytes().take_while(|c| c.is_ascii_digit() || matches!(c, b'o' | b'O')).count();
+    if rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest[..number].contains(['o', 'O'])
+        && rest[number..].starts_with(['.', ')'])
+    {
+        let meant = format!("{}{}", rest[..number].replace(['o', 'O'], "0"), &rest[number..=number]);
+        let message =
+            format!("`{}` is not a move: {meant}? (a letter O for the digit 0 in a move number)", &rest[..=number]);
+        return SyntaxError { span: Span { start: offset, end: offset + number + 1 }, message };
+    }
     if let Some((len, square, why)) = likely_square(rest) {
         let message = format!("`{}` is not a move: {square}? ({why})", &rest[..len]);
         return SyntaxError { span: Span { start: offset, end: offset + len }, message };
@@ -964,6 +975,7 @@ mod tests {
             ("f5dlc3", 2, "`dl` is not a move: d1? (a letter for the digit 1)"),
             ("f5 eI c3", 3, "`eI` is not a move: e1? (a letter for the digit 1)"),
             ("f5d65cg5g4", 4, "`5c` is not a move: c5? (the rank written before the file)"),
+            ("1. f5 d6 1O. c3", 9, "`1O.` is not a move: 10.? (a letter O for the digit 0 in a move number)"),
             ("f5 d6 g 4 c3", 6, "`g 4` is not a move: g4? (a space inside the square)"),
         ] {
             let err = parse(text).unwrap_err();
