@@ -92,7 +92,9 @@ pub struct Args {
     pub threads: Option<usize>,
     /// Transposition table size, in MiB (one table shared by the threads and kept from one
     /// position to the next; positions of 10 empties or fewer use another table per thread, of
-    /// half the core's second-level cache and at most 1 MiB).
+    /// half the core's second-level cache and at most 1 MiB). Other variants: one table of this
+    /// size, and on boards of up to 8x8 with plain captures a second one for the searches to
+    /// the end.
     #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     pub hash_mb: usize,
     /// Solve each game's first position with this many empty squares instead of where it
