@@ -374,6 +374,12 @@ impl Run<'_> {
         let mut line = Vec::new();
         let mut pos = position.clone();
         while depth > 0 && !pos.is_game_over() && !self.stopped {
+            // A forced pass is the only move (the fast path's search stores no entry for it).
+            if pos.legal_moves() == [Move::Pass] {
+                line.push(Move::Pass);
+                pos = pos.play(Move::Pass).expect("a forced pass plays");
+                continue;
+            }
             let key = match self.narrow_at(&pos, depth) {
                 Some((p, o)) => self.deep_key(p, o),
                 None => self.key(&pos),
@@ -959,6 +965,18 @@ pub(super) mod tests {
                     }
                     assert_eq!(pos.empties() - end.empties(), depth, "{spec} seed {seed}: {:?}", fast.pv);
                 }
+                // Near the end, where passes come: the line goes on through them.
+                let near = random_position(spec, seed + 10, 9);
+                let found = GenericSearcher::new(1).search_with(&near, 6, Limits::default()).unwrap();
+                let mut end = near.clone();
+                for mv in &found.pv {
+                    end = end.play(*mv).unwrap();
+                }
+                assert!(
+                    end.is_game_over() || near.empties() - end.empties() == 6,
+                    "{spec} seed {seed}: {:?}",
+                    found.pv
+                );
             }
         }
     }
